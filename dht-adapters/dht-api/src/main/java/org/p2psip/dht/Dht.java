@@ -1,0 +1,53 @@
+package org.p2psip.dht;
+
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The DHT service the registrar and proxy use: asynchronous get, put and remove of an
+ * address-of-record's bindings. The only view of storage the SIP side has.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>Every method returns at once; the work completes the returned stage, never on the
+ *       caller's thread by waiting. Implementations are thread-safe.</li>
+ *   <li>Every stage completes, normally or with a {@link DhtException}, within the backend's
+ *       own deadline: a silent peer never leaves a stage pending for ever.</li>
+ *   <li>{@link #put} and {@link #remove} are compare-and-set on the version a writer read with
+ *       {@link #get}; concurrent writers of one AOR, through any nodes, are serialised by that.</li>
+ *   <li>Expiry is absolute time ({@link Binding#expiresAt}, {@link BindingSet#retainUntil}) read
+ *       from the node's clock: the nodes of one overlay need synchronised clocks.</li>
+ *   <li>A put completed with {@code true} is acknowledged: a backend that replicates has written
+ *       its replicas before it says so.</li>
+ * </ul>
+ */
+public interface Dht extends AutoCloseable {
+
+    /**
+     * The AOR's record with only its live bindings; {@link BindingSet#absent} if the store holds
+     * none or its retention has passed.
+     */
+    CompletionStage<BindingSet> get(String aor);
+
+    /**
+     * Stores {@code next} if the AOR's stored version is still {@code next.version()} (0: no
+     * record). Completes {@code true} when stored (the version becomes {@code next.version() + 1})
+     * and {@code false} when another writer came first, in which case nothing changed.
+     */
+    CompletionStage<Boolean> put(BindingSet next);
+
+    /**
+     * Forgets the AOR's record if its stored version is still {@code version}. Completes
+     * {@code true} when removed, {@code false} when the version had moved on or there was no record.
+     */
+    CompletionStage<Boolean> remove(String aor, long version);
+
+    /** Counters for operators and the bench (operations, failures, lookup hops); names are the backend's. */
+    default Map<String, Long> metrics() {
+        return Map.of();
+    }
+
+    /** Leaves the overlay (handing over what this node holds, where the backend can) and frees resources. */
+    @Override
+    void close();
+}

@@ -1,0 +1,125 @@
+package org.p2psip.dht.memory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.DhtException;
+
+/**
+ * Bindings in this node's own memory: nodes running it share nothing. For unit tests and single
+ * nodes. Compare-and-set is the map's atomic {@code compute}; records past their retention are
+ * filtered on read and swept by one background thread.
+ */
+public final class MemoryDht implements Dht {
+
+    private final Clock clock;
+    private final Map<String, BindingSet> records = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService sweeper;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong gets = new AtomicLong();
+    private final AtomicLong puts = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final AtomicLong swept = new AtomicLong();
+
+    public MemoryDht(Clock clock, Duration sweepInterval) {
+        this.clock = clock;
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "memory-dht-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = Math.max(1, sweepInterval.toMillis());
+        sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public CompletionStage<BindingSet> get(String aor) {
+        if (closed.get()) {
+            return closedFailure();
+        }
+        gets.incrementAndGet();
+        long now = clock.millis();
+        BindingSet stored = records.get(aor);
+        if (stored == null || stored.retainUntil() <= now) {
+            return CompletableFuture.completedFuture(BindingSet.absent(aor));
+        }
+        return CompletableFuture.completedFuture(stored.liveAt(now));
+    }
+
+    @Override
+    public CompletionStage<Boolean> put(BindingSet next) {
+        if (closed.get()) {
+            return closedFailure();
+        }
+        puts.incrementAndGet();
+        long now = clock.millis();
+        boolean[] stored = {false};
+        records.compute(next.aor(), (aor, current) -> {
+            long currentVersion = current == null || current.retainUntil() <= now ? 0 : current.version();
+            if (currentVersion != next.version()) {
+                return current;
+            }
+            stored[0] = true;
+            return next.stored();
+        });
+        if (!stored[0]) {
+            conflicts.incrementAndGet();
+        }
+        return CompletableFuture.completedFuture(stored[0]);
+    }
+
+    @Override
+    public CompletionStage<Boolean> remove(String aor, long version) {
+        if (closed.get()) {
+            return closedFailure();
+        }
+        long now = clock.millis();
+        boolean[] removed = {false};
+        records.computeIfPresent(aor, (key, current) -> {
+            if (current.retainUntil() > now && current.version() == version) {
+                removed[0] = true;
+                return null;
+            }
+            return current;
+        });
+        return CompletableFuture.completedFuture(removed[0]);
+    }
+
+    @Override
+    public Map<String, Long> metrics() {
+        return Map.of("memory.records", (long) records.size(), "memory.gets", gets.get(), "memory.puts", puts.get(),
+                "memory.conflicts", conflicts.get(), "memory.swept", swept.get());
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            sweeper.shutdownNow();
+            records.clear();
+        }
+    }
+
+    /** Forgets records past their retention; bindings inside kept records are filtered on read. */
+    void sweep() {
+        long now = clock.millis();
+        records.forEach((aor, set) -> {
+            if (set.retainUntil() <= now && records.remove(aor, set)) {
+                swept.incrementAndGet();
+            }
+        });
+    }
+
+    private static <T> CompletionStage<T> closedFailure() {
+        return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED, "the memory DHT is closed"));
+    }
+}
