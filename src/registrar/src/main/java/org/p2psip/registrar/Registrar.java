@@ -1,0 +1,135 @@
+package org.p2psip.registrar;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.p2psip.config.Config;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
+
+/**
+ * The registrar rules of RFC 3261 §10.3 steps 6-8, as a pure function of a REGISTER and the
+ * AOR's current bindings. One method per case, as Kamailio's save.c has: {@link #wildcard},
+ * {@link #query}, {@link #update}. Nothing here does I/O; {@link RegistrarService} reads and
+ * writes the DHT around it. Thread-safe (immutable).
+ */
+public final class Registrar {
+
+    private final long minExpires;
+    private final long maxExpires;
+    private final long defaultExpires;
+    private final int maxContacts;
+    private final long retentionMillis;
+
+    public Registrar(Config config) {
+        this.minExpires = config.get(RegistrarOptions.MIN_EXPIRES);
+        this.maxExpires = config.get(RegistrarOptions.MAX_EXPIRES);
+        this.defaultExpires = config.get(RegistrarOptions.DEFAULT_EXPIRES);
+        this.maxContacts = config.get(RegistrarOptions.MAX_CONTACTS);
+        this.retentionMillis = config.get(RegistrarOptions.RETENTION).toMillis();
+    }
+
+    /** Decides a REGISTER against {@code current}, the AOR's live bindings read at {@code now}. */
+    public Outcome apply(RegisterRequest request, BindingSet current, long now) {
+        if (request.wildcard()) {
+            return wildcard(request, current, now);
+        }
+        if (request.isQuery()) {
+            return query(current);
+        }
+        return update(request, current, now);
+    }
+
+    /** {@code Contact: *}: only with Expires: 0 and alone; removes every binding (step 6). */
+    Outcome wildcard(RegisterRequest request, BindingSet current, long now) {
+        if (!request.contacts().isEmpty()) {
+            return refuse(Rejection.WILDCARD_NOT_ALONE);
+        }
+        if (request.expires() == null || request.expires() != 0) {
+            return refuse(Rejection.WILDCARD_WITHOUT_EXPIRES_ZERO);
+        }
+        for (Binding b : current.bindings()) {
+            if (isOutOfOrder(b, request)) {
+                return refuse(Rejection.OUT_OF_ORDER);
+            }
+        }
+        return new Outcome.Store(current.next(List.of(), retainUntil(current, List.of(), now)));
+    }
+
+    /** No Contact: a query; nothing changes (§10.2.3). */
+    Outcome query(BindingSet current) {
+        return new Outcome.Unchanged(current);
+    }
+
+    /** Adds, refreshes and removes the request's contacts (steps 7 and 8), all or nothing. */
+    Outcome update(RegisterRequest request, BindingSet current, long now) {
+        List<Binding> next = new ArrayList<>(current.bindings());
+        for (ContactSpec contact : request.contacts()) {
+            long seconds = expiresOf(contact, request);
+            if (seconds != 0 && seconds < minExpires) {
+                return new Outcome.Refused(Rejection.INTERVAL_TOO_BRIEF, minExpires);
+            }
+            int existing = indexOf(next, contact);
+            if (existing >= 0) {
+                if (isOutOfOrder(next.get(existing), request)) {
+                    return refuse(Rejection.OUT_OF_ORDER);
+                }
+                next.remove(existing);
+            }
+            if (seconds > 0) {
+                next.add(bind(request, contact, Math.min(seconds, maxExpires), now));
+            }
+        }
+        if (next.size() > maxContacts) {
+            return refuse(Rejection.TOO_MANY_CONTACTS);
+        }
+        return new Outcome.Store(current.next(next, retainUntil(current, next, now)));
+    }
+
+    /** The interval a contact asks for: its expires parameter, else the Expires header, else the default. */
+    long expiresOf(ContactSpec contact, RegisterRequest request) {
+        if (contact.expires() != null) {
+            return contact.expires();
+        }
+        return request.expires() != null ? request.expires() : defaultExpires;
+    }
+
+    /**
+     * Same Call-ID and a CSeq not higher than the stored one: a late or replayed REGISTER, which
+     * RFC 3261 §10.3 step 7 says must abort the whole update.
+     */
+    static boolean isOutOfOrder(Binding stored, RegisterRequest request) {
+        return stored.callId().equals(request.callId()) && request.cseq() <= stored.cseq();
+    }
+
+    /**
+     * Which stored binding a contact refreshes: the one with the same {@code +sip.instance} and
+     * reg-id when the contact has an instance (RFC 5626), else the one with the same URI.
+     */
+    static int indexOf(List<Binding> bindings, ContactSpec contact) {
+        for (int i = 0; i < bindings.size(); i++) {
+            Binding b = bindings.get(i);
+            boolean same = contact.instance().isEmpty()
+                    ? b.instance().isEmpty() && b.contact().equals(contact.uri())
+                    : b.instance().equals(contact.instance()) && b.regId() == contact.regId();
+            if (same) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private Binding bind(RegisterRequest request, ContactSpec contact, long seconds, long now) {
+        return new Binding(request.aor(), contact.uri(), now + seconds * 1000, contact.q(), request.callId(),
+                request.cseq(), request.path(), contact.instance(), contact.regId());
+    }
+
+    /** The record is kept until its last binding expires plus the retention, and never shortened. */
+    private long retainUntil(BindingSet current, List<Binding> next, long now) {
+        long lastExpiry = next.stream().mapToLong(Binding::expiresAt).max().orElse(now);
+        return Math.max(current.retainUntil(), lastExpiry + retentionMillis);
+    }
+
+    private static Outcome refuse(Rejection rejection) {
+        return new Outcome.Refused(rejection, 0);
+    }
+}

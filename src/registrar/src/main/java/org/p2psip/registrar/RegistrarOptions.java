@@ -1,0 +1,34 @@
+package org.p2psip.registrar;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/** The registrar's and proxy's options (read from the node's configuration). */
+public final class RegistrarOptions {
+
+    public static final Option<Long> MIN_EXPIRES = Option.longInteger("p2psip.registrar.min-expires", 60, "300",
+            "Shortest registration accepted, seconds; a shorter non-zero one gets 423 with Min-Expires (RFC 3261 §10.3 step 7).");
+    public static final Option<Long> MAX_EXPIRES = Option.longInteger("p2psip.registrar.max-expires", 86400, "7200",
+            "Longest registration granted, seconds; a longer one is shortened to it.");
+    public static final Option<Long> DEFAULT_EXPIRES = Option.longInteger("p2psip.registrar.default-expires", 3600, "1800",
+            "Registration time given to a contact when neither its expires parameter nor the Expires header says, seconds.");
+    public static final Option<Integer> MAX_CONTACTS = Option.integer("p2psip.registrar.max-contacts", 32, "8",
+            "Most bindings one AOR may hold; a REGISTER that would exceed it gets 403.");
+    public static final Option<Duration> RETENTION = Option.duration("p2psip.registrar.retention", Duration.ofHours(24), "7d",
+            "How long an AOR is remembered after its last binding expired: within it a call gets 480, after it 404.");
+    public static final Option<Integer> CAS_ATTEMPTS = Option.integer("p2psip.registrar.cas-attempts", 8, "16",
+            "How often a REGISTER re-reads and retries when another node wrote the same AOR first; then 503.");
+    public static final Option<Duration> DHT_DEADLINE = Option.duration("p2psip.dht.deadline", Duration.ofSeconds(2), "500ms",
+            "Deadline of one REGISTER's or one lookup's whole DHT work; past it the request gets 503 with Retry-After.");
+    public static final Option<Integer> MAX_IN_FLIGHT = Option.integer("p2psip.admission.max-in-flight", 2000, "5000",
+            "Requests waiting on the DHT at once; beyond it new requests get an immediate 503 (admission control).");
+    public static final Option<Long> RETRY_AFTER = Option.longInteger("p2psip.retry-after", 5, "10",
+            "Seconds in the Retry-After of every 503 this node sends.");
+
+    public static final List<Option<?>> ALL = List.of(MIN_EXPIRES, MAX_EXPIRES, DEFAULT_EXPIRES, MAX_CONTACTS,
+            RETENTION, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER);
+
+    private RegistrarOptions() {
+    }
+}

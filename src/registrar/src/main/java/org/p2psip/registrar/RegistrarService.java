@@ -1,0 +1,108 @@
+package org.p2psip.registrar;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.p2psip.config.Config;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.DhtException;
+
+/**
+ * Registration and location over a {@link Dht}: reads an AOR, applies the {@link Registrar}
+ * rules, writes with compare-and-set and, when another node wrote the AOR first, reads and
+ * applies again. Never blocks: every method returns a stage that completes within the deadline,
+ * failing with {@link DhtException} when the DHT does not answer in time. Thread-safe.
+ */
+public final class RegistrarService {
+
+    private static final Comparator<Binding> BY_PREFERENCE =
+            Comparator.comparingInt(Binding::rank).reversed().thenComparing(Binding::expiresAt, Comparator.reverseOrder());
+
+    private final Dht dht;
+    private final Registrar registrar;
+    private final Clock clock;
+    private final int casAttempts;
+    private final Duration deadline;
+
+    public RegistrarService(Dht dht, Config config, Clock clock) {
+        this.dht = dht;
+        this.registrar = new Registrar(config);
+        this.clock = clock;
+        this.casAttempts = config.get(RegistrarOptions.CAS_ATTEMPTS);
+        this.deadline = config.get(RegistrarOptions.DHT_DEADLINE);
+    }
+
+    /** Applies a REGISTER atomically to its AOR. */
+    public CompletionStage<Reply> register(RegisterRequest request) {
+        return withDeadline(attempt(request, 1), "REGISTER of " + request.aor());
+    }
+
+    /** The contacts to proxy a request for {@code aor} to. */
+    public CompletionStage<Location> locate(String aor) {
+        return withDeadline(dht.get(aor).thenApply(RegistrarService::locationOf), "lookup of " + aor);
+    }
+
+    static Location locationOf(BindingSet set) {
+        if (!set.exists()) {
+            return new Location.Unknown();
+        }
+        if (set.bindings().isEmpty()) {
+            return new Location.Unavailable();
+        }
+        return new Location.Found(set.bindings().stream().sorted(BY_PREFERENCE).toList());
+    }
+
+    private CompletionStage<Reply> attempt(RegisterRequest request, int attempt) {
+        return dht.get(request.aor()).thenCompose(current -> {
+            long now = clock.millis();
+            Outcome outcome = registrar.apply(request, current, now);
+            if (outcome instanceof Outcome.Refused refused) {
+                return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
+            }
+            if (outcome instanceof Outcome.Unchanged unchanged) {
+                return CompletableFuture.completedFuture(registered(unchanged.current().bindings(), now));
+            }
+            BindingSet next = ((Outcome.Store) outcome).next();
+            return dht.put(next).thenCompose(stored -> {
+                if (stored) {
+                    return CompletableFuture.completedFuture(registered(next.bindings(), now));
+                }
+                if (attempt >= casAttempts) {
+                    throw new DhtException(DhtException.Reason.OVERLOADED,
+                            attempt + " writers in a row updated " + request.aor() + " first");
+                }
+                return attempt(request, attempt + 1);
+            });
+        });
+    }
+
+    private static Reply registered(List<Binding> bindings, long now) {
+        return new Reply.Registered(bindings.stream().filter(b -> b.isLiveAt(now)).toList(), now);
+    }
+
+    /** Bounds a whole DHT exchange, and turns every failure into a DhtException for the caller. */
+    private <T> CompletionStage<T> withDeadline(CompletionStage<T> work, String what) {
+        return work.toCompletableFuture()
+                .orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(asDhtException(failure, what)));
+    }
+
+    private DhtException asDhtException(Throwable failure, String what) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof DhtException dhtException) {
+            return dhtException;
+        }
+        if (cause instanceof TimeoutException) {
+            return new DhtException(DhtException.Reason.TIMEOUT, what + " took longer than " + deadline.toMillis() + " ms");
+        }
+        return new DhtException(DhtException.Reason.STORAGE, what + " failed: " + cause, cause);
+    }
+}
