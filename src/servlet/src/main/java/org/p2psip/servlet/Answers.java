@@ -1,0 +1,111 @@
+package org.p2psip.servlet;
+
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import javax.servlet.sip.Address;
+import javax.servlet.sip.ServletParseException;
+import javax.servlet.sip.SipFactory;
+import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.SipServletResponse;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.DhtException;
+
+/**
+ * Builds and sends the node's own responses. A response that cannot be sent (the transaction
+ * ended meanwhile: the client gave up, a CANCEL came) is counted, never thrown at the caller,
+ * which runs on a completion thread with nobody to catch it. Thread-safe.
+ */
+final class Answers {
+
+    /** RFC 3261 §20.17: rfc1123-date, always GMT, two-digit day. */
+    private static final DateTimeFormatter SIP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
+
+    private final SipFactory factory;
+    private final Counters counters;
+    private final long retryAfterSeconds;
+
+    Answers(SipFactory factory, Counters counters, long retryAfterSeconds) {
+        this.factory = factory;
+        this.counters = counters;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** 200 OK to a REGISTER: every current binding with its remaining time, and the Date. */
+    void registered(SipServletRequest request, List<Binding> bindings, long now) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
+        for (Binding binding : bindings) {
+            try {
+                response.addAddressHeader("Contact", contactOf(binding, now), false);
+            } catch (ServletParseException e) {
+                counters.problem("stored-contact-unparsable", binding.contact() + ": " + e.getMessage());
+            }
+        }
+        response.setHeader("Date", SIP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        send(response);
+    }
+
+    /** 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11). */
+    void capabilities(SipServletRequest request) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
+        response.setHeader("Allow", "REGISTER, INVITE, ACK, BYE, CANCEL, OPTIONS, MESSAGE, SUBSCRIBE, NOTIFY, INFO, UPDATE, REFER, PUBLISH");
+        send(response);
+    }
+
+    void status(SipServletRequest request, int status, String reason) {
+        send(request.createResponse(status, reason));
+    }
+
+    /** 423 with the Min-Expires the client must respect (RFC 3261 §10.3 step 7). */
+    void intervalTooBrief(SipServletRequest request, String reason, long minExpires) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_INTERVAL_TOO_BRIEF, reason);
+        response.setHeader("Min-Expires", Long.toString(minExpires));
+        send(response);
+    }
+
+    /** 503 with Retry-After: the node or its DHT cannot take the request now. */
+    void unavailable(SipServletRequest request, String reason) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_SERVICE_UNAVAILABLE, reason);
+        response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+        send(response);
+    }
+
+    /** 503 for a DHT failure, with a reason phrase that names the failure's kind. */
+    void dhtFailed(SipServletRequest request, Throwable failure) {
+        Throwable cause = failure.getCause() != null && !(failure instanceof DhtException) ? failure.getCause() : failure;
+        String kind = cause instanceof DhtException e ? e.reason().name().toLowerCase(Locale.ROOT) : "error";
+        counters.problem("dht-" + kind, cause.toString());
+        unavailable(request, switch (kind) {
+            case "timeout" -> "DHT Timeout";
+            case "unreachable" -> "DHT Unreachable";
+            case "overloaded" -> "DHT Overloaded";
+            case "storage" -> "DHT Storage Failure";
+            default -> "DHT Unavailable";
+        });
+    }
+
+    private Address contactOf(Binding binding, long now) throws ServletParseException {
+        Address address = factory.createAddress("<" + binding.contact() + ">");
+        address.setExpires((int) Math.min(Integer.MAX_VALUE, binding.secondsLeft(now)));
+        if (binding.q() != Binding.Q_UNSPECIFIED) {
+            address.setQ(binding.q() / 1000f);
+        }
+        if (!binding.instance().isEmpty()) {
+            address.setParameter("+sip.instance", binding.instance());
+        }
+        if (binding.regId() > 0) {
+            address.setParameter("reg-id", Integer.toString(binding.regId()));
+        }
+        return address;
+    }
+
+    private void send(SipServletResponse response) {
+        try {
+            response.send();
+        } catch (Exception e) {
+            counters.problem("response-not-sent", response.getStatus() + " " + response.getReasonPhrase() + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.p2psip.servlet;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.servlet.ServletException;
+import javax.servlet.sip.SipFactory;
+import javax.servlet.sip.SipServlet;
+import javax.servlet.sip.SipServletRequest;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.config.Option;
+import org.p2psip.dht.Dht;
+import org.p2psip.registrar.RegistrarOptions;
+import org.p2psip.registrar.RegistrarService;
+
+/**
+ * The P2PSIP proxy/registrar: REGISTER goes to the {@link Registration registrar}, every other
+ * request out of a dialog to the {@link Routing proxy}; both keep bindings in the DHT the
+ * subclass makes. Requests inside a dialog are not seen here beyond returning: the container
+ * follows their Route set (the proxy record-routes).
+ *
+ * <p>No container thread waits: each handler starts the DHT work and returns; the answer is sent
+ * when the work completes, within the DHT deadline.
+ *
+ * <p>The node's configuration is the properties file named by the system property
+ * {@value #CONFIG_PROPERTY} (deploy/p2psip writes it); without it every option has its default.
+ */
+public abstract class P2PSipServlet extends SipServlet {
+
+    public static final String CONFIG_PROPERTY = "p2psip.config";
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = System.getLogger(P2PSipServlet.class.getName());
+
+    private transient Dht dht;
+    private transient Registration registration;
+    private transient Routing routing;
+    private transient Counters counters;
+    private transient ScheduledExecutorService metricsLog;
+
+    /** The backend's name as {@code p2psip.dht} spells it. */
+    protected abstract String backendName();
+
+    /** Starts this node's backend; called once, from {@link #init()}, where blocking is allowed. */
+    protected abstract Dht createDht(Config config, Clock clock) throws Exception;
+
+    /** The backend's own options, so that misspelt names are reported at start. */
+    protected List<Option<?>> backendOptions() {
+        return List.of();
+    }
+
+    @Override
+    public void init() throws ServletException {
+        Config config = loadConfig();
+        String configured = config.get(NodeOptions.DHT);
+        if (!configured.equals(backendName())) {
+            throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured
+                    + " but the deployed servlet is " + getClass().getSimpleName() + " (" + backendName()
+                    + "); deploy with --dht " + configured);
+        }
+        warnAboutUnknownOptions(config);
+        Clock clock = Clock.systemUTC();
+        try {
+            dht = createDht(config, clock);
+        } catch (Exception e) {
+            throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);
+        }
+        var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
+        var service = new RegistrarService(dht, config, clock);
+        var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
+        long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
+        counters = new Counters();
+        var answers = new Answers(factory, counters, retryAfter);
+        registration = new Registration(service, admission, answers, counters);
+        routing = new Routing(service, admission, answers, counters, factory, config);
+        startMetricsLog(config);
+        LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
+    }
+
+    @Override
+    protected void doRequest(SipServletRequest request) throws ServletException, IOException {
+        if (!request.isInitial()) {
+            return; // inside a dialog: the container proxies it along the recorded route
+        }
+        switch (request.getMethod()) {
+            case "REGISTER" -> registration.handle(request);
+            case "ACK", "CANCEL" -> { } // the container matches them to their transaction
+            default -> routing.handle(request);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        if (metricsLog != null) {
+            metricsLog.shutdownNow();
+        }
+        if (dht != null) {
+            dht.close();
+        }
+        if (counters != null) {
+            LOG.log(Level.INFO, "P2PSIP node stopped; counters {0}", counters.snapshot());
+        }
+    }
+
+    private static Config loadConfig() throws ServletException {
+        String file = System.getProperty(CONFIG_PROPERTY);
+        if (file == null) {
+            LOG.log(Level.WARNING, "no -D{0}=FILE given: every option takes its default", CONFIG_PROPERTY);
+            return Config.empty();
+        }
+        try {
+            return Config.load(Path.of(file));
+        } catch (IOException e) {
+            throw new ServletException("cannot read the node configuration " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void warnAboutUnknownOptions(Config config) {
+        List<Option<?>> known = new ArrayList<>(NodeOptions.ALL);
+        known.addAll(RegistrarOptions.ALL);
+        known.addAll(ServletOptions.ALL);
+        known.addAll(backendOptions());
+        for (String unknown : config.unknown("p2psip.", known)) {
+            LOG.log(Level.WARNING, "unknown option {0} in the node configuration: misspelt?", unknown);
+        }
+    }
+
+    private void startMetricsLog(Config config) {
+        long every = config.get(ServletOptions.METRICS_INTERVAL).toMillis();
+        metricsLog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "p2psip-metrics-log");
+            t.setDaemon(true);
+            return t;
+        });
+        var last = new AtomicReference<Map<String, Long>>(Map.of());
+        metricsLog.scheduleAtFixedRate(() -> {
+            Map<String, Long> now = new TreeMap<>(counters.snapshot());
+            dht.metrics().forEach((k, v) -> now.put("dht." + k, v));
+            if (!now.equals(last.getAndSet(now))) {
+                LOG.log(Level.INFO, "counters {0}", now);
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+    }
+}

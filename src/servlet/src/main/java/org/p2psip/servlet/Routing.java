@@ -1,0 +1,172 @@
+package org.p2psip.servlet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ListIterator;
+import javax.servlet.sip.Address;
+import javax.servlet.sip.Proxy;
+import javax.servlet.sip.ProxyBranch;
+import javax.servlet.sip.ServletParseException;
+import javax.servlet.sip.SipFactory;
+import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.SipURI;
+import javax.servlet.sip.TooManyHopsException;
+import javax.servlet.sip.URI;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.Binding;
+import org.p2psip.registrar.Location;
+import org.p2psip.registrar.RegistrarService;
+
+/**
+ * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself
+ * is answered here; anything else is for an AOR, looked up in the DHT and proxied to its
+ * contacts, highest q first, one after the other, record-routing so that the dialog's later
+ * requests pass through this node. 404 for an AOR never registered, 480 when none of its
+ * bindings is live, 483 when Max-Forwards is spent, 482 when the only contacts are this node.
+ */
+final class Routing {
+
+    private final RegistrarService service;
+    private final Admission admission;
+    private final Answers answers;
+    private final Counters counters;
+    private final SipFactory factory;
+    private final String selfHost;
+    private final int selfPort;
+    private final int branchTimeoutSeconds;
+
+    Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
+            Config config) {
+        this.service = service;
+        this.admission = admission;
+        this.answers = answers;
+        this.counters = counters;
+        this.factory = factory;
+        String self = config.get(NodeOptions.SIP_ADDRESS);
+        int colon = self.lastIndexOf(':');
+        this.selfHost = self.substring(0, colon);
+        this.selfPort = Integer.parseInt(self.substring(colon + 1));
+        this.branchTimeoutSeconds = (int) config.get(ServletOptions.BRANCH_TIMEOUT).toSeconds();
+    }
+
+    void handle(SipServletRequest request) {
+        if (request.getMaxForwards() == 0) {
+            counters.problem("too-many-hops", request.getMethod() + " " + request.getRequestURI());
+            answers.status(request, 483, "Too Many Hops");
+            return;
+        }
+        URI target = request.getRequestURI();
+        if (target instanceof SipURI sip && (sip.getUser() == null || sip.getUser().isEmpty())) {
+            answerForThisNode(request);
+            return;
+        }
+        String aor = Aors.of(target);
+        if (aor == null) {
+            counters.problem("unsupported-uri-scheme", String.valueOf(target));
+            answers.status(request, 416, "Unsupported URI Scheme");
+            return;
+        }
+        if (!admission.enter()) {
+            counters.problem("route-overloaded", "more than the admitted requests in flight");
+            answers.unavailable(request, "Overloaded");
+            return;
+        }
+        var work = service.locate(aor).toCompletableFuture().whenComplete((location, failure) -> admission.leave());
+        ContainerThreads.whenDone(request, work, (location, failure) -> {
+            if (failure != null) {
+                answers.dhtFailed(request, failure);
+            } else {
+                route(request, location);
+            }
+        });
+    }
+
+    /** A request whose Request-URI names no user is for the node: OPTIONS is its health probe. */
+    private void answerForThisNode(SipServletRequest request) {
+        if ("OPTIONS".equals(request.getMethod())) {
+            counters.count("options-200");
+            answers.capabilities(request);
+        } else {
+            counters.problem("no-user-in-request-uri", request.getMethod() + " " + request.getRequestURI());
+            answers.status(request, 404, "No User in Request-URI");
+        }
+        request.getApplicationSession().invalidate();
+    }
+
+    private void route(SipServletRequest request, Location location) {
+        if (location instanceof Location.Unknown) {
+            counters.count("route-404");
+            answers.status(request, 404, "Not Found");
+        } else if (location instanceof Location.Unavailable) {
+            counters.count("route-480");
+            answers.status(request, 480, "Temporarily Unavailable");
+        } else {
+            proxy(request, ((Location.Found) location).byPreference());
+        }
+    }
+
+    private void proxy(SipServletRequest request, List<Binding> bindings) {
+        List<URI> targets = new ArrayList<>();
+        List<Binding> kept = new ArrayList<>();
+        for (Binding binding : bindings) {
+            URI uri = uriOf(binding);
+            if (uri != null && !isThisNode(uri)) {
+                targets.add(uri);
+                kept.add(binding);
+            }
+        }
+        if (targets.isEmpty()) {
+            counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
+            answers.status(request, 482, "Loop Detected");
+            return;
+        }
+        try {
+            Proxy proxy = request.getProxy();
+            proxy.setRecordRoute(true);
+            proxy.setSupervised(false);
+            proxy.setParallel(false);
+            proxy.setProxyTimeout(branchTimeoutSeconds);
+            List<ProxyBranch> branches = proxy.createProxyBranches(targets);
+            for (int i = 0; i < branches.size(); i++) {
+                pushPath(branches.get(i).getRequest(), kept.get(i).path());
+            }
+            proxy.startProxy();
+            counters.count("route-proxied");
+        } catch (TooManyHopsException e) {
+            answers.status(request, 483, "Too Many Hops");
+        } catch (IllegalStateException e) {
+            counters.problem("proxy-too-late", request.getMethod() + " ended before it was proxied: " + e.getMessage());
+        }
+    }
+
+    /** Routes the branch through the registration's Path (RFC 3327 §5.3), first entry on top. */
+    private void pushPath(SipServletRequest branch, List<String> path) {
+        for (ListIterator<String> it = path.listIterator(path.size()); it.hasPrevious(); ) {
+            String entry = it.previous();
+            try {
+                Address hop = factory.createAddress(entry);
+                branch.pushRoute(hop);
+            } catch (ServletParseException e) {
+                counters.problem("stored-path-unparsable", entry);
+            }
+        }
+    }
+
+    private URI uriOf(Binding binding) {
+        try {
+            return factory.createURI(binding.contact());
+        } catch (ServletParseException e) {
+            counters.problem("stored-contact-unparsable", binding.contact());
+            return null;
+        }
+    }
+
+    private boolean isThisNode(URI uri) {
+        if (!(uri instanceof SipURI sip)) {
+            return false;
+        }
+        int port = sip.getPort() < 0 ? 5060 : sip.getPort();
+        return port == selfPort && sip.getHost().equalsIgnoreCase(selfHost);
+    }
+}

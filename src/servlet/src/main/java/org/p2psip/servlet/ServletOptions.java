@@ -1,0 +1,19 @@
+package org.p2psip.servlet;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/** Options of the servlet itself; the registrar's are in RegistrarOptions, the node's in NodeOptions. */
+final class ServletOptions {
+
+    static final Option<Duration> BRANCH_TIMEOUT = Option.duration("p2psip.proxy.branch-timeout", Duration.ofSeconds(30), "20s",
+            "How long a proxied request waits on one contact before the next (lower q) one is tried.");
+    static final Option<Duration> METRICS_INTERVAL = Option.duration("p2psip.metrics.interval", Duration.ofMinutes(1), "10s",
+            "How often the node logs its counters (requests, refusals, DHT metrics) when they changed.");
+
+    static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL);
+
+    private ServletOptions() {
+    }
+}
