@@ -48,7 +48,7 @@ public final class Option<T> {
         return new Option<>(name, defaultValue, example, meaning, Option::parseBoolean);
     }
 
-    /** A duration written with a unit: {@code 250ms}, {@code 2s}, {@code 5m}, {@code 1h}. */
+    /** A duration written with a unit: {@code 250ms}, {@code 2s}, {@code 5m}, {@code 1h}, {@code 7d}. */
     public static Option<Duration> duration(String name, Duration defaultValue, String example, String meaning) {
         return new Option<>(name, defaultValue, example, meaning, Option::parseDuration);
     }
@@ -93,7 +93,7 @@ public final class Option<T> {
             split++;
         }
         if (split == 0 || split == s.length()) {
-            throw new IllegalArgumentException("a duration is a whole number with a unit (ms, s, m, h)");
+            throw new IllegalArgumentException("a duration is a whole number with a unit (ms, s, m, h, d)");
         }
         long amount = Long.parseLong(s.substring(0, split));
         return switch (s.substring(split)) {
@@ -101,12 +101,16 @@ public final class Option<T> {
             case "s" -> Duration.ofSeconds(amount);
             case "m" -> Duration.ofMinutes(amount);
             case "h" -> Duration.ofHours(amount);
-            default -> throw new IllegalArgumentException("unknown unit '" + s.substring(split) + "' (ms, s, m, h)");
+            case "d" -> Duration.ofDays(amount);
+            default -> throw new IllegalArgumentException("unknown unit '" + s.substring(split) + "' (ms, s, m, h, d)");
         };
     }
 
     static String formatDuration(Duration d) {
         long ms = d.toMillis();
+        if (ms % 86_400_000 == 0 && ms > 0) {
+            return ms / 86_400_000 + "d";
+        }
         if (ms % 3_600_000 == 0 && ms > 0) {
             return ms / 3_600_000 + "h";
         }

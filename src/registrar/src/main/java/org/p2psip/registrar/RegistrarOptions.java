@@ -15,7 +15,7 @@ public final class RegistrarOptions {
             "Registration time given to a contact when neither its expires parameter nor the Expires header says, seconds.");
     public static final Option<Integer> MAX_CONTACTS = Option.integer("p2psip.registrar.max-contacts", 32, "8",
             "Most bindings one AOR may hold; a REGISTER that would exceed it gets 403.");
-    public static final Option<Duration> RETENTION = Option.duration("p2psip.registrar.retention", Duration.ofHours(24), "7d",
+    public static final Option<Duration> RETENTION = Option.duration("p2psip.registrar.retention", Duration.ofDays(1), "7d",
             "How long an AOR is remembered after its last binding expired: within it a call gets 480, after it 404.");
     public static final Option<Integer> CAS_ATTEMPTS = Option.integer("p2psip.registrar.cas-attempts", 8, "16",
             "How often a REGISTER re-reads and retries when another node wrote the same AOR first; then 503.");

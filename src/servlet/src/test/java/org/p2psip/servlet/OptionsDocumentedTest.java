@@ -1,0 +1,22 @@
+package org.p2psip.servlet;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.config.Option;
+import org.p2psip.dht.contract.OptionsDocumented;
+import org.p2psip.registrar.RegistrarOptions;
+
+class OptionsDocumentedTest {
+
+    @Test
+    void theApplicationReadmeDocumentsEveryOptionWithItsDefault() throws Exception {
+        List<Option<?>> all = new ArrayList<>(NodeOptions.ALL);
+        all.addAll(RegistrarOptions.ALL);
+        all.addAll(ServletOptions.ALL);
+        all.add(MemorySipServlet.SWEEP_INTERVAL);
+        OptionsDocumented.assertDocumented(Path.of("../README.md"), all);
+    }
+}
