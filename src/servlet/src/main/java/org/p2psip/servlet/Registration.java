@@ -32,13 +32,13 @@ final class Registration {
         } catch (BadRequest bad) {
             counters.problem("register-refused-" + bad.status() + "-" + bad.reason(), bad.reason() + " in " + request.getCallId());
             answers.status(request, bad.status(), bad.reason());
-            done(request);
+            Sessions.release(request);
             return;
         }
         if (!admission.enter()) {
             counters.problem("register-overloaded", "more than the admitted requests in flight");
             answers.unavailable(request, "Overloaded");
-            done(request);
+            Sessions.release(request);
             return;
         }
         var work = service.register(parsed).toCompletableFuture().whenComplete((reply, failure) -> admission.leave());
@@ -48,7 +48,7 @@ final class Registration {
             } else {
                 answer(request, reply);
             }
-            done(request);
+            Sessions.release(request);
         });
     }
 
@@ -65,14 +65,6 @@ final class Registration {
             answers.intervalTooBrief(request, rejection.reason(), refused.minExpires());
         } else {
             answers.status(request, rejection.status(), rejection.reason());
-        }
-    }
-
-    private static void done(SipServletRequest request) {
-        try {
-            request.getApplicationSession().invalidate();
-        } catch (IllegalStateException alreadyInvalid) {
-            // invalidated already: nothing to free
         }
     }
 }

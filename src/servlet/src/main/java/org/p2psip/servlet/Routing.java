@@ -53,7 +53,7 @@ final class Routing {
     void handle(SipServletRequest request) {
         if (request.getMaxForwards() == 0) {
             counters.problem("too-many-hops", request.getMethod() + " " + request.getRequestURI());
-            answers.status(request, 483, "Too Many Hops");
+            finish(request, 483, "Too Many Hops");
             return;
         }
         URI target = request.getRequestURI();
@@ -64,18 +64,20 @@ final class Routing {
         String aor = Aors.of(target);
         if (aor == null) {
             counters.problem("unsupported-uri-scheme", String.valueOf(target));
-            answers.status(request, 416, "Unsupported URI Scheme");
+            finish(request, 416, "Unsupported URI Scheme");
             return;
         }
         if (!admission.enter()) {
             counters.problem("route-overloaded", "more than the admitted requests in flight");
             answers.unavailable(request, "Overloaded");
+            Sessions.release(request);
             return;
         }
         var work = service.locate(aor).toCompletableFuture().whenComplete((location, failure) -> admission.leave());
         ContainerThreads.whenDone(request, work, (location, failure) -> {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
+                Sessions.release(request);
             } else {
                 route(request, location);
             }
@@ -91,16 +93,16 @@ final class Routing {
             counters.problem("no-user-in-request-uri", request.getMethod() + " " + request.getRequestURI());
             answers.status(request, 404, "No User in Request-URI");
         }
-        request.getApplicationSession().invalidate();
+        Sessions.release(request);
     }
 
     private void route(SipServletRequest request, Location location) {
         if (location instanceof Location.Unknown) {
             counters.count("route-404");
-            answers.status(request, 404, "Not Found");
+            finish(request, 404, "Not Found");
         } else if (location instanceof Location.Unavailable) {
             counters.count("route-480");
-            answers.status(request, 480, "Temporarily Unavailable");
+            finish(request, 480, "Temporarily Unavailable");
         } else {
             proxy(request, ((Location.Found) location).byPreference());
         }
@@ -118,7 +120,7 @@ final class Routing {
         }
         if (targets.isEmpty()) {
             counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
-            answers.status(request, 482, "Loop Detected");
+            finish(request, 482, "Loop Detected");
             return;
         }
         try {
@@ -134,7 +136,7 @@ final class Routing {
             proxy.startProxy();
             counters.count("route-proxied");
         } catch (TooManyHopsException e) {
-            answers.status(request, 483, "Too Many Hops");
+            finish(request, 483, "Too Many Hops");
         } catch (IllegalStateException e) {
             counters.problem("proxy-too-late", request.getMethod() + " ended before it was proxied: " + e.getMessage());
         }
@@ -168,5 +170,11 @@ final class Routing {
         }
         int port = sip.getPort() < 0 ? 5060 : sip.getPort();
         return port == selfPort && sip.getHost().equalsIgnoreCase(selfHost);
+    }
+
+    /** Answers with the node's own final response and frees the request's session. */
+    private void finish(SipServletRequest request, int status, String reason) {
+        answers.status(request, status, reason);
+        Sessions.release(request);
     }
 }
