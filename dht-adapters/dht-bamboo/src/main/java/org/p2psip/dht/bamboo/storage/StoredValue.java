@@ -1,0 +1,52 @@
+package org.p2psip.dht.bamboo.storage;
+
+import java.util.Arrays;
+import org.p2psip.dht.bamboo.routing.Id;
+
+/**
+ * One value under a key, as a node stores it: the bytes, when they expire (absolute ms), the
+ * SHA-1 of the secret that may remove them, and the stamp the key's root gave the write (replicas
+ * keep the highest stamp they have seen, so late or repeated copies never undo a newer write).
+ * A removed value stays as a tombstone ({@code removed}) until it would have expired, as in
+ * OpenDHT, so that a replica that missed the removal cannot bring the value back.
+ * Immutable; the arrays are not copied and must not be changed.
+ */
+public record StoredValue(byte[] value, long expiresAt, long stamp, byte[] secretHash, boolean removed) {
+
+    public StoredValue {
+        if (secretHash.length != Id.BYTES) {
+            throw new IllegalArgumentException("a secret hash is SHA-1, " + Id.BYTES + " bytes");
+        }
+    }
+
+    /** The SHA-1 of the value: what OpenDHT's remove names a value by. */
+    public byte[] valueHash() {
+        return Id.sha1(value);
+    }
+
+    /** Whether a get returns it: not removed and not expired. */
+    public boolean isLiveAt(long nowMillis) {
+        return !removed && expiresAt > nowMillis;
+    }
+
+    /** This value as a tombstone with {@code newStamp}: kept until its expiry, never returned. */
+    public StoredValue asRemoved(long newStamp) {
+        return new StoredValue(value, expiresAt, newStamp, secretHash, true);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoredValue v && expiresAt == v.expiresAt && stamp == v.stamp && removed == v.removed
+                && Arrays.equals(value, v.value) && Arrays.equals(secretHash, v.secretHash);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(value) * 31 + Long.hashCode(stamp);
+    }
+
+    @Override
+    public String toString() {
+        return "StoredValue(" + value.length + " bytes, expiresAt=" + expiresAt + ", stamp=" + stamp + (removed ? ", removed" : "") + ")";
+    }
+}

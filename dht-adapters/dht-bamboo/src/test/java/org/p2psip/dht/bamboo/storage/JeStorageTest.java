@@ -1,0 +1,187 @@
+package org.p2psip.dht.bamboo.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.p2psip.config.Config;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.bamboo.BambooOptions;
+import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.storage.ValueStore.Found;
+import org.p2psip.dht.bamboo.storage.ValueStore.Page;
+import org.p2psip.dht.bamboo.storage.ValueStore.Removal;
+import org.p2psip.dht.contract.MutableClock;
+
+class JeStorageTest {
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final List<JeStorage> open = new ArrayList<>();
+    @TempDir
+    Path dir;
+
+    private static final Id KEY = Id.hash("sip:alice@example.com");
+    private static final byte[] SECRET = bytes("only-the-owner-knows");
+
+    @AfterEach
+    void closeAll() {
+        open.forEach(JeStorage::close);
+    }
+
+    @Test
+    void aPutValueIsReturnedWithTheTimeItHasLeft() {
+        JeStorage store = open(Config.empty());
+        await(store.put(KEY, bytes("v1"), Duration.ofSeconds(60), Id.sha1(SECRET)));
+        clock.advance(Duration.ofSeconds(15));
+        Page page = await(store.get(KEY, 10, new byte[0]));
+        assertEquals(1, page.values().size());
+        assertArrayEquals(bytes("v1"), page.values().get(0).value());
+        assertEquals(Duration.ofSeconds(45), page.values().get(0).remaining());
+        assertFalse(page.hasMore());
+    }
+
+    @Test
+    void aGetPagesThroughManyValuesWithItsPlacemark() {
+        JeStorage store = open(Config.empty());
+        for (int i = 0; i < 25; i++) {
+            await(store.put(KEY, bytes("value-" + i), Duration.ofMinutes(5), Id.sha1(SECRET)));
+        }
+        Set<String> seen = new HashSet<>();
+        byte[] placemark = new byte[0];
+        int pages = 0;
+        do {
+            Page page = await(store.get(KEY, 10, placemark));
+            page.values().forEach(f -> assertTrue(seen.add(text(f)), "value returned twice: " + text(f)));
+            placemark = page.placemark();
+            pages++;
+        } while (placemark.length > 0);
+        assertEquals(25, seen.size());
+        assertEquals(3, pages);
+    }
+
+    @Test
+    void removingWithAWrongSecretIsRefusedAndLeavesTheValue() {
+        JeStorage store = open(Config.empty());
+        await(store.put(KEY, bytes("v1"), Duration.ofMinutes(5), Id.sha1(SECRET)));
+        assertEquals(Removal.WRONG_SECRET, await(store.remove(KEY, Id.sha1(bytes("v1")), bytes("a guess"))));
+        assertEquals(1, await(store.get(KEY, 10, new byte[0])).values().size(), "the value must still be there");
+        assertEquals(Removal.REMOVED, await(store.remove(KEY, Id.sha1(bytes("v1")), SECRET)));
+        assertEquals(List.of(), await(store.get(KEY, 10, new byte[0])).values());
+        assertEquals(Removal.ABSENT, await(store.remove(KEY, Id.sha1(bytes("v1")), SECRET)));
+    }
+
+    @Test
+    void aStoreReopenedOnItsDirectoryServesWhatItStoredButNotWhatExpired() {
+        JeStorage first = open(Config.empty());
+        Id shortKey = Id.hash("short");
+        await(first.put(KEY, bytes("kept"), Duration.ofHours(1), Id.sha1(SECRET)));
+        await(first.put(shortKey, bytes("brief"), Duration.ofSeconds(30), Id.sha1(SECRET)));
+        first.close();
+        open.remove(first);
+        clock.advance(Duration.ofMinutes(1));
+
+        JeStorage again = open(Config.empty());
+        assertEquals(List.of("kept"), await(again.get(KEY, 10, new byte[0])).values().stream().map(JeStorageTest::text).toList());
+        assertEquals(List.of(), await(again.get(shortKey, 10, new byte[0])).values(), "a value past its TTL is gone after restart");
+    }
+
+    @Test
+    void theSweepDeletesExpiredRecordsThroughTheExpiryIndex() {
+        JeStorage store = open(Config.empty());
+        for (int i = 0; i < 50; i++) {
+            await(store.put(Id.hash("k" + i), bytes("v"), Duration.ofSeconds(i < 30 ? 10 : 1000), Id.sha1(SECRET)));
+        }
+        clock.advance(Duration.ofSeconds(11));
+        assertEquals(30, await(store.sweep()));
+        assertEquals(0, await(store.sweep()));
+        assertEquals(20, await(store.keys()).size());
+    }
+
+    @Test
+    void aMergeTakesACopyOnlyWhenItsStampIsNewer() {
+        JeStorage store = open(Config.empty());
+        await(store.put(KEY, bytes("v1"), Duration.ofMinutes(5), Id.sha1(SECRET)));
+        await(store.put(KEY, bytes("v2"), Duration.ofMinutes(5), Id.sha1(SECRET)));
+        long expires = clock.millis() + 60_000;
+        var old = List.of(new StoredValue(bytes("old"), expires, 1, Id.sha1(SECRET), false));
+        await(store.merge(KEY, old));
+        assertEquals(Set.of("v1", "v2"), texts(store));
+        var fresh = List.of(new StoredValue(bytes("fresh"), expires, 3, Id.sha1(SECRET), false));
+        await(store.merge(KEY, fresh));
+        assertEquals(Set.of("fresh"), texts(store));
+    }
+
+    @Test
+    void aFullQueueRefusesAtOnceAsOverloaded() throws Exception {
+        JeStorage store = open(Config.empty().with(BambooOptions.STORAGE_QUEUE.name(), "2")
+                .with(BambooOptions.STORAGE_BATCH.name(), "1"));
+        var running = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        CompletionStage<?> blocker = store.update(KEY, current -> {
+            running.countDown();
+            awaitLatch(release);
+            return null;
+        });
+        assertTrue(running.await(20, TimeUnit.SECONDS));
+        List<CompletionStage<?>> queued = List.of(store.get(KEY, 1, new byte[0]), store.get(KEY, 1, new byte[0]));
+        var refused = assertThrows(ExecutionException.class,
+                () -> store.get(KEY, 1, new byte[0]).toCompletableFuture().get(20, TimeUnit.SECONDS));
+        assertEquals(DhtException.Reason.OVERLOADED, ((DhtException) refused.getCause()).reason());
+        release.countDown();
+        await(blocker);
+        queued.forEach(JeStorageTest::await);
+    }
+
+    private JeStorage open(Config config) {
+        JeStorage store = JeStorage.open(dir.resolve("je"), config, clock, Runnable::run);
+        open.add(store);
+        return store;
+    }
+
+    private Set<String> texts(JeStorage store) {
+        Set<String> out = new HashSet<>();
+        await(store.get(KEY, 100, new byte[0])).values().forEach(f -> out.add(text(f)));
+        return out;
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static <T> T await(CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("storage operation failed or hung: " + e, e);
+        }
+    }
+
+    private static String text(Found f) {
+        return new String(f.value(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
