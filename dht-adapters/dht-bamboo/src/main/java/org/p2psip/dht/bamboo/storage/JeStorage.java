@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -132,7 +131,7 @@ public final class JeStorage implements ValueStore, AutoCloseable {
             if (!MessageDigest.isEqual(target.secretHash(), secretHash)) {
                 return Removal.WRONG_SECRET;
             }
-            write(txn, key, List.of(target.asRemoved(StoredValues.maxStamp(current) + 1)));
+            write(txn, key, List.of(target.asRemoved(StoredValue.maxStamp(current) + 1)));
             return Removal.REMOVED;
         }, true);
     }
@@ -164,21 +163,56 @@ public final class JeStorage implements ValueStore, AutoCloseable {
         return update(key, current -> StoredValues.newer(copy, current, clock.millis()));
     }
 
-    /** Every key holding at least one unexpired record (tombstones count), in id order. */
-    public CompletionStage<List<Id>> keys() {
+    /** Takes each copy whose stamp is newer than what this node holds, in one transaction; completes with how many were taken. */
+    public CompletionStage<Integer> mergeAll(List<KeyValues> copies) {
         return commit.submit(txn -> {
-            Set<Id> keys = new LinkedHashSet<>();
+            int taken = 0;
             long now = clock.millis();
+            for (KeyValues copy : copies) {
+                List<StoredValue> current = read(txn, copy.key());
+                List<StoredValue> next = StoredValues.newer(copy.values(), current, now);
+                if (next != null) {
+                    replace(txn, copy.key(), current, next);
+                    taken++;
+                }
+            }
+            return taken;
+        }, true);
+    }
+
+    /**
+     * Every key holding an unexpired record, with its values (tombstones included), in key order:
+     * what a repair pass pushes to the nodes that should hold copies. Reads the whole store
+     * into memory; a store larger than memory would need paging by key range.
+     */
+    public CompletionStage<List<KeyValues>> snapshot() {
+        return commit.submit(txn -> {
+            List<KeyValues> out = new ArrayList<>();
+            long now = clock.millis();
+            Id key = null;
+            List<StoredValue> group = new ArrayList<>();
             try (Cursor cursor = values.openCursor(null, null)) {
                 var k = new DatabaseEntry();
                 var d = new DatabaseEntry();
                 while (cursor.getNext(k, d, LockMode.DEFAULT) == OperationStatus.SUCCESS) {
-                    if (RecordLayout.value(d.getData()).expiresAt() > now) {
-                        keys.add(RecordLayout.keyId(k.getData()));
+                    Id id = RecordLayout.keyId(k.getData());
+                    if (!id.equals(key)) {
+                        if (!group.isEmpty()) {
+                            out.add(new KeyValues(key, group));
+                        }
+                        key = id;
+                        group = new ArrayList<>();
+                    }
+                    StoredValue v = RecordLayout.value(d.getData());
+                    if (v.expiresAt() > now) {
+                        group.add(v);
                     }
                 }
             }
-            return List.copyOf(keys);
+            if (!group.isEmpty()) {
+                out.add(new KeyValues(key, group));
+            }
+            return out;
         }, false);
     }
 

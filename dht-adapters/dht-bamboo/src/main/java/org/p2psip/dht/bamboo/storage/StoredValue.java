@@ -24,6 +24,15 @@ public record StoredValue(byte[] value, long expiresAt, long stamp, byte[] secre
         return Id.sha1(value);
     }
 
+    /** The highest stamp among {@code values}, 0 for none: the key's state as replicas compare it. */
+    public static long maxStamp(java.util.List<StoredValue> values) {
+        long max = 0;
+        for (StoredValue v : values) {
+            max = Math.max(max, v.stamp());
+        }
+        return max;
+    }
+
     /** Whether a get returns it: not removed and not expired. */
     public boolean isLiveAt(long nowMillis) {
         return !removed && expiresAt > nowMillis;

@@ -11,14 +11,6 @@ final class StoredValues {
     private StoredValues() {
     }
 
-    static long maxStamp(List<StoredValue> values) {
-        long max = 0;
-        for (StoredValue v : values) {
-            max = Math.max(max, v.stamp());
-        }
-        return max;
-    }
-
     /** The live value whose SHA-1 is {@code valueHash}, or null. */
     static StoredValue find(List<StoredValue> values, byte[] valueHash, long now) {
         for (StoredValue v : values) {
@@ -35,7 +27,7 @@ final class StoredValues {
      * cannot take over a value by putting it again under a secret of its own.
      */
     static List<StoredValue> withPut(List<StoredValue> current, byte[] value, long expiresAt, byte[] secretHash) {
-        long stamp = maxStamp(current) + 1;
+        long stamp = StoredValue.maxStamp(current) + 1;
         List<StoredValue> next = new ArrayList<>(current.size() + 1);
         StoredValue added = new StoredValue(value, expiresAt, stamp, secretHash, false);
         for (StoredValue v : current) {
@@ -54,7 +46,7 @@ final class StoredValues {
     /** {@code copy} (its unexpired part) if its stamp is newer than {@code current}'s, else null: nothing to take. */
     static List<StoredValue> newer(List<StoredValue> copy, List<StoredValue> current, long now) {
         List<StoredValue> live = copy.stream().filter(v -> v.expiresAt() > now).toList();
-        if (live.isEmpty() || maxStamp(live) <= maxStamp(current)) {
+        if (live.isEmpty() || StoredValue.maxStamp(live) <= StoredValue.maxStamp(current)) {
             return null;
         }
         return live;

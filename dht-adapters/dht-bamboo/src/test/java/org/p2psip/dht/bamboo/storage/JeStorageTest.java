@@ -111,7 +111,7 @@ class JeStorageTest {
         clock.advance(Duration.ofSeconds(11));
         assertEquals(30, await(store.sweep()));
         assertEquals(0, await(store.sweep()));
-        assertEquals(20, await(store.keys()).size());
+        assertEquals(20, await(store.snapshot()).size());
     }
 
     @Test

@@ -1,0 +1,481 @@
+package org.p2psip.dht.bamboo;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.p2psip.config.Config;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.routing.LeafSet;
+import org.p2psip.dht.bamboo.routing.NodeHandle;
+import org.p2psip.dht.bamboo.routing.Router;
+import org.p2psip.dht.bamboo.routing.Router.Step;
+import org.p2psip.dht.bamboo.routing.RoutingTable;
+import org.p2psip.dht.bamboo.routing.RttEstimator;
+import org.p2psip.dht.bamboo.storage.JeStorage;
+import org.p2psip.dht.bamboo.storage.ValueStore;
+import org.p2psip.dht.bamboo.wire.Message;
+import org.p2psip.dht.bamboo.wire.Message.*;
+import org.p2psip.dht.bamboo.wire.Network;
+
+/**
+ * One Bamboo node: its place on the circle, its leaf set and routing table, its JE storage, and
+ * the overlay-wide OpenDHT interface ({@link ValueStore}) that routes each call to its key's root.
+ *
+ * <p>Threading: all routing state lives on the node's one event-loop thread; requests from the
+ * network, storage completions and timers all run there, so no lock is needed. Public methods
+ * are thread-safe: they hand work to the loop and return at once.
+ *
+ * <p>Lookups are iterative: the origin asks each hop for the next with a timeout from that hop's
+ * observed round-trip times, drops a hop that fails and asks again from its own tables, then
+ * sends the operation to the root with what is left of the deadline. A node that is not the
+ * root answers an operation with a redirect.
+ */
+public final class BambooNode implements ValueStore, AutoCloseable {
+
+    static final int MAX_RETRIES = 6;
+
+    private final NodeHandle self;
+    private final Config config;
+    private final Network network;
+    private final JeStorage storage;
+    private final Clock clock;
+    private final ScheduledExecutorService loop;
+    private final LeafSet leafSet;
+    private final RoutingTable table;
+    private final Router router;
+    private final RttEstimator rtt;
+    private final Duration deadline;
+    private final Duration maxTimeout;
+    private final Random random;
+    private final Map<Id, Long> deadUntil = new HashMap<>();
+    private final Set<Id> probing = new HashSet<>();
+    private final RootService root;
+    private final Maintenance maintenance;
+    final AtomicLong lookups = new AtomicLong();
+    final AtomicLong hops = new AtomicLong();
+    final AtomicLong dropped = new AtomicLong();
+    private volatile boolean closed;
+
+    private BambooNode(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
+        this.self = self;
+        this.config = config;
+        this.network = network;
+        this.clock = clock;
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bamboo-node-" + self.id().shortText(6));
+            t.setDaemon(true);
+            return t;
+        });
+        this.leafSet = new LeafSet(self, config.get(BambooOptions.LEAF_SET_SIDE));
+        this.table = new RoutingTable(self, config.get(BambooOptions.DIGIT_BITS));
+        this.router = new Router(self, leafSet, table);
+        this.rtt = new RttEstimator(config.get(BambooOptions.MIN_TIMEOUT), config.get(BambooOptions.MAX_TIMEOUT));
+        this.deadline = config.get(BambooOptions.DEADLINE);
+        this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
+        this.random = new Random(self.id().value().longValue());
+        JeStorage opened;
+        try {
+            opened = JeStorage.open(dataDir, config, clock, loop);
+        } catch (RuntimeException e) {
+            loop.shutdownNow();
+            throw e;
+        }
+        this.storage = opened;
+        this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
+        this.maintenance = new Maintenance(this, storage, config);
+    }
+
+    /**
+     * Opens the node's storage in {@code dataDir} (blocking while JE recovers its log, so call it
+     * at start-up), starts answering at {@code self.address()} and starts maintenance. The node
+     * is alone until {@link #join}.
+     */
+    public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
+        var node = new BambooNode(self, config, network, dataDir, clock);
+        network.bind(self.address(), node::handle);
+        node.maintenance.start();
+        return node;
+    }
+
+    /**
+     * Joins the overlay that the node at {@code bootstrap} belongs to: learns its root's state,
+     * then exchanges leaf sets with its new neighbours. Completes when those answered; the
+     * periodic maintenance completes the tables.
+     */
+    public CompletionStage<Void> join(String bootstrap) {
+        if (bootstrap.isBlank() || bootstrap.equals(self.address())) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return onLoop(() -> network.request(bootstrap, new Ping(self), maxTimeout)
+                .thenComposeAsync(pong -> {
+                    heard(((Pong) pong).from());
+                    return locate(self.id(), System.nanoTime() + deadline.toNanos(), null, 0, 0);
+                }, loop)
+                .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
+                .thenCompose(state -> {
+                    ((Handles) state).handles().forEach(this::heard);
+                    return maintenance.exchangeLeafSets();
+                }));
+    }
+
+    // ---- the overlay-wide OpenDHT interface ----
+
+    @Override
+    public CompletionStage<Void> put(Id key, byte[] value, Duration ttl, byte[] secretHash) {
+        return route(new Put(key, value, ttl.toMillis(), secretHash)).thenApply(m -> null);
+    }
+
+    @Override
+    public CompletionStage<Page> get(Id key, int max, byte[] placemark) {
+        return route(new Get(key, max, placemark)).thenApply(m -> new Page(((Values) m).found(), ((Values) m).placemark()));
+    }
+
+    @Override
+    public CompletionStage<Removal> remove(Id key, byte[] valueHash, byte[] secret) {
+        return route(new Remove(key, valueHash, secret)).thenApply(m -> ((Removed) m).removal());
+    }
+
+    /** Compare-and-set of a versioned record at the key's root (see {@link VersionedRecord}). */
+    public CompletionStage<Boolean> swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) {
+        return route(new Swap(key, expected, value, expiresAt, secret)).thenApply(m -> ((Outcome) m).ok());
+    }
+
+    /** Compare-and-remove of a versioned record at the key's root. */
+    public CompletionStage<Boolean> forget(Id key, long version, byte[] secret) {
+        return route(new Forget(key, version, secret)).thenApply(m -> ((Outcome) m).ok());
+    }
+
+    /** Finds the root of {@code key} as the overlay now routes, with the number of hops it took. */
+    public CompletionStage<Located> locate(Id key) {
+        return onLoop(() -> locate(key, System.nanoTime() + deadline.toNanos(), null, 0, 0));
+    }
+
+    /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
+    public record Located(NodeHandle root, int hops) {
+    }
+
+    // ---- routing ----
+
+    private CompletionStage<Message> route(Keyed request) {
+        long deadlineAt = System.nanoTime() + deadline.toNanos();
+        return onLoop(() -> attempt(request, deadlineAt, null, 0)).thenApply(BambooNode::unlessFailure);
+    }
+
+    private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries) {
+        return locate(request.key(), deadlineAt, from, 0, tries).thenCompose(found -> {
+            lookups.incrementAndGet();
+            hops.addAndGet(found.hops());
+            if (found.root().equals(self)) {
+                return root.execute(request);
+            }
+            return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
+                if (reply instanceof Redirect r && tries < MAX_RETRIES) {
+                    return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);
+                }
+                return CompletableFuture.completedFuture(reply);
+            }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
+                    ? attempt(request, deadlineAt, null, tries + 1)
+                    : CompletableFuture.failedFuture(e));
+        });
+    }
+
+    private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries) {
+        Step step = from != null ? from : router.next(key);
+        if (step.node().equals(self)) {
+            return CompletableFuture.completedFuture(new Located(self, hopsSoFar));
+        }
+        if (step.last()) {
+            return CompletableFuture.completedFuture(new Located(step.node(), hopsSoFar + 1));
+        }
+        Duration left = remaining(deadlineAt);
+        if (left.toMillis() <= 0) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.TIMEOUT, "lookup of " + key + " ran out of time"));
+        }
+        NodeHandle via = step.node();
+        Duration timeout = min(rtt.timeout(via.id()), left);
+        return send(via, new Lookup(self, key), timeout).thenCompose(reply -> {
+            Hop hop = (Hop) unlessFailure(reply);
+            if (hop.node().equals(via)) {
+                return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
+            }
+            return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries);
+        }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES
+                ? locate(key, deadlineAt, null, hopsSoFar, tries + 1)
+                : CompletableFuture.failedFuture(e));
+    }
+
+    // ---- requests arriving from the network ----
+
+    private CompletionStage<Message> handle(Message request) {
+        var answer = new CompletableFuture<Message>();
+        try {
+            loop.execute(() -> {
+                CompletionStage<Message> reply;
+                try {
+                    reply = dispatch(request);
+                } catch (RuntimeException e) {
+                    reply = CompletableFuture.failedFuture(e);
+                }
+                reply.whenComplete((m, e) -> answer.complete(e == null ? m : failure(e)));
+            });
+        } catch (RejectedExecutionException e) {
+            answer.complete(new Failure(Reason.CLOSED, "node " + self + " is closed"));
+        }
+        return answer;
+    }
+
+    private CompletionStage<Message> dispatch(Message request) {
+        if (request instanceof Ping p) {
+            heard(p.from());
+            return done(new Pong(self));
+        } else if (request instanceof LeafSetExchange x) {
+            heard(x.from());
+            x.members().forEach(this::learn);
+            return done(new Handles(leafSet.members()));
+        } else if (request instanceof TableRequest t) {
+            heard(t.from());
+            return done(new Handles(maintenance.tableState(t.row())));
+        } else if (request instanceof Lookup l) {
+            heard(l.from());
+            Step step = router.next(l.key());
+            return done(new Hop(step.node(), step.last() || step.node().equals(self)));
+        } else if (request instanceof Keyed k) {
+            Step step = router.next(k.key());
+            return step.node().equals(self) ? root.execute(k) : done(new Redirect(new Hop(step.node(), step.last())));
+        } else if (request instanceof Store s) {
+            heard(s.from());
+            return storage.mergeAll(s.copies()).thenApply(n -> new Done());
+        }
+        return done(new Failure(Reason.UNREACHABLE, "a node does not answer " + request.getClass().getSimpleName()));
+    }
+
+    // ---- what the node knows of others (loop thread only) ----
+
+    /** A node that spoke to this one directly, or that a trusted answer named: it is alive. */
+    void heard(NodeHandle node) {
+        if (node.id().equals(self.id()) || closed) {
+            return;
+        }
+        deadUntil.remove(node.id());
+        boolean changed = leafSet.add(node);
+        table.add(node);
+        if (changed) {
+            maintenance.leafSetChanged();
+        }
+    }
+
+    /** A node named second-hand: probed first, and taken only if it answers and has a place. */
+    void learn(NodeHandle node) {
+        Long dead = deadUntil.get(node.id());
+        if (dead != null && dead > System.nanoTime()) {
+            return;
+        }
+        if (!(leafSet.accepts(node) || table.accepts(node)) || !probing.add(node.id())) {
+            return;
+        }
+        send(node, new Ping(self), rtt.timeout(node.id())).whenComplete((pong, e) -> {
+            probing.remove(node.id());
+            if (e == null) {
+                heard(node);
+            }
+        });
+    }
+
+    /** A node that did not answer in time or refused: dropped from the tables, and not re-learnt for a while. */
+    void failed(NodeHandle node) {
+        dropped.incrementAndGet();
+        boolean changed = leafSet.remove(node.id());
+        table.remove(node.id());
+        rtt.forget(node.id());
+        deadUntil.put(node.id(), System.nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
+        if (changed) {
+            maintenance.leafSetChanged();
+        }
+    }
+
+    /**
+     * Sends a request and completes on the loop; the round trip feeds the timeout estimate, and a
+     * peer that times out or refuses is {@link #failed}.
+     */
+    CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
+        long start = System.nanoTime();
+        var reply = new CompletableFuture<Message>();
+        network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
+            if (e == null) {
+                rtt.observe(to.id(), Duration.ofNanos(System.nanoTime() - start));
+                reply.complete(m);
+            } else {
+                Throwable cause = unwrap(e);
+                if (cause instanceof DhtException d && (d.reason() == Reason.TIMEOUT || d.reason() == Reason.UNREACHABLE)) {
+                    failed(to);
+                }
+                reply.completeExceptionally(cause);
+            }
+        }, reply));
+        return reply;
+    }
+
+    // ---- plumbing ----
+
+    NodeHandle self() {
+        return self;
+    }
+
+    LeafSet leafSet() {
+        return leafSet;
+    }
+
+    RoutingTable table() {
+        return table;
+    }
+
+    Random random() {
+        return random;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    ScheduledExecutorService loop() {
+        return loop;
+    }
+
+    Duration maxTimeout() {
+        return maxTimeout;
+    }
+
+    Duration timeoutFor(NodeHandle node) {
+        return rtt.timeout(node.id());
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** The node's members, for tests and operators; read on the loop. */
+    public CompletionStage<List<NodeHandle>> leafSetMembers() {
+        return onLoop(() -> CompletableFuture.completedFuture(leafSet.members()));
+    }
+
+    public NodeHandle handle() {
+        return self;
+    }
+
+    public Map<String, Long> metrics() {
+        var m = new HashMap<>(storage.metrics());
+        m.put("bamboo.lookups", lookups.get());
+        m.put("bamboo.lookup.hops", hops.get());
+        m.put("bamboo.peers.dropped", dropped.get());
+        m.putAll(maintenance.metrics());
+        return m;
+    }
+
+    /** Leaves without a word (replicas hold this node's keys), stops the loop and closes the storage. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        network.unbind(self.address());
+        maintenance.stop();
+        storage.close();
+        loop.shutdown();
+        try {
+            loop.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs {@code work} on the loop and passes its stage on; fails CLOSED when the node is closed. */
+    <T> CompletionStage<T> onLoop(Supplier<CompletionStage<T>> work) {
+        var result = new CompletableFuture<T>();
+        if (closed) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+        }
+        try {
+            loop.execute(() -> {
+                try {
+                    work.get().whenComplete((v, e) -> {
+                        if (e == null) {
+                            result.complete(v);
+                        } else {
+                            result.completeExceptionally(unwrap(e));
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+        }
+        return result;
+    }
+
+    private void onLoopOrNow(Runnable task, CompletableFuture<?> fallback) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException e) {
+            fallback.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+        }
+    }
+
+    static CompletionStage<Message> done(Message m) {
+        return CompletableFuture.completedFuture(m);
+    }
+
+    static Message failure(Throwable e) {
+        Throwable cause = unwrap(e);
+        if (cause instanceof DhtException d) {
+            return new Failure(d.reason(), String.valueOf(d.getMessage()));
+        }
+        return new Failure(Reason.STORAGE, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+    }
+
+    private static Message unlessFailure(Message m) {
+        if (m instanceof Failure f) {
+            throw new DhtException(f.reason(), "remote node: " + f.text());
+        }
+        return m;
+    }
+
+    static Throwable unwrap(Throwable e) {
+        while (e instanceof CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    private static boolean retryable(Throwable e) {
+        return unwrap(e) instanceof DhtException d && d.reason() == Reason.UNREACHABLE
+                || unwrap(e) instanceof DhtException t && t.reason() == Reason.TIMEOUT;
+    }
+
+    private static Duration remaining(long deadlineAt) {
+        return Duration.ofNanos(Math.max(0, deadlineAt - System.nanoTime()));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

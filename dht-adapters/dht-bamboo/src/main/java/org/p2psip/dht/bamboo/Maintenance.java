@@ -1,0 +1,174 @@
+package org.p2psip.dht.bamboo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.p2psip.config.Config;
+import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.routing.NodeHandle;
+import org.p2psip.dht.bamboo.routing.RoutingTable;
+import org.p2psip.dht.bamboo.storage.JeStorage;
+import org.p2psip.dht.bamboo.storage.KeyValues;
+import org.p2psip.dht.bamboo.wire.Message.Handles;
+import org.p2psip.dht.bamboo.wire.Message.LeafSetExchange;
+import org.p2psip.dht.bamboo.wire.Message.Store;
+import org.p2psip.dht.bamboo.wire.Message.TableRequest;
+
+/**
+ * Bamboo's periodic recovery: on timers, never in reaction to each failure, so that churn does
+ * not turn into message storms. Leaf sets are exchanged with every member each leaf-set period
+ * (which is also how a dead member is noticed); one routing-table row is refreshed each table
+ * period, from a neighbour of that row (local tuning) and by a lookup for an empty slot (global
+ * tuning); replicas are checked on every leaf-set change (coalesced over one leaf-set period)
+ * and on their own period; expired values are swept. Runs on the node's loop.
+ */
+final class Maintenance {
+
+    private static final int COPIES_PER_MESSAGE = 256;
+
+    private final BambooNode node;
+    private final JeStorage storage;
+    private final Duration leafPeriod;
+    private final Duration tablePeriod;
+    private final Duration repairPeriod;
+    private final Duration sweepPeriod;
+    private final int replicas;
+    private final List<ScheduledFuture<?>> timers = new ArrayList<>();
+    private final AtomicLong repairs = new AtomicLong();
+    private final AtomicLong copiesPushed = new AtomicLong();
+    private boolean repairPending;
+
+    Maintenance(BambooNode node, JeStorage storage, Config config) {
+        this.node = node;
+        this.storage = storage;
+        this.leafPeriod = config.get(BambooOptions.LEAF_SET_PERIOD);
+        this.tablePeriod = config.get(BambooOptions.TABLE_PERIOD);
+        this.repairPeriod = config.get(BambooOptions.REPAIR_PERIOD);
+        this.sweepPeriod = config.get(BambooOptions.SWEEP_PERIOD);
+        this.replicas = config.get(BambooOptions.REPLICAS);
+    }
+
+    void start() {
+        every(leafPeriod, this::exchangeLeafSets);
+        every(tablePeriod, this::tuneTable);
+        every(repairPeriod, this::repair);
+        every(sweepPeriod, storage::sweep);
+    }
+
+    void stop() {
+        timers.forEach(t -> t.cancel(false));
+    }
+
+    /** Push-pull of leaf sets with every member; a member that does not answer is dropped by the send. */
+    CompletionStage<Void> exchangeLeafSets() {
+        List<CompletableFuture<?>> sent = new ArrayList<>();
+        var members = node.leafSet().members();
+        for (NodeHandle member : members) {
+            sent.add(node.send(member, new LeafSetExchange(node.self(), members), node.timeoutFor(member))
+                    .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn))
+                    .handle((v, e) -> null).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+    }
+
+    /** A leaf-set change moves responsibility for keys: check replicas once the change has settled. */
+    void leafSetChanged() {
+        if (repairPending || node.isClosed()) {
+            return;
+        }
+        repairPending = true;
+        node.loop().schedule(() -> {
+            repairPending = false;
+            repair();
+        }, leafPeriod.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** What a {@link TableRequest} gets: one row, or ({@code row < 0}) every entry and the leaf set. */
+    List<NodeHandle> tableState(int row) {
+        RoutingTable table = node.table();
+        if (row >= 0) {
+            return row < table.rows() ? table.row(row) : List.of();
+        }
+        var all = new ArrayList<>(table.all());
+        all.addAll(node.leafSet().members());
+        all.add(node.self());
+        return all;
+    }
+
+    Map<String, Long> metrics() {
+        return Map.of("bamboo.repairs", repairs.get(), "bamboo.repair.copies", copiesPushed.get());
+    }
+
+    /**
+     * Sends every key this node holds to each of the nodes that should hold it now (its root
+     * and replicas as this node's leaf set sees them); they keep what is newer than theirs.
+     */
+    private CompletionStage<Void> repair() {
+        repairs.incrementAndGet();
+        return storage.snapshot().thenAccept(all -> {
+            Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
+            for (KeyValues kv : all) {
+                for (NodeHandle holder : node.leafSet().nearest(kv.key(), replicas + 1)) {
+                    if (!holder.equals(node.self())) {
+                        outgoing.computeIfAbsent(holder, h -> new ArrayList<>()).add(kv);
+                    }
+                }
+            }
+            outgoing.forEach(this::push);
+        });
+    }
+
+    private void push(NodeHandle target, List<KeyValues> copies) {
+        for (int from = 0; from < copies.size(); from += COPIES_PER_MESSAGE) {
+            var chunk = List.copyOf(copies.subList(from, Math.min(copies.size(), from + COPIES_PER_MESSAGE)));
+            copiesPushed.addAndGet(chunk.size());
+            node.send(target, new Store(node.self(), chunk), node.maxTimeout().multipliedBy(2));
+        }
+    }
+
+    /**
+     * Local tuning: asks a random entry of a random non-empty row for that row. Global tuning:
+     * looks up an id that would fill a random empty slot of the rows in use.
+     */
+    private CompletionStage<Void> tuneTable() {
+        RoutingTable table = node.table();
+        List<Integer> used = new ArrayList<>();
+        for (int r = 0; r < table.rows() && !table.row(r).isEmpty(); r++) {
+            used.add(r);
+        }
+        if (used.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        int row = used.get(node.random().nextInt(used.size()));
+        List<NodeHandle> entries = table.row(row);
+        NodeHandle peer = entries.get(node.random().nextInt(entries.size()));
+        node.send(peer, new TableRequest(node.self(), row), node.timeoutFor(peer))
+                .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn));
+        int col = node.random().nextInt(1 << table.bits());
+        if (table.get(row, col) == null && col != node.self().id().digit(row, table.bits())) {
+            Id target = node.self().id().withDigit(row, col, table.bits(), node.random());
+            return node.locate(target).thenAccept(found -> node.learn(found.root())).handle((v, e) -> null);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    private void every(Duration period, java.util.function.Supplier<? extends CompletionStage<?>> task) {
+        long ms = Math.max(1, period.toMillis());
+        timers.add(node.loop().scheduleWithFixedDelay(() -> {
+            if (!node.isClosed()) {
+                try {
+                    task.get();
+                } catch (RuntimeException e) {
+                    // a failed round is retried next period; the node keeps running
+                }
+            }
+        }, ms, ms, TimeUnit.MILLISECONDS));
+    }
+}

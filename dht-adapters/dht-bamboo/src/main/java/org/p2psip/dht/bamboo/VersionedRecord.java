@@ -1,0 +1,58 @@
+package org.p2psip.dht.bamboo;
+
+import java.security.MessageDigest;
+import java.util.List;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.bamboo.storage.StoredValue;
+
+/**
+ * Compare-and-set of an AOR's record as the key's root runs it, inside one storage transaction
+ * on the storage thread (so every CAS at a root is serialised). The key holds one live value,
+ * the {@link BindingCodec} bytes of the stored {@link org.p2psip.dht.BindingSet}, whose version
+ * is the one writers compare. Every change carries the secret hash of the overlay, and a value
+ * put with another secret is never replaced. Pure functions; {@code done[0]} reports success.
+ */
+final class VersionedRecord {
+
+    private VersionedRecord() {
+    }
+
+    /** The next values of the key if its stored version is {@code expected}; null (no change) otherwise. */
+    static List<StoredValue> swap(List<StoredValue> current, long expected, byte[] value, long expiresAt,
+                                  byte[] secretHash, long now, boolean[] done) {
+        StoredValue live = newestLive(current, now);
+        if (version(live) != expected || !sameSecret(live, secretHash)) {
+            return null;
+        }
+        done[0] = true;
+        return List.of(new StoredValue(value, expiresAt, StoredValue.maxStamp(current) + 1, secretHash, false));
+    }
+
+    /** The key's values with its record made a tombstone, if the stored version is {@code version}; else null. */
+    static List<StoredValue> forget(List<StoredValue> current, long version, byte[] secretHash, long now, boolean[] done) {
+        StoredValue live = newestLive(current, now);
+        if (live == null || version(live) != version || !sameSecret(live, secretHash)) {
+            return null;
+        }
+        done[0] = true;
+        return List.of(live.asRemoved(StoredValue.maxStamp(current) + 1));
+    }
+
+    static StoredValue newestLive(List<StoredValue> values, long now) {
+        StoredValue newest = null;
+        for (StoredValue v : values) {
+            if (v.isLiveAt(now) && (newest == null || v.stamp() > newest.stamp())) {
+                newest = v;
+            }
+        }
+        return newest;
+    }
+
+    private static long version(StoredValue live) {
+        return live == null ? 0 : BindingCodec.decode(live.value()).version();
+    }
+
+    private static boolean sameSecret(StoredValue live, byte[] secretHash) {
+        return live == null || MessageDigest.isEqual(live.secretHash(), secretHash);
+    }
+}

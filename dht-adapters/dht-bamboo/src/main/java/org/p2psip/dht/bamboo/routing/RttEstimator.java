@@ -1,0 +1,46 @@
+package org.p2psip.dht.bamboo.routing;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Per-peer timeouts from observed round-trip times, as TCP computes its retransmission timeout
+ * (smoothed RTT plus four deviations), so that a silent peer is given up on quickly without
+ * giving up on a slow but live one. Bounded by a floor and a ceiling; a peer never measured gets
+ * the ceiling. Not thread-safe: owned by the node's event loop.
+ */
+public final class RttEstimator {
+
+    private record Estimate(double srtt, double rttvar) {
+    }
+
+    private final Duration floor;
+    private final Duration ceiling;
+    private final Map<Id, Estimate> estimates = new HashMap<>();
+
+    public RttEstimator(Duration floor, Duration ceiling) {
+        this.floor = floor;
+        this.ceiling = ceiling;
+    }
+
+    public void observe(Id peer, Duration rtt) {
+        double sample = rtt.toNanos() / 1e6;
+        estimates.merge(peer, new Estimate(sample, sample / 2), (old, fresh) -> new Estimate(
+                0.875 * old.srtt() + 0.125 * sample,
+                0.75 * old.rttvar() + 0.25 * Math.abs(old.srtt() - sample)));
+    }
+
+    public Duration timeout(Id peer) {
+        Estimate e = estimates.get(peer);
+        if (e == null) {
+            return ceiling;
+        }
+        long millis = (long) Math.ceil(e.srtt() + 4 * e.rttvar());
+        return Duration.ofMillis(Math.max(floor.toMillis(), Math.min(ceiling.toMillis(), millis)));
+    }
+
+    public void forget(Id peer) {
+        estimates.remove(peer);
+    }
+}

@@ -1,0 +1,93 @@
+package org.p2psip.dht.bamboo.wire;
+
+import java.util.List;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.routing.NodeHandle;
+import org.p2psip.dht.bamboo.storage.KeyValues;
+import org.p2psip.dht.bamboo.storage.ValueStore;
+
+/**
+ * Everything Bamboo nodes say to each other: each request type and its answer. Immutable
+ * records; {@link MessageCodec} gives each its bytes on the wire.
+ */
+public sealed interface Message {
+
+    /** A request about a key, answered only by the key's root; any other node answers {@link Redirect}. */
+    sealed interface Keyed extends Message {
+        Id key();
+    }
+
+    // ---- liveness and routing state ----
+
+    /** Are you there? Answered by {@link Pong}; the round trip feeds the timeout estimates. */
+    record Ping(NodeHandle from) implements Message {
+    }
+
+    record Pong(NodeHandle from) implements Message {
+    }
+
+    /** Push-pull of leaf sets: the sender's members; answered by {@link Handles} with the receiver's. */
+    record LeafSetExchange(NodeHandle from, List<NodeHandle> members) implements Message {
+    }
+
+    /** Asks for one row of the receiver's routing table ({@code row} &lt; 0: every entry and the leaf set). */
+    record TableRequest(NodeHandle from, int row) implements Message {
+    }
+
+    record Handles(List<NodeHandle> handles) implements Message {
+    }
+
+    /** Where should a lookup of {@code key} go next? Answered by {@link Hop}. */
+    record Lookup(NodeHandle from, Id key) implements Message {
+    }
+
+    /** The next hop towards a key; {@code last}: it is the key's root as the answering node sees it. */
+    record Hop(NodeHandle node, boolean last) implements Message {
+    }
+
+    // ---- storage at a key's root (OpenDHT put/get/remove, and compare-and-set) ----
+
+    record Put(Id key, byte[] value, long ttlMillis, byte[] secretHash) implements Keyed {
+    }
+
+    record Get(Id key, int max, byte[] placemark) implements Keyed {
+    }
+
+    record Remove(Id key, byte[] valueHash, byte[] secret) implements Keyed {
+    }
+
+    /** Compare-and-set of a versioned record: store {@code value} if the stored version is {@code expected}. */
+    record Swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) implements Keyed {
+    }
+
+    /** Compare-and-remove of a versioned record. */
+    record Forget(Id key, long version, byte[] secret) implements Keyed {
+    }
+
+    /** Copies of keys a node should hold, from their root or a holder repairing replicas; answered by {@link Done}. */
+    record Store(NodeHandle from, List<KeyValues> copies) implements Message {
+    }
+
+    // ---- answers ----
+
+    record Done() implements Message {
+    }
+
+    record Outcome(boolean ok) implements Message {
+    }
+
+    record Values(List<ValueStore.Found> found, byte[] placemark) implements Message {
+    }
+
+    record Removed(ValueStore.Removal removal) implements Message {
+    }
+
+    /** The receiver is not the key's root: try {@code next}. */
+    record Redirect(Hop next) implements Message {
+    }
+
+    /** The receiver could not do it: storage failed, it was overloaded or closing. */
+    record Failure(DhtException.Reason reason, String text) implements Message {
+    }
+}
