@@ -1,0 +1,210 @@
+package org.p2psip.dht.chord;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.overlay.Counters;
+import org.p2psip.overlay.InProcessNetwork;
+import org.p2psip.overlay.OverlaySettings;
+import org.p2psip.overlay.TcpTransport;
+import org.p2psip.overlay.Transport;
+
+/**
+ * The Chord backend of the {@link Dht} service: a key's owner is the successor of SHA-1(AOR);
+ * get, put and remove find it by an iterative lookup and ask it, retrying through a fresh lookup
+ * while the ring is repairing, within the operation's deadline.
+ *
+ * <p>Thread-safe: every call hops onto the node's event loop and returns at once; stages complete
+ * on that loop.
+ */
+public final class ChordDht implements Dht {
+
+    private final ChordNode node;
+    private final Counters counters;
+    private volatile boolean closed;
+
+    private ChordDht(ChordNode node, Counters counters) {
+        this.node = node;
+        this.counters = counters;
+    }
+
+    /**
+     * Starts a node on TCP as the configuration says ({@link NodeOptions} address, bootstrap and
+     * secret; {@link ChordOptions}) and begins joining. Refuses (IllegalArgumentException) to start
+     * without {@code p2psip.overlay.secret}. Returns once the socket is bound; operations fail with
+     * UNREACHABLE until the node has joined ({@link #joined()}).
+     */
+    public static ChordDht start(Config config, Clock clock) {
+        OverlaySettings overlay = OverlaySettings.from(config);
+        TcpTransport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), overlay);
+        return start(transport, config, clock);
+    }
+
+    /**
+     * Starts a node on an in-process network at {@code address}, for tests and simulations. The
+     * configuration supplies the secret and Chord options as for {@link #start(Config, Clock)}.
+     */
+    public static ChordDht inProcess(InProcessNetwork network, String address, Config config, Clock clock) {
+        Transport transport = network.transport(address, OverlaySettings.from(config));
+        return start(transport, config, clock);
+    }
+
+    private static ChordDht start(Transport transport, Config config, Clock clock) {
+        String configuredId = config.get(ChordOptions.NODE_ID);
+        Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
+        var counters = new Counters();
+        var node = new ChordNode(transport, id, ChordSettings.from(config), clock, counters);
+        node.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP));
+        return new ChordDht(node, counters);
+    }
+
+    /** Completes when the node has found its place on the ring (at once for the first node). */
+    public CompletionStage<Void> joined() {
+        return node.joined().copy();
+    }
+
+    /** This node's overlay address and id. */
+    public NodeRef self() {
+        return node.self();
+    }
+
+    /** Finds the owner of {@code key} (counted in the lookup metrics). */
+    public CompletionStage<Route> lookup(Id key) {
+        return onLoop(() -> node.lookup(key));
+    }
+
+    /** A snapshot of this node's successor list and predecessor, nearest first; for tests and tools. */
+    public CompletionStage<Neighbours> neighbours() {
+        return onLoop(() -> CompletableFuture.completedFuture(new Neighbours(node.table().predecessor(),
+                node.table().successors(), node.table().finger(Id.BITS - 1))));
+    }
+
+    /** Whether this node holds a copy of {@code aor}'s record (as owner or replica); for tests and tools. */
+    public CompletionStage<Boolean> holds(String aor) {
+        return onLoop(() -> CompletableFuture.completedFuture(node.storage().record(aor) != null));
+    }
+
+    /** What a node knows of its neighbours; {@code farFinger} is the finger half the ring away. */
+    public record Neighbours(NodeRef predecessor, java.util.List<NodeRef> successors, NodeRef farFinger) {
+    }
+
+    @Override
+    public CompletionStage<BindingSet> get(String aor) {
+        counters.increment("chord.gets");
+        return operation(aor, MessageType.GET, new Wire.Writer().string(aor).bytes(), true,
+                body -> body.length == 0 ? BindingSet.absent(aor) : BindingCodec.decode(body));
+    }
+
+    @Override
+    public CompletionStage<Boolean> put(BindingSet next) {
+        counters.increment("chord.puts");
+        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).bytes();
+        return operation(next.aor(), MessageType.PUT, payload, false, null);
+    }
+
+    @Override
+    public CompletionStage<Boolean> remove(String aor, long version) {
+        counters.increment("chord.removes");
+        byte[] payload = new Wire.Writer().string(aor).u64(version).bytes();
+        return operation(aor, MessageType.REMOVE, payload, false, null);
+    }
+
+    /**
+     * Runs one operation at the key's owner. {@code read} turns an OK answer's body into the
+     * result; null means a write, whose result is OK (true) or CONFLICT (false).
+     */
+    @SuppressWarnings("unchecked")
+    private <T> CompletionStage<T> operation(String aor, int type, byte[] payload, boolean idempotent,
+                                             Function<byte[], T> read) {
+        long deadline = System.nanoTime() + node.settings().operationTimeout().toNanos();
+        return onLoop(() -> new OwnerCall(node, Id.hash(aor), type, payload, idempotent, deadline).run()
+                .thenApply(answer -> {
+                    var in = new Wire.Reader(answer);
+                    int status = in.u8();
+                    byte[] body = in.blob();
+                    return read == null ? (T) Boolean.valueOf(status == MessageType.OK) : read.apply(body);
+                }))
+                .whenComplete((result, failure) -> {
+                    if (failure != null) {
+                        counters.increment("chord.operation.failures");
+                    }
+                });
+    }
+
+    private <T> CompletableFuture<T> onLoop(java.util.function.Supplier<CompletableFuture<T>> work) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, node.self() + " is closed"));
+        }
+        if (node.loop().inEventLoop()) {
+            return work.get();
+        }
+        var result = new CompletableFuture<T>();
+        try {
+            node.loop().execute(() -> work.get().whenComplete((value, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause() : failure);
+                } else {
+                    result.complete(value);
+                }
+            }));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            result.completeExceptionally(new DhtException(Reason.CLOSED, node.self() + " is closed"));
+        }
+        return result;
+    }
+
+    @Override
+    public Map<String, Long> metrics() {
+        var all = new TreeMap<String, Long>(node.transport().metrics());
+        all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
+                "chord.gets", "chord.puts", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
+        try {
+            all.put("chord.records", (long) onLoop(() -> CompletableFuture.completedFuture(node.storage().size()))
+                    .get(1, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            all.put("chord.records", -1L); // the loop is gone or busy: metrics never wait long
+        }
+        return all;
+    }
+
+    /**
+     * Leaves the ring gracefully (records handed to the successor, neighbours told), waiting at
+     * most a few request deadlines, then closes the transport.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        CompletableFuture<Void> left = onLoop(node::leave);
+        closed = true;
+        if (!node.loop().inEventLoop()) {
+            try {
+                left.get(3 * node.settings().requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                counters.increment("chord.leave.incomplete"); // peers will repair as after a failure
+            }
+        }
+        node.transport().close();
+    }
+
+    /** Kills the node without a word to its peers, as a crash would; for tests and simulations. */
+    public void crash() {
+        closed = true;
+        node.loop().execute(() -> node.leaveSilently());
+        node.transport().close();
+    }
+}

@@ -1,0 +1,41 @@
+package org.p2psip.dht.chord;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/** The Chord backend's options; the node's address, bootstrap and secret are NodeOptions. */
+public final class ChordOptions {
+
+    public static final Option<String> NODE_ID = Option.string("p2psip.chord.node-id", "",
+            "8f14e45fceea167a5a36dedd4bea2543a8f1b2c3", "This node's 160-bit id as 40 hex digits; empty: the SHA-1 of its overlay address.");
+    public static final Option<Integer> SUCCESSORS = Option.integer("p2psip.chord.successors", 4,
+            "8", "Length of the successor list; the ring survives this many adjacent failures less one.");
+    public static final Option<Integer> REPLICAS = Option.integer("p2psip.chord.replicas", 2,
+            "3", "Successors of a key's owner that hold a copy of each record; at most the successor-list length.");
+    public static final Option<Duration> STABILIZE_INTERVAL = Option.duration("p2psip.chord.stabilize-interval",
+            Duration.ofMillis(500), "250ms", "How often a node checks its successor and successor list (and its replicas' membership).");
+    public static final Option<Duration> FIX_FINGERS_INTERVAL = Option.duration("p2psip.chord.fix-fingers-interval",
+            Duration.ofMillis(500), "1s", "How often a node refreshes the next entry of its finger table.");
+    public static final Option<Duration> CHECK_PREDECESSOR_INTERVAL = Option.duration("p2psip.chord.check-predecessor-interval",
+            Duration.ofMillis(500), "1s", "How often a node pings its predecessor and forgets it if silent.");
+    public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.chord.request-timeout",
+            Duration.ofSeconds(1), "500ms", "Deadline of one node-to-node request; a peer silent that long counts as failed.");
+    public static final Option<Duration> OPERATION_TIMEOUT = Option.duration("p2psip.chord.operation-timeout",
+            Duration.ofSeconds(4), "2s", "Deadline of one get, put or remove, lookups and retries included.");
+    public static final Option<Integer> MAX_HOPS = Option.integer("p2psip.chord.max-hops", 48,
+            "32", "Steps a lookup may take before it is given up as looping.");
+    public static final Option<Duration> JOIN_RETRY_INTERVAL = Option.duration("p2psip.chord.join-retry-interval",
+            Duration.ofSeconds(1), "2s", "Wait between attempts to join through the bootstrap node.");
+    public static final Option<Duration> SWEEP_INTERVAL = Option.duration("p2psip.chord.sweep-interval",
+            Duration.ofMinutes(1), "30s", "How often expired records and old removal markers are dropped from memory.");
+    public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.chord.tombstone-retention",
+            Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so a stale replica cannot bring it back.");
+
+    public static final List<Option<?>> ALL = List.of(NODE_ID, SUCCESSORS, REPLICAS, STABILIZE_INTERVAL,
+            FIX_FINGERS_INTERVAL, CHECK_PREDECESSOR_INTERVAL, REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS,
+            JOIN_RETRY_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION);
+
+    private ChordOptions() {
+    }
+}

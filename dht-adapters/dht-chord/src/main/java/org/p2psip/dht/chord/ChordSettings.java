@@ -1,0 +1,30 @@
+package org.p2psip.dht.chord;
+
+import java.time.Duration;
+import org.p2psip.config.Config;
+
+/**
+ * The Chord values a node runs with, read once from its configuration. Immutable.
+ */
+record ChordSettings(int successors, int replicas, Duration stabilize, Duration fixFingers, Duration checkPredecessor,
+                     Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
+                     Duration sweep, Duration tombstoneRetention) {
+
+    ChordSettings {
+        if (successors < 1) {
+            throw new IllegalArgumentException(ChordOptions.SUCCESSORS.name() + " must be at least 1");
+        }
+        if (replicas < 0 || replicas > successors) {
+            throw new IllegalArgumentException(ChordOptions.REPLICAS.name() + " must be 0.." + successors);
+        }
+    }
+
+    static ChordSettings from(Config c) {
+        return new ChordSettings(c.get(ChordOptions.SUCCESSORS), c.get(ChordOptions.REPLICAS),
+                c.get(ChordOptions.STABILIZE_INTERVAL), c.get(ChordOptions.FIX_FINGERS_INTERVAL),
+                c.get(ChordOptions.CHECK_PREDECESSOR_INTERVAL), c.get(ChordOptions.REQUEST_TIMEOUT),
+                c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
+                c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.SWEEP_INTERVAL),
+                c.get(ChordOptions.TOMBSTONE_RETENTION));
+    }
+}

@@ -1,0 +1,91 @@
+package org.p2psip.dht.chord;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A point on Chord's identifier circle: a 160-bit number, as SHA-1 makes them. Node ids hash the
+ * node's overlay address, key ids hash the AOR. Intervals are read clockwise. Immutable.
+ */
+public record Id(BigInteger value) implements Comparable<Id> {
+
+    public static final int BITS = 160;
+    public static final int BYTES = BITS / 8;
+    static final BigInteger RING = BigInteger.ONE.shiftLeft(BITS);
+
+    public Id {
+        if (value.signum() < 0 || value.compareTo(RING) >= 0) {
+            throw new IllegalArgumentException("identifier outside [0, 2^160): " + value);
+        }
+    }
+
+    /** SHA-1 of the text's UTF-8 bytes. */
+    public static Id hash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return new Id(new BigInteger(1, digest));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every Java runtime", e);
+        }
+    }
+
+    /** Reads 20 big-endian bytes. */
+    public static Id of(byte[] bytes) {
+        if (bytes.length != BYTES) {
+            throw new IllegalArgumentException("an identifier is " + BYTES + " bytes, got " + bytes.length);
+        }
+        return new Id(new BigInteger(1, bytes));
+    }
+
+    /** Parses 40 hex digits (the form {@link #toString} writes). */
+    public static Id parse(String hex) {
+        return new Id(new BigInteger(hex, 16));
+    }
+
+    public byte[] bytes() {
+        byte[] raw = value.toByteArray();
+        byte[] out = new byte[BYTES];
+        int copy = Math.min(raw.length, BYTES);
+        System.arraycopy(raw, raw.length - copy, out, BYTES - copy, copy);
+        return out;
+    }
+
+    /** This id plus 2^i, around the circle: the start of finger i. */
+    public Id plusPowerOfTwo(int i) {
+        return new Id(value.add(BigInteger.ONE.shiftLeft(i)).mod(RING));
+    }
+
+    /** Clockwise distance from this id to {@code to}. */
+    public BigInteger distanceTo(Id to) {
+        return to.value.subtract(value).mod(RING);
+    }
+
+    /** Whether this id lies in the open interval (from, to); (a, a) is the whole circle but a. */
+    public boolean inOpen(Id from, Id to) {
+        int fromTo = from.compareTo(to);
+        if (fromTo < 0) {
+            return compareTo(from) > 0 && compareTo(to) < 0;
+        }
+        if (fromTo > 0) {
+            return compareTo(from) > 0 || compareTo(to) < 0;
+        }
+        return !equals(from);
+    }
+
+    /** Whether this id lies in (from, to]; (a, a] is the whole circle. */
+    public boolean inHalfOpen(Id from, Id to) {
+        return equals(to) || inOpen(from, to);
+    }
+
+    @Override
+    public int compareTo(Id other) {
+        return value.compareTo(other.value);
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%040x", value);
+    }
+}

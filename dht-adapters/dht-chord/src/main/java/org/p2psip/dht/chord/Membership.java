@@ -1,0 +1,203 @@
+package org.p2psip.dht.chord;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How a node finds and keeps its place on the ring (paper §4.4 and §5): join, stabilize,
+ * notify, fix_fingers and check_predecessor, with the successor list of §5.2 and a graceful
+ * leave. Not thread-safe: runs on the node's event loop.
+ */
+final class Membership {
+
+    private final ChordNode node;
+    private boolean stabilizing;
+    private boolean fixing;
+    private boolean checking;
+    private int nextFinger;
+
+    Membership(ChordNode node) {
+        this.node = node;
+    }
+
+    private RoutingTable table() {
+        return node.table();
+    }
+
+    /** Asks the bootstrap node for this node's successor; retries until it answers or the node closes. */
+    void join(String bootstrap) {
+        IterativeLookup.from(node, NodeRef.at(bootstrap), node.self().id()).whenComplete((route, failure) -> {
+            if (node.isClosing()) {
+                return;
+            }
+            var found = new ArrayList<NodeRef>();
+            if (failure == null) {
+                found.add(route.owner());
+                found.addAll(route.successors());
+                found.remove(node.self());
+            }
+            if (found.isEmpty()) {
+                node.counters().increment("chord.join.retries");
+                node.loop().schedule(() -> join(bootstrap), node.settings().joinRetry().toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+            table().successors(found.get(0), found.subList(1, found.size()));
+            node.joined().complete(null);
+            stabilize();
+        });
+    }
+
+    /** Stabilize: learn the successor's predecessor and list, adopt a closer successor, notify it. */
+    void stabilize() {
+        if (stabilizing || !node.joined().isDone()) {
+            return;
+        }
+        NodeRef successor = table().successor();
+        if (successor.equals(node.self())) {
+            NodeRef predecessor = table().predecessor();
+            if (predecessor != null) {
+                table().successors(predecessor, List.of()); // a ring of one meets its first peer
+            }
+            return;
+        }
+        stabilizing = true;
+        request(successor, MessageType.STATE, new byte[0]).whenComplete((bytes, failure) -> {
+            stabilizing = false;
+            if (failure != null) {
+                node.suspect(successor);
+                return;
+            }
+            var in = new Wire.Reader(bytes);
+            NodeRef between = in.u8() == 1 ? in.node() : null;
+            List<NodeRef> rest = new ArrayList<>(in.nodes());
+            rest.add(0, successor);
+            if (between != null && between.id().inOpen(node.self().id(), successor.id())) {
+                table().successors(between, rest);
+            } else {
+                table().successors(successor, rest.subList(1, rest.size()));
+            }
+            request(table().successor(), MessageType.NOTIFY, new Wire.Writer().node(node.self()).bytes());
+        });
+    }
+
+    /** This node's answer to STATE: its predecessor and successor list. */
+    byte[] state() {
+        var out = new Wire.Writer();
+        NodeRef predecessor = table().predecessor();
+        out.u8(predecessor == null ? 0 : 1);
+        if (predecessor != null) {
+            out.node(predecessor);
+        }
+        return out.nodes(table().successors()).bytes();
+    }
+
+    /** Notify: {@code candidate} thinks it is this node's predecessor. */
+    void notified(NodeRef candidate) {
+        NodeRef old = table().predecessor();
+        if (candidate.equals(node.self())
+                || (old != null && !candidate.id().inOpen(old.id(), node.self().id()))) {
+            return;
+        }
+        table().predecessor(candidate);
+        if (old != null) {
+            // a node joined between the old predecessor and this one: it now owns (old, candidate]
+            node.storage().handOver(old.id(), candidate);
+        }
+    }
+
+    /** Refreshes the next finger whose start lies beyond the successor (one lookup per call). */
+    void fixFingers() {
+        if (fixing || !node.joined().isDone()) {
+            return;
+        }
+        NodeRef successor = table().successor();
+        while (nextFinger < Id.BITS && start(nextFinger).inHalfOpen(node.self().id(), successor.id())) {
+            table().finger(nextFinger++, successor);
+        }
+        if (nextFinger >= Id.BITS) {
+            nextFinger = 0;
+            return;
+        }
+        int first = nextFinger;
+        Id start = start(first);
+        fixing = true;
+        node.lookup(start).whenComplete((route, failure) -> {
+            fixing = false;
+            if (failure != null) {
+                return;
+            }
+            // every finger whose start lies in [start, owner] has the same successor
+            var reach = start.distanceTo(route.owner().id());
+            int i = first;
+            table().finger(i++, route.owner());
+            while (i < Id.BITS && start.distanceTo(start(i)).compareTo(reach) <= 0) {
+                table().finger(i++, route.owner());
+            }
+            nextFinger = i >= Id.BITS ? 0 : i;
+        });
+    }
+
+    private Id start(int i) {
+        return node.self().id().plusPowerOfTwo(i);
+    }
+
+    /** Check_predecessor: forget a predecessor that does not answer a ping. */
+    void checkPredecessor() {
+        NodeRef predecessor = table().predecessor();
+        if (checking || predecessor == null) {
+            return;
+        }
+        checking = true;
+        request(predecessor, MessageType.PING, new byte[0]).whenComplete((bytes, failure) -> {
+            checking = false;
+            if (failure != null && predecessor.equals(table().predecessor())) {
+                node.suspect(predecessor);
+            }
+        });
+    }
+
+    /** A neighbour leaves gracefully: close the gap it leaves. */
+    void leaving(Wire.Reader in) {
+        NodeRef leaver = in.node();
+        NodeRef itsPredecessor = in.u8() == 1 ? in.node() : null;
+        List<NodeRef> itsSuccessors = in.nodes();
+        boolean wasPredecessor = leaver.equals(table().predecessor());
+        var known = new ArrayList<>(table().successors());
+        table().remove(leaver);
+        if (wasPredecessor) {
+            table().predecessor(itsPredecessor);
+        }
+        if (known.contains(leaver)) {
+            known.remove(leaver);
+            known.addAll(itsSuccessors);
+            known.remove(node.self());
+            known.sort(node.clockwise());
+            if (!known.isEmpty()) {
+                table().successors(known.get(0), known.subList(1, known.size()));
+            }
+        }
+    }
+
+    /** Tells successor and predecessor that this node leaves; completes when both answered or failed. */
+    CompletableFuture<Void> announceLeave() {
+        var out = new Wire.Writer().node(node.self());
+        NodeRef predecessor = table().predecessor();
+        out.u8(predecessor == null ? 0 : 1);
+        if (predecessor != null) {
+            out.node(predecessor);
+        }
+        byte[] message = out.nodes(table().successors()).bytes();
+        var told = new ArrayList<CompletableFuture<byte[]>>();
+        told.add(request(table().successor(), MessageType.LEAVING, message));
+        if (predecessor != null && !predecessor.equals(table().successor())) {
+            told.add(request(predecessor, MessageType.LEAVING, message));
+        }
+        return CompletableFuture.allOf(told.stream().map(f -> f.exceptionally(e -> null)).toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload) {
+        return node.transport().request(to.address(), type, payload, node.settings().requestTimeout()).toCompletableFuture();
+    }
+}

@@ -1,0 +1,34 @@
+package org.p2psip.dht.chord;
+
+/**
+ * Chord's message types on the overlay transport; each request has one answer. Codes are on the
+ * wire: never renumber, only add.
+ */
+final class MessageType {
+    /** key:id -> done:u8, nodes: the successor list of the key's predecessor (done) or closer nodes (not done). */
+    static final int FIND = 1;
+    /** () -> hasPredecessor:u8, [predecessor:node], successors:nodes. Stabilize's question. */
+    static final int STATE = 2;
+    /** node -> (). "I might be your predecessor." */
+    static final int NOTIFY = 3;
+    /** () -> (). Check-predecessor's probe. */
+    static final int PING = 4;
+    /** aor:str -> status:u8, record:blob (empty when absent). */
+    static final int GET = 5;
+    /** set:blob (BindingCodec) -> status:u8. Compare-and-set at the owner. */
+    static final int PUT = 6;
+    /** aor:str, version:u64 -> status:u8. */
+    static final int REMOVE = 7;
+    /** count:u64, records -> (). Copies for replicas and hand-overs; newest stamp wins. */
+    static final int STORE = 8;
+    /** node, hasPredecessor:u8, [predecessor], successors:nodes -> (). A graceful leave. */
+    static final int LEAVING = 9;
+
+    /** Status of GET/PUT/REMOVE answers. */
+    static final int OK = 0;
+    static final int CONFLICT = 1;
+    static final int NOT_OWNER = 2;
+
+    private MessageType() {
+    }
+}

@@ -1,0 +1,111 @@
+package org.p2psip.dht.chord;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * One node's view of the ring: predecessor, successor list and finger table (paper §4). Not
+ * thread-safe: used only on the node's event loop.
+ */
+final class RoutingTable {
+
+    private final NodeRef self;
+    private final int successorCount;
+    private final NodeRef[] fingers = new NodeRef[Id.BITS];
+    private NodeRef predecessor;
+    private List<NodeRef> successors = List.of();
+
+    RoutingTable(NodeRef self, int successorCount) {
+        this.self = self;
+        this.successorCount = successorCount;
+    }
+
+    NodeRef self() {
+        return self;
+    }
+
+    NodeRef predecessor() {
+        return predecessor;
+    }
+
+    void predecessor(NodeRef node) {
+        this.predecessor = node != null && node.equals(self) ? null : node;
+    }
+
+    /** The first successor; this node itself when it knows no other. */
+    NodeRef successor() {
+        return successors.isEmpty() ? self : successors.get(0);
+    }
+
+    /** The successor list, this node excluded, nearest first. */
+    List<NodeRef> successors() {
+        return successors;
+    }
+
+    /** Replaces the list with {@code first} followed by {@code rest}: duplicates and this node dropped, trimmed. */
+    void successors(NodeRef first, List<NodeRef> rest) {
+        var list = new LinkedHashSet<NodeRef>();
+        list.add(first);
+        list.addAll(rest);
+        list.remove(self);
+        successors = list.stream().limit(successorCount).toList();
+    }
+
+    NodeRef finger(int i) {
+        return fingers[i];
+    }
+
+    void finger(int i, NodeRef node) {
+        fingers[i] = node;
+    }
+
+    /** Forgets a node that failed to answer, wherever it appears. */
+    void remove(NodeRef failed) {
+        if (failed.equals(predecessor)) {
+            predecessor = null;
+        }
+        successors = successors.stream().filter(n -> !n.equals(failed)).toList();
+        for (int i = 0; i < fingers.length; i++) {
+            if (failed.equals(fingers[i])) {
+                fingers[i] = null;
+            }
+        }
+        if (successors.isEmpty()) {
+            // fall back on the nearest node still known, so the ring can heal through it
+            knownNodes().stream().min(Comparator.comparing(n -> self.id().distanceTo(n.id())))
+                    .ifPresent(n -> successors = List.of(n));
+        }
+    }
+
+    /** Whether this node owns {@code key}: it lies in (predecessor, self]; with no predecessor known, yes. */
+    boolean owns(Id key) {
+        return predecessor == null || key.inHalfOpen(predecessor.id(), self.id());
+    }
+
+    /**
+     * Known nodes strictly between this node and {@code key}, closest to the key first: where a
+     * lookup goes next (paper's closest_preceding_finger, with fallbacks).
+     */
+    List<NodeRef> closestPreceding(Id key, int count) {
+        return knownNodes().stream()
+                .filter(n -> n.id().inOpen(self.id(), key))
+                .sorted(Comparator.comparing(n -> n.id().distanceTo(key)))
+                .limit(count).toList();
+    }
+
+    private List<NodeRef> knownNodes() {
+        var known = new LinkedHashSet<NodeRef>(successors);
+        for (NodeRef f : fingers) {
+            if (f != null) {
+                known.add(f);
+            }
+        }
+        if (predecessor != null) {
+            known.add(predecessor);
+        }
+        known.remove(self);
+        return new ArrayList<>(known);
+    }
+}

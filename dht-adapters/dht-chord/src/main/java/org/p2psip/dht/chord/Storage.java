@@ -1,0 +1,200 @@
+package org.p2psip.dht.chord;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.overlay.Counters;
+
+/**
+ * The records one node holds, as owner or replica, and the owner's side of get, put and remove.
+ * The owner serialises the writes of its keys simply by running on one event loop: a put's
+ * version check and store happen in one step. It then copies the record to its first r
+ * successors and answers only when they have answered (or failed: a failed copy is counted and
+ * made good by the next replica push). Not thread-safe: used only on the node's event loop.
+ */
+final class Storage {
+
+    /** Records per STORE message, so that a hand-over stays far below the frame limit. */
+    private static final int BATCH = 256;
+
+    private final ChordNode node;
+    private final Clock clock;
+    private final Counters counters;
+    private final Map<String, Record> records = new HashMap<>();
+    private List<NodeRef> pushedTo;
+    private NodeRef pushedWithPredecessor;
+    private boolean pushing;
+
+    Storage(ChordNode node, Clock clock, Counters counters) {
+        this.node = node;
+        this.clock = clock;
+        this.counters = counters;
+    }
+
+    int size() {
+        return records.size();
+    }
+
+    /** The record of {@code aor} this node holds, or null (for tests and tools). */
+    Record record(String aor) {
+        return records.get(aor);
+    }
+
+    /** Serves a GET, PUT or REMOVE payload, from a peer or from this node itself. */
+    CompletableFuture<byte[]> handle(int type, byte[] payload) {
+        var in = new Wire.Reader(payload);
+        return switch (type) {
+            case MessageType.GET -> get(in.string());
+            case MessageType.PUT -> put(BindingCodec.decode(in.blob()));
+            case MessageType.REMOVE -> remove(in.string(), in.u64());
+            default -> throw new IllegalArgumentException("not a storage message: " + type);
+        };
+    }
+
+    CompletableFuture<byte[]> get(String aor) {
+        counters.increment("chord.owner.gets");
+        if (!node.table().owns(Id.hash(aor))) {
+            return status(MessageType.NOT_OWNER, new byte[0]);
+        }
+        Record held = records.get(aor);
+        BindingSet visible = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+        return status(MessageType.OK, visible.exists() ? BindingCodec.encode(visible) : new byte[0]);
+    }
+
+    CompletableFuture<byte[]> put(BindingSet next) {
+        counters.increment("chord.owner.puts");
+        if (!node.table().owns(Id.hash(next.aor()))) {
+            return status(MessageType.NOT_OWNER, new byte[0]);
+        }
+        Record held = records.get(next.aor());
+        if (visible(held, next.aor()).version() != next.version()) {
+            return status(MessageType.CONFLICT, new byte[0]);
+        }
+        return write(Record.of(next.stored(), stampAfter(held)));
+    }
+
+    CompletableFuture<byte[]> remove(String aor, long version) {
+        counters.increment("chord.owner.removes");
+        if (!node.table().owns(Id.hash(aor))) {
+            return status(MessageType.NOT_OWNER, new byte[0]);
+        }
+        Record held = records.get(aor);
+        BindingSet current = visible(held, aor);
+        if (!current.exists() || current.version() != version) {
+            return status(MessageType.CONFLICT, new byte[0]);
+        }
+        long until = clock.millis() + node.settings().tombstoneRetention().toMillis();
+        return write(Record.removed(aor, stampAfter(held), until));
+    }
+
+    private BindingSet visible(Record held, String aor) {
+        return held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+    }
+
+    private static long stampAfter(Record held) {
+        return held == null ? 1 : held.stamp() + 1;
+    }
+
+    private CompletableFuture<byte[]> write(Record record) {
+        records.put(record.aor(), record);
+        return copyTo(node.replicaTargets(), List.of(record))
+                .thenApply(copied -> new Wire.Writer().u8(MessageType.OK).blob(new byte[0]).bytes());
+    }
+
+    /** Keeps each received copy that is newer than what this node holds. */
+    void merge(List<Record> copies) {
+        for (Record copy : copies) {
+            records.merge(copy.aor(), copy, (held, received) -> received.stamp() > held.stamp() ? received : held);
+        }
+    }
+
+    /**
+     * Copies the records this node owns to its replicas when the replicas or the owned range
+     * changed since the last complete copy: a joined or failed successor, a new predecessor.
+     */
+    void maintainReplicas() {
+        List<NodeRef> targets = node.replicaTargets();
+        NodeRef predecessor = node.table().predecessor();
+        if (pushing || (targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor))) {
+            return;
+        }
+        pushing = true;
+        counters.increment("chord.replica.pushes");
+        copyTo(targets, held(r -> node.table().owns(r.key()))).whenComplete((allCopied, ignored) -> {
+            pushing = false;
+            if (Boolean.TRUE.equals(allCopied)) {
+                pushedTo = targets;
+                pushedWithPredecessor = predecessor;
+            }
+        });
+    }
+
+    /** Hands the records whose keys lie in (from, to] to {@code to}, which now owns them. */
+    CompletableFuture<Boolean> handOver(Id from, NodeRef to) {
+        return copyTo(List.of(to), held(r -> r.key().inHalfOpen(from, to.id())));
+    }
+
+    /** Hands every record to {@code to}: a leaving node's last act. */
+    CompletableFuture<Boolean> handOverAll(NodeRef to) {
+        return copyTo(List.of(to), held(r -> true));
+    }
+
+    void sweep() {
+        long now = clock.millis();
+        int before = records.size();
+        records.values().removeIf(r -> r.forgettableAt(now));
+        counters.add("chord.swept", before - records.size());
+    }
+
+    private List<Record> held(Predicate<Record> which) {
+        return records.values().stream().filter(which).toList();
+    }
+
+    /** Sends the records to every target in batches; completes true when all arrived, never fails. */
+    private CompletableFuture<Boolean> copyTo(List<NodeRef> targets, List<Record> copies) {
+        if (targets.isEmpty() || copies.isEmpty()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        var sends = new ArrayList<CompletableFuture<Boolean>>();
+        for (NodeRef target : targets) {
+            for (int start = 0; start < copies.size(); start += BATCH) {
+                var batch = copies.subList(start, Math.min(copies.size(), start + BATCH));
+                var out = new Wire.Writer();
+                out.u64(batch.size());
+                batch.forEach(r -> r.write(out));
+                sends.add(node.transport().request(target.address(), MessageType.STORE, out.bytes(),
+                        node.settings().requestTimeout()).toCompletableFuture()
+                        .handle((answer, failure) -> {
+                            if (failure != null) {
+                                counters.increment("chord.replica.failures");
+                            }
+                            return failure == null;
+                        }));
+            }
+        }
+        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+                .thenApply(done -> sends.stream().allMatch(CompletableFuture::join));
+    }
+
+    static List<Record> readCopies(byte[] payload) {
+        var in = new Wire.Reader(payload);
+        long count = in.u64();
+        var copies = new ArrayList<Record>();
+        for (long i = 0; i < count; i++) {
+            copies.add(Record.read(in));
+        }
+        return copies;
+    }
+
+    private static CompletableFuture<byte[]> status(int status, byte[] body) {
+        var out = new Wire.Writer().u8(status).blob(body);
+        return CompletableFuture.completedFuture(out.bytes());
+    }
+}

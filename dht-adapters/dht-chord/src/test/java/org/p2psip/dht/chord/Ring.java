@@ -1,0 +1,122 @@
+package org.p2psip.dht.chord;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.overlay.InProcessNetwork;
+
+/** An in-process Chord ring for tests: nodes joined through the first, with fast maintenance. */
+final class Ring implements AutoCloseable {
+
+    final InProcessNetwork network = new InProcessNetwork(2);
+    final List<ChordDht> nodes = new ArrayList<>();
+    private final Clock clock;
+    private int next;
+
+    Ring(Clock clock) {
+        this.clock = clock;
+    }
+
+    static Config fastConfig() {
+        return Config.empty()
+                .with(NodeOptions.OVERLAY_SECRET.name(), "test-secret")
+                .with(ChordOptions.STABILIZE_INTERVAL.name(), "50ms")
+                .with(ChordOptions.FIX_FINGERS_INTERVAL.name(), "20ms")
+                .with(ChordOptions.CHECK_PREDECESSOR_INTERVAL.name(), "100ms")
+                .with(ChordOptions.REQUEST_TIMEOUT.name(), "300ms")
+                .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s");
+    }
+
+    /** Starts one more node, joining through the first; does not wait for the ring to settle. */
+    ChordDht add() {
+        String address = "node-" + next++ + ":6070";
+        Config config = fastConfig();
+        if (!nodes.isEmpty()) {
+            config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
+        }
+        ChordDht node = ChordDht.inProcess(network, address, config, clock);
+        nodes.add(node);
+        return node;
+    }
+
+    static Ring of(int size, Clock clock) {
+        var ring = new Ring(clock);
+        for (int i = 0; i < size; i++) {
+            ring.add();
+        }
+        ring.awaitSettled();
+        return ring;
+    }
+
+    /** The live nodes in id order. */
+    List<ChordDht> byId() {
+        return nodes.stream().sorted(Comparator.comparing(n -> n.self().id())).toList();
+    }
+
+    /** The node a brute-force look at all ids says owns {@code key}. */
+    NodeRef owner(Id key) {
+        List<ChordDht> sorted = byId();
+        return sorted.stream().map(ChordDht::self).filter(n -> n.id().compareTo(key) >= 0).findFirst()
+                .orElse(sorted.get(0).self());
+    }
+
+    /** Waits until every node's successor and predecessor are its true neighbours. */
+    void awaitSettled() {
+        awaitTrue("ring of " + nodes.size() + " settled", this::settled, Duration.ofSeconds(30));
+    }
+
+    private boolean settled() {
+        List<ChordDht> sorted = byId();
+        int n = sorted.size();
+        for (int i = 0; i < n; i++) {
+            var neighbours = get(sorted.get(i).neighbours());
+            NodeRef successor = sorted.get((i + 1) % n).self();
+            NodeRef predecessor = sorted.get((i + n - 1) % n).self();
+            if (n > 1 && (neighbours.successors().isEmpty() || !neighbours.successors().get(0).equals(successor)
+                    || !predecessor.equals(neighbours.predecessor()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static <T> T get(java.util.concurrent.CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("stage failed or hung: " + e, e);
+        }
+    }
+
+    /** Polls {@code condition} until it holds or {@code patience} passes. */
+    static void awaitTrue(String what, BooleanSupplier condition, Duration patience) {
+        long end = System.nanoTime() + patience.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                fail("waited " + patience + " for: " + what);
+            }
+            try {
+                Thread.sleep(20); // polling a condition, not waiting a fixed time
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ChordDht node : nodes) {
+            node.close();
+        }
+        network.close();
+    }
+}

@@ -1,0 +1,29 @@
+package org.p2psip.overlay;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/**
+ * The transport's own options. Where the node listens, its bootstrap and the shared secret are
+ * the {@link org.p2psip.config.NodeOptions} every backend shares.
+ */
+public final class OverlayOptions {
+
+    public static final Option<Integer> MAX_FRAME_BYTES = Option.integer("p2psip.overlay.max-frame-bytes", 4 << 20,
+            "1048576", "Largest frame (length prefix value) a node sends or accepts; a bigger one closes the connection.");
+    public static final Option<Integer> MAX_IN_FLIGHT = Option.integer("p2psip.overlay.max-in-flight", 8192,
+            "2048", "Requests a node may have awaiting answers at once; beyond it new requests fail OVERLOADED at once.");
+    public static final Option<Integer> MAX_QUEUED_PER_PEER = Option.integer("p2psip.overlay.max-queued-per-peer", 1024,
+            "256", "Requests queued for a peer while its connection is being opened; beyond it they fail OVERLOADED.");
+    public static final Option<Integer> WRITE_BUFFER_BYTES = Option.integer("p2psip.overlay.write-buffer-bytes", 1 << 20,
+            "262144", "Bytes waiting in a connection's outbound buffer above which requests to that peer fail OVERLOADED.");
+    public static final Option<Duration> CONNECT_TIMEOUT = Option.duration("p2psip.overlay.connect-timeout",
+            Duration.ofSeconds(1), "500ms", "How long opening a TCP connection to a peer may take before it counts as unreachable.");
+
+    public static final List<Option<?>> ALL = List.of(MAX_FRAME_BYTES, MAX_IN_FLIGHT, MAX_QUEUED_PER_PEER,
+            WRITE_BUFFER_BYTES, CONNECT_TIMEOUT);
+
+    private OverlayOptions() {
+    }
+}

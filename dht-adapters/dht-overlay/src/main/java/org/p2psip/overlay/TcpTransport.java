@@ -1,0 +1,205 @@
+package org.p2psip.overlay;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.p2psip.dht.DhtException.Reason;
+
+/**
+ * The transport over TCP, built on Netty NIO: one event loop thread per node serves the
+ * listening socket and every connection. One outbound connection per peer carries all of this
+ * node's requests to it (opened on first use, reopened after it drops); answers go back on the
+ * connection their request came in on.
+ *
+ * <p>Back-pressure: a peer whose connection holds more than the write-buffer bound unsent, or that
+ * has too many requests queued while its connection opens, gets OVERLOADED at once. Thread-safe.
+ */
+public final class TcpTransport extends AbstractTransport {
+
+    private final NioEventLoopGroup group;
+    private final Channel server;
+    private final Map<String, ChannelFuture> connections = new HashMap<>();
+    private final Map<String, Integer> queued = new HashMap<>();
+
+    private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server) {
+        super(address, settings, group.next());
+        this.group = group;
+        this.server = server;
+    }
+
+    /**
+     * Listens on {@code listen} ("host:port"; port 0 picks a free one) and returns the transport,
+     * whose {@link #address()} is the bound address. Blocks until bound: call it at start, not
+     * on a request path.
+     */
+    public static TcpTransport bind(String listen, OverlaySettings settings) {
+        var group = new NioEventLoopGroup(1);
+        var holder = new TcpTransport[1];
+        try {
+            Channel server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            holder[0].initChannel(ch, null);
+                        }
+                    })
+                    .bind(Addresses.parse(listen)).syncUninterruptibly().channel();
+            String bound = Addresses.format((InetSocketAddress) server.localAddress());
+            holder[0] = new TcpTransport(bound, settings, group, server);
+            return holder[0];
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    private void initChannel(Channel ch, String peer) {
+        var codec = new FrameCodec(settings.secret());
+        ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
+        ch.pipeline().addLast(new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()),
+                new FrameEncoder(codec), new PeerHandler(peer));
+    }
+
+    @Override
+    protected void send(String peer, Frame frame, Pending request) {
+        ChannelFuture connection = connections.get(peer);
+        if (connection == null || (connection.isDone() && !connection.channel().isActive())) {
+            connection = connect(peer);
+            if (connection == null) {
+                request.fail(Reason.UNREACHABLE, "cannot connect to " + peer);
+                return;
+            }
+        }
+        if (connection.isDone()) {
+            write(connection.channel(), frame, request);
+            return;
+        }
+        int waiting = queued.merge(peer, 1, Integer::sum);
+        if (waiting > settings.maxQueuedPerPeer()) {
+            queued.merge(peer, -1, Integer::sum);
+            request.fail(Reason.OVERLOADED, waiting + " requests queued for " + peer + " while connecting");
+            return;
+        }
+        connection.addListener(done -> {
+            queued.merge(peer, -1, Integer::sum);
+            if (done.isSuccess()) {
+                write(((ChannelFuture) done).channel(), frame, request);
+            } else {
+                request.fail(Reason.UNREACHABLE, "cannot connect to " + peer + ": " + done.cause());
+            }
+        });
+    }
+
+    private ChannelFuture connect(String peer) {
+        InetSocketAddress remote;
+        try {
+            remote = Addresses.parse(peer);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        ChannelFuture connection = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        TcpTransport.this.initChannel(ch, peer);
+                    }
+                })
+                .connect(remote);
+        connections.put(peer, connection);
+        connection.addListener(done -> {
+            if (!done.isSuccess()) {
+                connections.remove(peer, connection);
+            }
+        });
+        return connection;
+    }
+
+    private void write(Channel channel, Frame frame, Pending request) {
+        if (!channel.isActive()) {
+            request.fail(Reason.UNREACHABLE, "connection to " + request.peer + " closed");
+        } else if (!channel.isWritable()) {
+            request.fail(Reason.OVERLOADED, "outbound buffer to " + request.peer + " is full");
+        } else {
+            channel.writeAndFlush(frame).addListener(done -> {
+                if (!done.isSuccess()) {
+                    request.fail(Reason.UNREACHABLE, "cannot write to " + request.peer + ": " + done.cause());
+                }
+            });
+        }
+    }
+
+    /** Inbound side of every connection: requests to the responder, answers to their requests. */
+    private final class PeerHandler extends SimpleChannelInboundHandler<Frame> {
+        private final String peer; // null on accepted connections: those carry requests to us
+
+        PeerHandler(String peer) {
+            this.peer = peer;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+            if (frame.kind() == Frame.Kind.REQUEST) {
+                serveRequest(frame, answer -> {
+                    if (ctx.channel().isActive()) {
+                        ctx.writeAndFlush(answer);
+                    }
+                });
+            } else {
+                answered(frame);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (peer != null) {
+                ChannelFuture current = connections.get(peer);
+                if (current != null && current.channel() == ctx.channel()) {
+                    connections.remove(peer);
+                }
+                lost(peer, "connection closed");
+            }
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof DecoderException && cause.getCause() instanceof BadFrameException
+                    || cause instanceof BadFrameException) {
+                counters.increment(BAD_FRAMES);
+            }
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (isClosed()) {
+            return;
+        }
+        closePending();
+        server.close();
+        executor().execute(() -> connections.values().forEach(c -> c.channel().close()));
+        var stopped = group.shutdownGracefully(0, 500, TimeUnit.MILLISECONDS);
+        if (!executor().inEventLoop()) {
+            stopped.awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+    }
+}
