@@ -62,7 +62,8 @@ final class OwnerCall {
             answer = node.storage().handle(type, payload);
         } else {
             long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
-            long timeout = Math.min(left, node.settings().requestTimeout().toMillis());
+            // a write's answer waits for the replicas' answers, so it gets the operation's whole deadline
+            long timeout = idempotent ? Math.min(left, node.settings().requestTimeout().toMillis()) : left;
             answer = node.transport().request(owner.address(), type, payload, java.time.Duration.ofMillis(timeout))
                     .toCompletableFuture();
         }

@@ -1,0 +1,89 @@
+package org.p2psip.dht.chord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
+
+/** Replication survives abrupt failures, and a joining node takes over the keys it now owns. */
+class ChurnTest {
+
+    private static final int AORS = 10_000;
+    private final Clock clock = Clock.systemUTC();
+    private Ring ring;
+
+    @AfterEach
+    void close() {
+        ring.close();
+    }
+
+    @Test
+    void twoNonAdjacentCrashesLoseNoBindingAndAJoiningNodeTakesOverItsKeys() {
+        ring = Ring.of(8, clock);
+        writeAll();
+
+        List<ChordDht> sorted = ring.byId();
+        for (ChordDht victim : List.of(sorted.get(2), sorted.get(5))) {
+            victim.crash();
+            ring.nodes.remove(victim);
+        }
+        ring.awaitSettled();
+        assertAllReadable(ring.nodes.get(0));
+
+        ChordDht joiner = ring.add();
+        ring.awaitSettled();
+        List<String> itsKeys = new ArrayList<>();
+        for (int i = 0; i < AORS; i++) {
+            if (ring.owner(Id.hash(aor(i))).equals(joiner.self())) {
+                itsKeys.add(aor(i));
+            }
+        }
+        assertTrue(!itsKeys.isEmpty(), "the joining node should own some of " + AORS + " keys");
+        Ring.awaitTrue("the joining node holds the " + itsKeys.size() + " records it owns",
+                () -> itsKeys.stream().allMatch(aor -> Ring.get(joiner.holds(aor))), Duration.ofSeconds(20));
+        assertAllReadable(joiner);
+    }
+
+    private void writeAll() {
+        for (int start = 0; start < AORS; start += 500) {
+            List<CompletableFuture<Boolean>> puts = new ArrayList<>();
+            for (int i = start; i < start + 500; i++) {
+                ChordDht through = ring.nodes.get(i % ring.nodes.size());
+                puts.add(through.put(new BindingSet(aor(i), 0, clock.millis() + 86_400_000, List.of(binding(i))))
+                        .toCompletableFuture());
+            }
+            puts.forEach(put -> assertTrue(Ring.get(put), "a put on a fresh AOR is stored"));
+        }
+    }
+
+    private void assertAllReadable(ChordDht through) {
+        for (int start = 0; start < AORS; start += 500) {
+            List<CompletableFuture<BindingSet>> gets = new ArrayList<>();
+            for (int i = start; i < start + 500; i++) {
+                gets.add(through.get(aor(i)).toCompletableFuture());
+            }
+            for (int i = 0; i < gets.size(); i++) {
+                BindingSet got = Ring.get(gets.get(i));
+                assertEquals(List.of(binding(start + i)), got.bindings(), "bindings of " + aor(start + i));
+                assertEquals(1, got.version());
+            }
+        }
+    }
+
+    private static String aor(int i) {
+        return "sip:user" + i + "@churn.example.com";
+    }
+
+    private Binding binding(int i) {
+        return new Binding(aor(i), "sip:user" + i + "@10.0." + (i / 250) + "." + (i % 250), 4_102_444_800_000L,
+                Binding.Q_UNSPECIFIED, "call-" + i, 1, List.of(), "", 0);
+    }
+}

@@ -1,0 +1,64 @@
+package org.p2psip.dht.chord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Lookups on a 32-node in-process ring reach the key's true successor in O(log N) steps. */
+class RoutingTest {
+
+    private static final int NODES = 32;
+    private static final int KEYS = 10_000;
+    private Ring ring;
+
+    @AfterEach
+    void close() {
+        ring.close();
+    }
+
+    @Test
+    void everyLookupReachesTheOwnerABruteForceSearchNamesInAtMostLog2NMedianHops() {
+        ring = Ring.of(NODES, Clock.systemUTC());
+        awaitFingersFixed();
+        var random = new Random(42);
+        int[] hops = new int[KEYS];
+        for (int start = 0; start < KEYS; start += 1000) {
+            List<CompletableFuture<Route>> routes = new ArrayList<>();
+            List<Id> keys = new ArrayList<>();
+            for (int i = start; i < start + 1000; i++) {
+                Id key = new Id(new BigInteger(Id.BITS, random));
+                keys.add(key);
+                ChordDht from = ring.nodes.get(random.nextInt(NODES));
+                routes.add(from.lookup(key).toCompletableFuture());
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                Route route = Ring.get(routes.get(i));
+                assertEquals(ring.owner(keys.get(i)), route.owner(), "owner of key " + keys.get(i));
+                hops[start + i] = route.hops();
+            }
+        }
+        Arrays.sort(hops);
+        int median = hops[KEYS / 2];
+        assertTrue(median <= 5, "median hops " + median + " exceeds log2(" + NODES + ") = 5");
+        long hopSum = ring.nodes.stream().mapToLong(n -> n.metrics().get("chord.lookup.hops")).sum();
+        assertTrue(hopSum >= Arrays.stream(hops).sum(), "the hop metric counts every lookup's hops");
+    }
+
+    /** Fingers are fixed in ascending order, so the last (half the ring away) being right means a full round. */
+    private void awaitFingersFixed() {
+        Ring.awaitTrue("every node's farthest finger fixed", () -> ring.nodes.stream().allMatch(node -> {
+            NodeRef expected = ring.owner(node.self().id().plusPowerOfTwo(Id.BITS - 1));
+            return expected.equals(Ring.get(node.neighbours()).farFinger());
+        }), Duration.ofSeconds(30));
+    }
+}
