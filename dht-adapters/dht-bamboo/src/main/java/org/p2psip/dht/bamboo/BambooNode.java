@@ -375,6 +375,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> CompletableFuture.completedFuture(leafSet.members()));
     }
 
+    /** The keys this node's storage holds now (as root or replica), for tests and operators. */
+    public CompletionStage<List<Id>> storedKeys() {
+        return onLoop(() -> storage.snapshot().thenApply(all -> all.stream().map(kv -> kv.key()).toList()));
+    }
+
     public NodeHandle handle() {
         return self;
     }

@@ -67,6 +67,12 @@ final class LocalOverlay implements AutoCloseable {
         node.close();
     }
 
+    /** Stops a node as a crashed host stops: requests to it are never answered and time out. */
+    void crash(BambooNode node) {
+        network.silence(node.handle().address());
+        kill(node);
+    }
+
     /** Waits until every node's leaf set holds exactly the nodes nearest it among those running. */
     void awaitConverged(Duration patience) {
         eventually(patience, () -> nodes.stream().allMatch(this::hasTrueLeafSet),

@@ -29,7 +29,7 @@ public final class LocalNetwork implements Network {
     public CompletionStage<Message> request(String address, Message request, Duration deadline) {
         requests.incrementAndGet();
         Handler handler = handlers.get(address);
-        if (handler == null) {
+        if (handler == null && !silent.contains(address)) {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, "nothing listens at " + address));
         }
         var reply = new CompletableFuture<Message>();
@@ -66,7 +66,7 @@ public final class LocalNetwork implements Network {
         handlers.remove(address);
     }
 
-    /** From now on requests to {@code address} get no answer at all, as from a host that died. */
+    /** From now on requests to {@code address} get no answer at all, bound or not, as from a host that died. */
     public void silence(String address) {
         silent.add(address);
     }
