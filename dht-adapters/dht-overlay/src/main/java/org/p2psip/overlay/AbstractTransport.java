@@ -109,6 +109,12 @@ public abstract class AbstractTransport implements Transport {
             return CompletableFuture.failedFuture(new DhtException(Reason.OVERLOADED,
                     pending.size() + " requests in flight at " + address));
         }
+        int frameBytes = FrameCodec.MIN_LENGTH + address.length() * 3 + payload.length;
+        if (frameBytes > settings.maxFrameBytes()) {
+            counters.increment(OVERLOADED);
+            return CompletableFuture.failedFuture(new DhtException(Reason.OVERLOADED,
+                    "a payload of " + payload.length + " bytes exceeds the frame limit of " + settings.maxFrameBytes()));
+        }
         counters.increment(REQUESTS);
         var request = new Pending(nextId++, peer);
         pending.put(request.id, request);

@@ -23,6 +23,7 @@ final class Storage {
 
     /** Records per STORE message, so that a hand-over stays far below the frame limit. */
     private static final int BATCH = 256;
+    private static final int BATCH_BYTES = 512 * 1024;
 
     private final ChordNode node;
     private final Clock clock;
@@ -163,13 +164,9 @@ final class Storage {
             return CompletableFuture.completedFuture(true);
         }
         var sends = new ArrayList<CompletableFuture<Boolean>>();
-        for (NodeRef target : targets) {
-            for (int start = 0; start < copies.size(); start += BATCH) {
-                var batch = copies.subList(start, Math.min(copies.size(), start + BATCH));
-                var out = new Wire.Writer();
-                out.u64(batch.size());
-                batch.forEach(r -> r.write(out));
-                sends.add(node.transport().request(target.address(), MessageType.STORE, out.bytes(),
+        for (byte[] batch : batches(copies)) {
+            for (NodeRef target : targets) {
+                sends.add(node.transport().request(target.address(), MessageType.STORE, batch,
                         node.settings().requestTimeout()).toCompletableFuture()
                         .handle((answer, failure) -> {
                             if (failure != null) {
@@ -181,6 +178,22 @@ final class Storage {
         }
         return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
                 .thenApply(done -> sends.stream().allMatch(CompletableFuture::join));
+    }
+
+    /** STORE payloads of at most {@link #BATCH} records and about {@link #BATCH_BYTES} bytes each. */
+    private static List<byte[]> batches(List<Record> copies) {
+        var payloads = new ArrayList<byte[]>();
+        int start = 0;
+        while (start < copies.size()) {
+            var body = new Wire.Writer();
+            int count = 0;
+            while (start + count < copies.size() && count < BATCH && body.size() < BATCH_BYTES) {
+                copies.get(start + count++).write(body);
+            }
+            payloads.add(new Wire.Writer().u64(count).raw(body.bytes()).bytes());
+            start += count;
+        }
+        return payloads;
     }
 
     static List<Record> readCopies(byte[] payload) {

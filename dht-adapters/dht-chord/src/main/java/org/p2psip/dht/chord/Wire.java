@@ -47,6 +47,10 @@ final class Wire {
             });
         }
 
+        Writer raw(byte[] b) {
+            return run(() -> out.write(b));
+        }
+
         Writer id(Id id) {
             return run(() -> out.write(id.bytes()));
         }

@@ -1,0 +1,65 @@
+package org.p2psip.overlay;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+
+class InProcessTransportTest {
+
+    private final InProcessNetwork network = new InProcessNetwork(2);
+    private final OverlaySettings settings = OverlaySettings.withSecret("s");
+    private final InProcessTransport a = network.transport("a:1", settings);
+    private final InProcessTransport b = network.transport("b:1", settings);
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+        network.close();
+    }
+
+    private static Reason reasonOf(CompletionStage<?> stage) {
+        var thrown = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get(10, TimeUnit.SECONDS));
+        return assertInstanceOf(DhtException.class, thrown.getCause()).reason();
+    }
+
+    @Test
+    void aRequestIsAnsweredOnTheRespondersLoopAndTheAnswerOnTheAskers() throws Exception {
+        b.serve((sender, type, payload) -> {
+            assertEquals(true, b.executor().inEventLoop());
+            return CompletableFuture.completedFuture(new byte[] {(byte) type, payload[0]});
+        });
+        byte[] answer = a.request("b:1", 5, new byte[] {9}, Duration.ofSeconds(5)).toCompletableFuture()
+                .thenApply(bytes -> {
+                    assertEquals(true, a.executor().inEventLoop());
+                    return bytes;
+                }).get(10, TimeUnit.SECONDS);
+        assertArrayEquals(new byte[] {5, 9}, answer);
+    }
+
+    @Test
+    void aSilencedPeerTimesOutAndAnAbsentOneIsUnreachable() {
+        b.serve((sender, type, payload) -> CompletableFuture.completedFuture(new byte[0]));
+        network.silence("b:1");
+        assertEquals(Reason.TIMEOUT, reasonOf(a.request("b:1", 1, new byte[0], Duration.ofMillis(100))));
+        assertEquals(Reason.UNREACHABLE, reasonOf(a.request("nobody:1", 1, new byte[0], Duration.ofSeconds(5))));
+        assertEquals(1L, a.metrics().get(AbstractTransport.TIMEOUTS));
+    }
+
+    @Test
+    void aClosedTransportRefusesNewRequests() {
+        a.close();
+        assertEquals(Reason.CLOSED, reasonOf(a.request("b:1", 1, new byte[0], Duration.ofSeconds(5))));
+    }
+}

@@ -1,0 +1,197 @@
+package org.p2psip.overlay;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+
+/** The TCP transport on real loopback sockets: answers, deadlines, bounds and hostile input. */
+class TcpTransportTest {
+
+    private static final String SECRET = "tcp-test-secret";
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private TcpTransport server;
+    private TcpTransport client;
+
+    @BeforeEach
+    void start() {
+        server = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET)));
+        server.serve((sender, type, payload) -> CompletableFuture.completedFuture(
+                (sender + "/" + type + "/" + new String(payload, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8)));
+        client = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET)));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        open.add(closeable);
+        return closeable;
+    }
+
+    private static <T> T await(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static DhtException failure(java.util.concurrent.CompletionStage<?> stage) {
+        var thrown = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get(10, TimeUnit.SECONDS));
+        return assertInstanceOf(DhtException.class, thrown.getCause());
+    }
+
+    private void assertServes() throws Exception {
+        byte[] answer = await(client.request(server.address(), 7, "ping".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5)));
+        assertEquals(client.address() + "/7/ping", new String(answer, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRequestGetsItsAnswerAndManyShareOneConnection() throws Exception {
+        List<CompletableFuture<byte[]>> answers = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            answers.add(client.request(server.address(), 3, ("n" + i).getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5))
+                    .toCompletableFuture());
+        }
+        for (int i = 0; i < 200; i++) {
+            assertArrayEquals((client.address() + "/3/n" + i).getBytes(StandardCharsets.UTF_8), await(answers.get(i)));
+        }
+        assertEquals(200L, client.metrics().get(AbstractTransport.ANSWERS));
+    }
+
+    @Test
+    void aResponderFailureComesBackAsADhtExceptionWithItsReason() {
+        server.serve((sender, type, payload) -> CompletableFuture.failedFuture(new DhtException(Reason.STORAGE, "disk full")));
+        DhtException e = failure(client.request(server.address(), 1, new byte[0], Duration.ofSeconds(5)));
+        assertEquals(Reason.STORAGE, e.reason());
+        assertTrue(e.getMessage().contains("disk full"), e.getMessage());
+    }
+
+    @Test
+    void aSilentPeerFailsTheRequestWithTimeoutAtItsDeadline() throws Exception {
+        try (var silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            DhtException e = failure(client.request("127.0.0.1:" + silent.getLocalPort(), 1, new byte[0], Duration.ofMillis(300)));
+            assertEquals(Reason.TIMEOUT, e.reason());
+        }
+    }
+
+    @Test
+    void aClosedPortFailsTheRequestAsUnreachable() throws Exception {
+        int port;
+        try (var probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        assertEquals(Reason.UNREACHABLE, failure(client.request("127.0.0.1:" + port, 1, new byte[0], Duration.ofSeconds(5))).reason());
+    }
+
+    @Test
+    void beyondTheInFlightBoundRequestsAreRefusedAsOverloaded() throws Exception {
+        var bounded = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(Config.empty()
+                .with(NodeOptions.OVERLAY_SECRET.name(), SECRET).with(OverlayOptions.MAX_IN_FLIGHT.name(), "2"))));
+        try (var silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String peer = "127.0.0.1:" + silent.getLocalPort();
+            var first = bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5));
+            var second = bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5));
+            assertEquals(Reason.OVERLOADED, failure(bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5))).reason());
+            bounded.close();
+            assertEquals(Reason.CLOSED, failure(first).reason());
+            assertEquals(Reason.CLOSED, failure(second).reason());
+        }
+    }
+
+    @Test
+    void aPeerWithoutTheSecretIsRefused() throws Exception {
+        var outsider = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret("wrong")));
+        DhtException e = failure(outsider.request(server.address(), 1, new byte[0], Duration.ofSeconds(5)));
+        assertEquals(Reason.UNREACHABLE, e.reason(), "the connection is closed under it");
+        awaitBadFrames(1);
+        assertServes();
+    }
+
+    @Test
+    void badInputClosesThatConnectionIsCountedAndTheNodeKeepsServing() throws Exception {
+        var codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8));
+        byte[] good = bytes(codec, new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", "hello".getBytes(StandardCharsets.UTF_8)));
+
+        byte[] oversized = {0x7f, 0, 0, 0};
+        byte[] unknownVersion = good.clone();
+        unknownVersion[4] = 9;
+        byte[] badMac = bytes(new FrameCodec("not-the-secret".getBytes(StandardCharsets.UTF_8)),
+                new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", new byte[0]));
+        byte[] garbage = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] undersized = {0, 0, 0, 3, 1, 2, 3};
+
+        int expected = 0;
+        for (byte[] input : List.of(oversized, unknownVersion, badMac, garbage, undersized)) {
+            assertClosedAfter(input, false);
+            awaitBadFrames(++expected);
+            assertServes();
+        }
+        byte[] truncated = java.util.Arrays.copyOf(good, good.length / 2);
+        assertClosedAfter(truncated, true);
+        awaitBadFrames(++expected);
+        assertServes();
+    }
+
+    private static byte[] bytes(FrameCodec codec, Frame frame) {
+        ByteBuf buf = FrameCodecTest.encoded(codec, frame);
+        byte[] out = new byte[buf.readableBytes()];
+        buf.readBytes(out);
+        return out;
+    }
+
+    /** Sends raw bytes (then half-closes if asked) and expects the server to close the connection. */
+    private void assertClosedAfter(byte[] input, boolean thenEndStream) throws IOException {
+        var target = Addresses.parse(server.address());
+        try (var socket = new Socket(target.getAddress(), target.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(input);
+            out.flush();
+            if (thenEndStream) {
+                socket.shutdownOutput();
+            }
+            InputStream in = socket.getInputStream();
+            try {
+                assertEquals(-1, in.read(), "the node must close a connection that sent bad input");
+            } catch (SocketException reset) {
+                // closed with a reset: as good as an orderly close
+            }
+        }
+    }
+
+    private void awaitBadFrames(long count) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server.metrics().get(AbstractTransport.BAD_FRAMES) < count) {
+            assertTrue(System.nanoTime() < end, "expected " + count + " bad frames counted, got "
+                    + server.metrics().get(AbstractTransport.BAD_FRAMES));
+            Thread.sleep(10); // polling a counter, not waiting a fixed time
+        }
+        assertEquals(count, server.metrics().get(AbstractTransport.BAD_FRAMES));
+    }
+}
