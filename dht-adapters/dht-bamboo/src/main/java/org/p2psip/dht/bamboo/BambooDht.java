@@ -1,17 +1,31 @@
 package org.p2psip.dht.bamboo;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.routing.NodeHandle;
+import org.p2psip.dht.bamboo.wire.TransportNetwork;
+import org.p2psip.overlay.InProcessNetwork;
+import org.p2psip.overlay.OverlaySettings;
+import org.p2psip.overlay.TcpTransport;
+import org.p2psip.overlay.Transport;
 import org.p2psip.dht.bamboo.storage.ValueStore.Found;
 
 /**
@@ -31,6 +45,7 @@ public final class BambooDht implements Dht {
     private final Clock clock;
     private final SecretKeySpec overlaySecret;
     private final AutoCloseable resources;
+    private volatile CompletionStage<Void> joined = CompletableFuture.completedFuture(null);
 
     /**
      * @param resources closed after the node (the transport it runs on), or null
@@ -41,6 +56,62 @@ public final class BambooDht implements Dht {
         byte[] secret = overlaySecret.getBytes(StandardCharsets.UTF_8);
         this.overlaySecret = new SecretKeySpec(secret.length == 0 ? new byte[1] : secret, "HmacSHA1");
         this.resources = resources;
+    }
+
+    /**
+     * Starts this JVM's Bamboo node as the configuration says, for the servlet to call once at
+     * start: listens for overlay traffic on TCP at {@code p2psip.overlay.address}, opens (or
+     * recovers) the JE environment in {@code p2psip.data.dir}, and joins through
+     * {@code p2psip.overlay.bootstrap} (then the {@code p2psip.overlay.members}), retrying in the
+     * background until one answers; until then the node serves alone. The node's id is SHA-1 of
+     * its overlay address, so a node restarted at the same address and folder takes back its keys.
+     * Blocks only while binding the socket and opening JE.
+     *
+     * @throws IllegalArgumentException without {@code p2psip.overlay.secret}, or with a
+     *         {@code bamboo.*} option this backend does not know (most often a misspelling)
+     * @throws org.p2psip.dht.DhtException STORAGE if the JE environment cannot be opened
+     */
+    public static BambooDht start(Config config, Clock clock) {
+        checkOptions(config);
+        Transport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), OverlaySettings.from(config));
+        return start(transport, config, clock);
+    }
+
+    /** As {@link #start(Config, Clock)}, on an in-process network at {@code address}: for tests and simulations. */
+    public static BambooDht inProcess(InProcessNetwork network, String address, Config config, Clock clock) {
+        checkOptions(config);
+        return start(network.transport(address, OverlaySettings.from(config)), config, clock);
+    }
+
+    private static BambooDht start(Transport transport, Config config, Clock clock) {
+        var network = new TransportNetwork(transport);
+        var self = new NodeHandle(Id.hash(transport.address()), transport.address());
+        BambooNode node;
+        try {
+            node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock);
+        } catch (RuntimeException e) {
+            transport.close();
+            throw e;
+        }
+        List<String> bootstraps = new ArrayList<>();
+        bootstraps.add(config.get(NodeOptions.OVERLAY_BOOTSTRAP));
+        bootstraps.addAll(NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
+        var dht = new BambooDht(node, config.get(NodeOptions.OVERLAY_SECRET), clock, network);
+        dht.joined = node.joinInBackground(bootstraps);
+        return dht;
+    }
+
+    private static void checkOptions(Config config) {
+        Set<String> unknown = config.unknown("bamboo.", BambooOptions.ALL);
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown Bamboo options " + unknown + "; known: "
+                    + BambooOptions.ALL.stream().map(o -> o.name()).toList());
+        }
+    }
+
+    /** Completes once the node has joined the overlay (at once when it had no one to join). */
+    public CompletionStage<Void> joined() {
+        return joined;
     }
 
     @Override
@@ -72,6 +143,11 @@ public final class BambooDht implements Dht {
 
     @Override
     public Map<String, Long> metrics() {
+        if (resources instanceof TransportNetwork network) {
+            var all = new HashMap<>(node.metrics());
+            all.putAll(network.metrics());
+            return all;
+        }
         return node.metrics();
     }
 

@@ -135,6 +135,40 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 }));
     }
 
+    /**
+     * Joins through the first of {@code bootstraps} that answers, trying again every few seconds
+     * until one does (nodes of a deployment may start in any order). The returned stage completes
+     * once joined; the node serves alone meanwhile.
+     */
+    public CompletionStage<Void> joinInBackground(List<String> bootstraps) {
+        var joined = new CompletableFuture<Void>();
+        List<String> others = bootstraps.stream().filter(b -> !b.isBlank() && !b.equals(self.address())).toList();
+        if (others.isEmpty()) {
+            joined.complete(null);
+        } else {
+            tryJoin(others, 0, joined);
+        }
+        return joined;
+    }
+
+    private void tryJoin(List<String> bootstraps, int attempt, CompletableFuture<Void> joined) {
+        if (closed) {
+            joined.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " closed before joining"));
+            return;
+        }
+        join(bootstraps.get(attempt % bootstraps.size())).whenComplete((v, e) -> {
+            if (e == null) {
+                joined.complete(null);
+            } else {
+                try {
+                    loop.schedule(() -> tryJoin(bootstraps, attempt + 1, joined), 2 * maxTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException closing) {
+                    joined.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " closed before joining"));
+                }
+            }
+        });
+    }
+
     // ---- the overlay-wide OpenDHT interface ----
 
     @Override
