@@ -17,6 +17,7 @@ final class Membership {
     private boolean fixing;
     private boolean checking;
     private int nextFinger;
+    private long successorHeardNanos = System.nanoTime();
 
     Membership(ChordNode node) {
         this.node = node;
@@ -66,9 +67,10 @@ final class Membership {
         request(successor, MessageType.STATE, new byte[0]).whenComplete((bytes, failure) -> {
             stabilizing = false;
             if (failure != null) {
-                node.suspect(successor);
+                successorFailed(successor);
                 return;
             }
+            successorHeardNanos = System.nanoTime();
             var in = new Wire.Reader(bytes);
             NodeRef between = in.u8() == 1 ? in.node() : null;
             List<NodeRef> rest = new ArrayList<>(in.nodes());
@@ -80,6 +82,21 @@ final class Membership {
             }
             request(table().successor(), MessageType.NOTIFY, new Wire.Writer().node(node.self()).bytes());
         });
+    }
+
+    /**
+     * Drops a successor that did not answer. When it is the last node known, only after it has
+     * been silent for twice the operation deadline: then this node carries on as a ring of one
+     * (as the paper's Chord does), rather than failing every operation for ever.
+     */
+    private void successorFailed(NodeRef successor) {
+        node.suspect(successor);
+        boolean lastKnown = table().successor().equals(successor);
+        long silentNanos = System.nanoTime() - successorHeardNanos;
+        if (lastKnown && silentNanos > 2 * node.settings().operationTimeout().toNanos()) {
+            node.counters().increment("chord.isolated");
+            table().abandon(successor);
+        }
     }
 
     /** This node's answer to STATE: its predecessor and successor list. */

@@ -61,22 +61,34 @@ final class RoutingTable {
         fingers[i] = node;
     }
 
-    /** Forgets a node that failed to answer, wherever it appears. */
+    /**
+     * Forgets a node that failed to answer, wherever it appears; but the last node this one
+     * knows stays its successor (a node never concludes from silence alone that it is the only
+     * one left: see {@link #abandon}).
+     */
     void remove(NodeRef failed) {
         if (failed.equals(predecessor)) {
             predecessor = null;
         }
-        successors = successors.stream().filter(n -> !n.equals(failed)).toList();
         for (int i = 0; i < fingers.length; i++) {
             if (failed.equals(fingers[i])) {
                 fingers[i] = null;
             }
         }
-        if (successors.isEmpty()) {
+        List<NodeRef> rest = successors.stream().filter(n -> !n.equals(failed)).toList();
+        if (rest.isEmpty()) {
             // fall back on the nearest node still known, so the ring can heal through it
-            knownNodes().stream().min(Comparator.comparing(n -> self.id().distanceTo(n.id())))
-                    .ifPresent(n -> successors = List.of(n));
+            rest = knownNodes().stream().filter(n -> !n.equals(failed))
+                    .min(Comparator.comparing(n -> self.id().distanceTo(n.id()))).map(List::of)
+                    .orElse(successors);
         }
+        successors = rest;
+    }
+
+    /** Forgets {@code failed} even if it is the last node known: this node is then a ring of one. */
+    void abandon(NodeRef failed) {
+        remove(failed);
+        successors = successors.stream().filter(n -> !n.equals(failed)).toList();
     }
 
     /** Whether this node owns {@code key}: it lies in (predecessor, self]; with no predecessor known, yes. */

@@ -19,10 +19,12 @@ final class Ring implements AutoCloseable {
     final InProcessNetwork network = new InProcessNetwork(2);
     final List<ChordDht> nodes = new ArrayList<>();
     private final Clock clock;
+    private final boolean tcp;
     private int next;
 
-    Ring(Clock clock) {
+    Ring(Clock clock, boolean tcp) {
         this.clock = clock;
+        this.tcp = tcp;
     }
 
     static Config fastConfig() {
@@ -32,23 +34,29 @@ final class Ring implements AutoCloseable {
                 .with(ChordOptions.FIX_FINGERS_INTERVAL.name(), "20ms")
                 .with(ChordOptions.CHECK_PREDECESSOR_INTERVAL.name(), "100ms")
                 .with(ChordOptions.REQUEST_TIMEOUT.name(), "300ms")
-                .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s");
+                .with(ChordOptions.OPERATION_TIMEOUT.name(), "2s");
     }
 
     /** Starts one more node, joining through the first; does not wait for the ring to settle. */
     ChordDht add() {
-        String address = "node-" + next++ + ":6070";
         Config config = fastConfig();
         if (!nodes.isEmpty()) {
             config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
         }
-        ChordDht node = ChordDht.inProcess(network, address, config, clock);
+        ChordDht node = tcp
+                ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
+                : ChordDht.inProcess(network, "node-" + next++ + ":6070", config, clock);
         nodes.add(node);
         return node;
     }
 
     static Ring of(int size, Clock clock) {
-        var ring = new Ring(clock);
+        return of(size, clock, false);
+    }
+
+    /** A ring of {@code size} nodes on TCP loopback sockets ({@code tcp}) or in-process, settled. */
+    static Ring of(int size, Clock clock, boolean tcp) {
+        var ring = new Ring(clock, tcp);
         for (int i = 0; i < size; i++) {
             ring.add();
         }
