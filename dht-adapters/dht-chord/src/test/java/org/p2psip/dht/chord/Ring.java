@@ -21,6 +21,7 @@ final class Ring implements AutoCloseable {
     private final Clock clock;
     private final boolean tcp;
     private int next;
+    private Config base = fastConfig();
 
     Ring(Clock clock, boolean tcp) {
         this.clock = clock;
@@ -38,8 +39,14 @@ final class Ring implements AutoCloseable {
     }
 
     /** Starts one more node, joining through the first; does not wait for the ring to settle. */
+    /** Sets an option of the nodes added from now on. */
+    Ring with(String option, String value) {
+        base = base.with(option, value);
+        return this;
+    }
+
     ChordDht add() {
-        Config config = fastConfig();
+        Config config = base;
         if (!nodes.isEmpty()) {
             config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
         }
