@@ -18,11 +18,11 @@ public final class BambooOptions {
     public static final Option<Integer> REPLICAS = Option.integer("bamboo.replicas", 2, "3",
             "Copies of each key on the root's leaf-set neighbours, besides the root itself.");
     public static final Option<Duration> LEAF_SET_PERIOD = Option.duration("bamboo.leafset.period", Duration.ofSeconds(1),
-            "5s", "Period of leaf-set maintenance: the node exchanges leaf sets with one neighbour each time.");
+            "5s", "Period of leaf-set maintenance: the node exchanges leaf sets with every member, which also finds dead ones.");
     public static final Option<Duration> TABLE_PERIOD = Option.duration("bamboo.table.period", Duration.ofSeconds(5),
             "20s", "Period of routing-table maintenance: one row is refreshed from a neighbour or by a lookup.");
     public static final Option<Duration> REPAIR_PERIOD = Option.duration("bamboo.repair.period", Duration.ofSeconds(30),
-            "2m", "Period of the full replica check; a leaf-set change also starts one at once.");
+            "2m", "Period of the full replica check; a leaf-set change also starts one, one leaf-set period later.");
     public static final Option<Duration> MIN_TIMEOUT = Option.duration("bamboo.timeout.min", Duration.ofMillis(200),
             "100ms", "Lower bound of a per-hop timeout, which is otherwise computed from observed round-trip times.");
     public static final Option<Duration> MAX_TIMEOUT = Option.duration("bamboo.timeout.max", Duration.ofSeconds(2),
@@ -38,7 +38,7 @@ public final class BambooOptions {
     public static final Option<Long> JE_CACHE_BYTES = Option.longInteger("bamboo.je.cache.bytes", 64L << 20, "268435456",
             "Berkeley DB JE cache, shared by every environment of the JVM.");
     public static final Option<Long> JE_MAX_DISK_BYTES = Option.longInteger("bamboo.je.max.disk.bytes", 0, "10737418240",
-            "Disk the JE environment may use; past it writes fail as STORAGE. 0: no limit but the free space.");
+            "Disk the JE environment may use (JE's je.maxDisk); past it writes fail as STORAGE. 0: no limit but the free space.");
     public static final Option<Duration> SWEEP_PERIOD = Option.duration("bamboo.sweep.period", Duration.ofSeconds(30),
             "1m", "Period of the background sweep that deletes values past their time to live.");
 

@@ -1,0 +1,13 @@
+package org.p2psip.dht.bamboo;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.contract.OptionsDocumented;
+
+class ReadmeTest {
+
+    @Test
+    void theReadmeDocumentsEveryBambooOptionAsTheCodeDeclaresIt() throws Exception {
+        OptionsDocumented.assertDocumented(Path.of("README.md"), BambooOptions.ALL);
+    }
+}
