@@ -33,12 +33,22 @@ final class OwnerCall {
         this.deadlineNanos = deadlineNanos;
     }
 
+    /** Starts the call; the stage fails with TIMEOUT at the deadline whatever is still under way. */
     CompletableFuture<byte[]> run() {
+        long left = Math.max(0, deadlineNanos - System.nanoTime());
+        var timer = node.loop().schedule(() -> result.completeExceptionally(lastFailure != null
+                ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
+                : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline")),
+                left, TimeUnit.NANOSECONDS);
+        result.whenComplete((answer, failure) -> timer.cancel(false));
         attempt();
         return result;
     }
 
     private void attempt() {
+        if (result.isDone()) {
+            return;
+        }
         if (node.isClosing()) {
             result.completeExceptionally(new DhtException(Reason.CLOSED, node.self() + " is closed"));
             return;

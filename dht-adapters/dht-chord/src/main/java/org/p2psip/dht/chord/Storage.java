@@ -32,6 +32,7 @@ final class Storage {
     private List<NodeRef> pushedTo;
     private NodeRef pushedWithPredecessor;
     private boolean pushing;
+    private volatile int size;
 
     Storage(ChordNode node, Clock clock, Counters counters) {
         this.node = node;
@@ -39,8 +40,9 @@ final class Storage {
         this.counters = counters;
     }
 
+    /** How many records this node holds; readable from any thread (refreshed on every change). */
     int size() {
-        return records.size();
+        return size;
     }
 
     /** The record of {@code aor} this node holds, or null (for tests and tools). */
@@ -105,6 +107,7 @@ final class Storage {
 
     private CompletableFuture<byte[]> write(Record record) {
         records.put(record.aor(), record);
+        size = records.size();
         return copyTo(node.replicaTargets(), List.of(record))
                 .thenApply(copied -> new Wire.Writer().u8(MessageType.OK).blob(new byte[0]).bytes());
     }
@@ -114,6 +117,7 @@ final class Storage {
         for (Record copy : copies) {
             records.merge(copy.aor(), copy, (held, received) -> received.stamp() > held.stamp() ? received : held);
         }
+        size = records.size();
     }
 
     /**
@@ -151,6 +155,7 @@ final class Storage {
         long now = clock.millis();
         int before = records.size();
         records.values().removeIf(r -> r.forgettableAt(now));
+        size = records.size();
         counters.add("chord.swept", before - records.size());
     }
 
