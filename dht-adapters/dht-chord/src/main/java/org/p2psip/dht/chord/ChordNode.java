@@ -5,9 +5,12 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.DhtException;
@@ -25,6 +28,8 @@ import org.p2psip.overlay.Transport;
  */
 final class ChordNode {
 
+    static final int TIMEOUTS_BEFORE_SUSPICION = 3;
+
     private final Transport transport;
     private final ChordSettings settings;
     private final RoutingTable table;
@@ -33,6 +38,7 @@ final class ChordNode {
     private final CompletableFuture<Void> joined = new CompletableFuture<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Membership membership;
+    private final Map<NodeRef, Integer> timeouts = new HashMap<>();
     private volatile boolean closing;
 
     ChordNode(Transport transport, Id id, ChordSettings settings, Clock clock, Counters counters) {
@@ -110,10 +116,28 @@ final class ChordNode {
         return table.successors().stream().limit(settings.replicas()).toList();
     }
 
-    /** Forgets a node that did not answer; stabilize and fix-fingers find the ring again without it. */
-    void suspect(NodeRef failed) {
+    /**
+     * A request to {@code peer} failed. A refused or lost connection, or an error answer, drops the
+     * peer from the routing table at once; a timeout only when it is the third in a row, so that
+     * one slow answer does not make a live node look dead (a false suspicion can briefly give two
+     * nodes the same key range). Overload drops nobody. Returns whether the peer was dropped.
+     */
+    boolean failed(NodeRef peer, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Reason reason = cause instanceof DhtException d ? d.reason() : Reason.UNREACHABLE;
+        if (reason == Reason.OVERLOADED
+                || (reason == Reason.TIMEOUT && timeouts.merge(peer, 1, Integer::sum) < TIMEOUTS_BEFORE_SUSPICION)) {
+            return false;
+        }
+        timeouts.remove(peer);
         counters.increment("chord.suspected");
-        table.remove(failed);
+        table.remove(peer);
+        return true;
+    }
+
+    /** {@code peer} answered: its run of timeouts is over. */
+    void heard(NodeRef peer) {
+        timeouts.remove(peer);
     }
 
     /** This node's own step of a lookup: done if the key lies in (self, successor], else closer nodes. */
@@ -135,7 +159,7 @@ final class ChordNode {
     /** Finds the owner of {@code key}: this node if it owns it, else by an iterative lookup. */
     CompletableFuture<Route> lookup(Id key) {
         counters.increment("chord.lookups");
-        CompletableFuture<Route> route = table.predecessor() != null && table.owns(key)
+        CompletableFuture<Route> route = table.owns(key)
                 ? CompletableFuture.completedFuture(new Route(self(), table.successors(), 0))
                 : IterativeLookup.fromTable(this, key);
         return route.whenComplete((r, failure) -> {

@@ -27,6 +27,8 @@ public final class ChordOptions {
             "32", "Steps a lookup may take before it is given up as looping.");
     public static final Option<Duration> JOIN_RETRY_INTERVAL = Option.duration("p2psip.chord.join-retry-interval",
             Duration.ofSeconds(1), "2s", "Wait between attempts to join through the bootstrap node.");
+    public static final Option<Duration> REPLICA_REFRESH_INTERVAL = Option.duration("p2psip.chord.replica-refresh-interval",
+            Duration.ofMinutes(1), "5m", "How often an owner copies all its records to its replicas even if membership did not change, to repair missed copies.");
     public static final Option<Duration> SWEEP_INTERVAL = Option.duration("p2psip.chord.sweep-interval",
             Duration.ofMinutes(1), "30s", "How often expired records and old removal markers are dropped from memory.");
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.chord.tombstone-retention",
@@ -34,7 +36,7 @@ public final class ChordOptions {
 
     public static final List<Option<?>> ALL = List.of(NODE_ID, SUCCESSORS, REPLICAS, STABILIZE_INTERVAL,
             FIX_FINGERS_INTERVAL, CHECK_PREDECESSOR_INTERVAL, REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS,
-            JOIN_RETRY_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION);
+            JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION);
 
     private ChordOptions() {
     }

@@ -8,7 +8,7 @@ import org.p2psip.config.Config;
  */
 record ChordSettings(int successors, int replicas, Duration stabilize, Duration fixFingers, Duration checkPredecessor,
                      Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
-                     Duration sweep, Duration tombstoneRetention) {
+                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention) {
 
     ChordSettings {
         if (successors < 1) {
@@ -24,7 +24,8 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
                 c.get(ChordOptions.STABILIZE_INTERVAL), c.get(ChordOptions.FIX_FINGERS_INTERVAL),
                 c.get(ChordOptions.CHECK_PREDECESSOR_INTERVAL), c.get(ChordOptions.REQUEST_TIMEOUT),
                 c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
-                c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.SWEEP_INTERVAL),
+                c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.REPLICA_REFRESH_INTERVAL),
+                c.get(ChordOptions.SWEEP_INTERVAL),
                 c.get(ChordOptions.TOMBSTONE_RETENTION));
     }
 }

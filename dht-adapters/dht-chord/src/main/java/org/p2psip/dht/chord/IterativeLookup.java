@@ -81,10 +81,11 @@ final class IterativeLookup {
                 node.settings().requestTimeout()).whenComplete((bytes, failure) -> {
                     if (failure != null) {
                         failed.add(next);
-                        node.suspect(next);
+                        node.failed(next, failure);
                         ask(remaining);
                         return;
                     }
+                    node.heard(next);
                     try {
                         answered(FindAnswer.read(bytes));
                     } catch (RuntimeException e) {

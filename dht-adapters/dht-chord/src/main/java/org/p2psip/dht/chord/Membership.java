@@ -67,9 +67,10 @@ final class Membership {
         request(successor, MessageType.STATE, new byte[0]).whenComplete((bytes, failure) -> {
             stabilizing = false;
             if (failure != null) {
-                successorFailed(successor);
+                successorFailed(successor, failure);
                 return;
             }
+            node.heard(successor);
             successorHeardNanos = System.nanoTime();
             var in = new Wire.Reader(bytes);
             NodeRef between = in.u8() == 1 ? in.node() : null;
@@ -89,8 +90,8 @@ final class Membership {
      * been silent for twice the operation deadline: then this node carries on as a ring of one
      * (as the paper's Chord does), rather than failing every operation for ever.
      */
-    private void successorFailed(NodeRef successor) {
-        node.suspect(successor);
+    private void successorFailed(NodeRef successor, Throwable failure) {
+        node.failed(successor, failure);
         boolean lastKnown = table().successor().equals(successor);
         long silentNanos = System.nanoTime() - successorHeardNanos;
         if (lastKnown && silentNanos > 2 * node.settings().operationTimeout().toNanos()) {
@@ -169,8 +170,10 @@ final class Membership {
         checking = true;
         request(predecessor, MessageType.PING, new byte[0]).whenComplete((bytes, failure) -> {
             checking = false;
-            if (failure != null && predecessor.equals(table().predecessor())) {
-                node.suspect(predecessor);
+            if (failure == null) {
+                node.heard(predecessor);
+            } else if (predecessor.equals(table().predecessor())) {
+                node.failed(predecessor, failure);
             }
         });
     }

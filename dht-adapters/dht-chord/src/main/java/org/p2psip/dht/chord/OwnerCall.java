@@ -80,8 +80,8 @@ final class OwnerCall {
         answer.whenComplete((bytes, failure) -> {
             if (failure != null) {
                 DhtException why = unwrap(failure);
-                if (why.reason() == Reason.UNREACHABLE || why.reason() == Reason.TIMEOUT) {
-                    node.suspect(owner);
+                if (!owner.equals(node.self())) {
+                    node.failed(owner, why);
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
                     retryOrFail(why);
@@ -89,9 +89,11 @@ final class OwnerCall {
                     result.completeExceptionally(why);
                 }
             } else if (bytes.length > 0 && bytes[0] == MessageType.NOT_OWNER) {
+                node.heard(owner);
                 node.counters().increment("chord.not-owner");
                 retryOrFail(new DhtException(Reason.UNREACHABLE, owner + " does not own " + key + " (ring repairing)"));
             } else {
+                node.heard(owner);
                 result.complete(bytes);
             }
         });

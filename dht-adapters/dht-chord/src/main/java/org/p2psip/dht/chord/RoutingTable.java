@@ -91,9 +91,16 @@ final class RoutingTable {
         successors = successors.stream().filter(n -> !n.equals(failed)).toList();
     }
 
-    /** Whether this node owns {@code key}: it lies in (predecessor, self]; with no predecessor known, yes. */
+    /**
+     * Whether this node owns {@code key}: it lies in (predecessor, self]. A node alone owns every
+     * key; a node with peers but no known predecessor owns none until one notifies it, so that it
+     * never accepts writes for a range another node still serves.
+     */
     boolean owns(Id key) {
-        return predecessor == null || key.inHalfOpen(predecessor.id(), self.id());
+        if (predecessor == null) {
+            return successors.isEmpty();
+        }
+        return key.inHalfOpen(predecessor.id(), self.id());
     }
 
     /**

@@ -33,6 +33,7 @@ final class Storage {
     private NodeRef pushedWithPredecessor;
     private boolean pushing;
     private volatile int size;
+    private long pushedAtNanos;
 
     Storage(ChordNode node, Clock clock, Counters counters) {
         this.node = node;
@@ -122,12 +123,15 @@ final class Storage {
 
     /**
      * Copies the records this node owns to its replicas when the replicas or the owned range
-     * changed since the last complete copy: a joined or failed successor, a new predecessor.
+     * changed since the last complete copy (a joined or failed successor, a new predecessor), and
+     * in any case once per refresh interval, which repairs copies a failed put left missing.
      */
     void maintainReplicas() {
         List<NodeRef> targets = node.replicaTargets();
         NodeRef predecessor = node.table().predecessor();
-        if (pushing || (targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor))) {
+        boolean unchanged = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor);
+        boolean fresh = System.nanoTime() - pushedAtNanos < node.settings().replicaRefresh().toNanos();
+        if (pushing || (unchanged && fresh)) {
             return;
         }
         pushing = true;
@@ -135,6 +139,7 @@ final class Storage {
         copyTo(targets, held(r -> node.table().owns(r.key()))).whenComplete((allCopied, ignored) -> {
             pushing = false;
             if (Boolean.TRUE.equals(allCopied)) {
+                pushedAtNanos = System.nanoTime();
                 pushedTo = targets;
                 pushedWithPredecessor = predecessor;
             }

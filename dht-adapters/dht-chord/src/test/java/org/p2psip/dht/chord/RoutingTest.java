@@ -49,6 +49,8 @@ class RoutingTest {
         }
         Arrays.sort(hops);
         int median = hops[KEYS / 2];
+        System.out.printf("RoutingTest: %d nodes, %d lookups, mean hops %.2f, median %d, max %d%n",
+                NODES, KEYS, Arrays.stream(hops).average().orElse(0), median, hops[KEYS - 1]);
         assertTrue(median <= 5, "median hops " + median + " exceeds log2(" + NODES + ") = 5");
         long hopSum = ring.nodes.stream().mapToLong(n -> n.metrics().get("chord.lookup.hops")).sum();
         assertTrue(hopSum >= Arrays.stream(hops).sum(), "the hop metric counts every lookup's hops");
