@@ -1,0 +1,113 @@
+"""Finding the highest sustainable rate: stepped, then bisected, open-loop rates.
+
+A step offers a fixed rate for a fixed time. It passes when at least `min_success` (99.9%) of
+the attempts it was meant to make completed with the expected final response, no call ended
+on a retransmission timeout, and SIPp really offered the rate (otherwise the load generator,
+not the server, was measured). The search doubles the rate from `start` until a step fails
+(or `max_rate`), then bisects between the highest pass and the lowest failure until they are
+within `precision` of each other or `max_steps` ran. The result is the highest passing step.
+
+Pure logic: the measurement is a callable, so the search is tested on recorded steps.
+Not thread-safe (one search per thread); the objects it returns are immutable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .stats import Counts
+
+
+@dataclass(frozen=True)
+class Criteria:
+    min_success: float = 0.999
+    max_retrans_timeouts: int = 0
+    min_offered_share: float = 0.95
+
+
+@dataclass(frozen=True)
+class Step:
+    """One measured step: the offered rate and what came of it."""
+
+    rate: int
+    attempts: int
+    counts: Counts
+    offered_rate: float
+    p50_ms: float | None
+    p99_ms: float | None
+    passed: bool
+    reason: str
+
+
+def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
+          p50_ms: float | None, p99_ms: float | None, criteria: Criteria = Criteria()) -> Step:
+    """Turns a step's counters into a verdict, with the reason when it fails."""
+    reasons = []
+    if attempts <= 0:
+        reasons.append("no attempts")
+    else:
+        share = counts.successful / attempts
+        if share < criteria.min_success:
+            reasons.append(f"{share:.2%} completed ({counts.successful}/{attempts})")
+    if counts.max_udp_retrans > criteria.max_retrans_timeouts:
+        reasons.append(f"{counts.max_udp_retrans} retransmission timeouts")
+    if offered_rate < criteria.min_offered_share * rate:
+        reasons.append(f"SIPp offered only {offered_rate:.0f}/s")
+    return Step(rate, attempts, counts, offered_rate, p50_ms, p99_ms, not reasons,
+                "; ".join(reasons) if reasons else "ok")
+
+
+@dataclass(frozen=True)
+class Plan:
+    start: int = 200
+    max_rate: int = 20000
+    precision: float = 0.10
+    max_steps: int = 10
+
+
+@dataclass
+class Outcome:
+    """All steps of one search and the best passing one (None when even the first failed)."""
+
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def best(self) -> Step | None:
+        passing = [s for s in self.steps if s.passed]
+        return max(passing, key=lambda s: s.rate) if passing else None
+
+
+def next_rate(plan: Plan, steps: list[Step]) -> int | None:
+    """The rate of the next step given the steps so far, or None when the search is over."""
+    if len(steps) >= plan.max_steps:
+        return None
+    if not steps:
+        return plan.start
+    passing = [s.rate for s in steps if s.passed]
+    failing = [s.rate for s in steps if not s.passed]
+    low = max(passing) if passing else 0
+    high = min((r for r in failing if r > low), default=None)
+    if high is None:
+        if low >= plan.max_rate:
+            return None
+        return min(low * 2, plan.max_rate)
+    if low == 0:
+        # Even the first rate failed: look below it, down to a floor of one call per second.
+        if high <= 1:
+            return None
+        return max(1, high // 2)
+    if (high - low) <= plan.precision * low:
+        return None
+    middle = (low + high) // 2
+    return middle if low < middle < high else None
+
+
+def run(plan: Plan, measure: Callable[[int], Step],
+        between: Callable[[Step], None] = lambda step: None) -> Outcome:
+    """Runs the search; `between` is called after each step (cool-down, logging)."""
+    outcome = Outcome()
+    while (rate := next_rate(plan, outcome.steps)) is not None:
+        step = measure(rate)
+        outcome.steps.append(step)
+        between(step)
+    return outcome

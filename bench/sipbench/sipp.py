@@ -1,0 +1,222 @@
+"""One step of load: SIPp instances in open loop, one per target node, at a fixed total rate.
+
+The scenarios are the project's own (sipp-scenarios/register and sipp-scenarios/call); this
+module only chooses the options: the rate (-r/-rp), how many calls (-m), a call limit far above
+what the rate needs (-l) so that SIPp never throttles itself into a closed loop, statistics
+every second (-trace_stat -fd 1), every response time (-trace_rtt -rtt_freq 1), a receive
+timeout, and UDP on one socket (-t u1). Requests are spread over several nodes by running one
+SIPp per node at an equal share of the rate, each with its own slice of AORs.
+
+Not thread-safe: one step at a time, from the bench's main thread.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import stats
+from .procs import BenchError, Processes, port_taken, wait_until
+from .search import Criteria, Step, judge
+
+REPO = Path(__file__).resolve().parents[2]
+SCENARIOS = REPO / "sipp-scenarios"
+DOMAIN = "p2psip.test"
+CALLEE = "callee"
+
+
+@dataclass(frozen=True)
+class Target:
+    host: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long a step offers load, and how long its calls may take to finish."""
+
+    step_s: float = 10.0
+    recv_timeout_ms: int = 8000
+    t1_ms: int = 500
+
+
+def users_file(path: Path, start: int, count: int) -> Path:
+    """AORs start..start+count-1, in the format of sipp-scenarios/register/make-users."""
+    lines = ["SEQUENTIAL"] + [f"user{n:07d};{DOMAIN};" for n in range(start, start + count)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+class Workload:
+    """What a SIPp instance of a step runs: the scenario and its per-instance options."""
+
+    name = "workload"
+    unit = "/s"
+
+    def scenario(self) -> Path:
+        raise NotImplementedError
+
+    def options(self, folder: Path, instance: int, count: int) -> list[str]:
+        raise NotImplementedError
+
+
+class Registration(Workload):
+    """REGISTER of distinct AORs: every step and every instance gets AORs never used before."""
+
+    name = "registration"
+    unit = "REGISTER/s"
+
+    def __init__(self) -> None:
+        self._next_user = 0
+
+    def scenario(self) -> Path:
+        return SCENARIOS / "register" / "register.xml"
+
+    def options(self, folder: Path, instance: int, count: int) -> list[str]:
+        csv = users_file(folder / f"users-{instance}.csv", self._next_user, count)
+        self._next_user += count
+        return ["-inf", str(csv), "-key", "expires", "3600"]
+
+
+class Call(Workload):
+    """INVITE/ACK/BYE from a caller to one callee registered beforehand (the paper's setup)."""
+
+    name = "call"
+    unit = "calls/s"
+
+    def scenario(self) -> Path:
+        return SCENARIOS / "call" / "uac.xml"
+
+    def options(self, folder: Path, instance: int, count: int) -> list[str]:
+        return ["-s", CALLEE, "-key", "domain", DOMAIN, "-key", "caller", f"caller{instance}"]
+
+
+def base_command(sipp: str, target: Target, scenario: Path, timing: Timing) -> list[str]:
+    return [sipp, f"{target.host}:{target.port}", "-sf", str(scenario), "-t", "u1",
+            "-i", target.host, "-nostdin", "-recv_timeout", str(timing.recv_timeout_ms),
+            "-max_retrans", "5", "-aa"]
+
+
+Progress = Callable[[int, stats.Counts, float], None]
+
+
+class StepRunner:
+    """Runs one step (all instances in parallel) and judges it."""
+
+    def __init__(self, processes: Processes, sipp: str, folder: Path, timing: Timing,
+                 criteria: Criteria = Criteria()) -> None:
+        self.processes = processes
+        self.sipp = sipp
+        self.folder = folder
+        self.timing = timing
+        self.criteria = criteria
+        self._steps = 0
+
+    def run(self, workload: Workload, targets: list[Target], rate: int,
+            progress: Progress = lambda rate, counts, elapsed: None) -> Step:
+        self._steps += 1
+        folder = self.folder / f"step-{self._steps:03d}-{rate}"
+        folder.mkdir(parents=True, exist_ok=True)
+        shares = _split(rate, len(targets))
+        total = 0
+        running = []
+        for i, (target, share) in enumerate(zip(targets, shares)):
+            if share <= 0:
+                continue
+            count = max(1, round(share * self.timing.step_s))
+            total += count
+            command = base_command(self.sipp, target, workload.scenario(), self.timing) + [
+                "-r", str(share), "-rp", "1000", "-m", str(count), "-l", str(max(1000, share * 40)),
+                "-trace_stat", "-fd", "1", "-stf", str(folder / f"stat-{i}.csv"),
+                "-trace_rtt", "-rtt_freq", "1",
+                "-timeout", f"{int(self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 20)}s",
+            ] + workload.options(folder, i, count)
+            process = self.processes.start(f"sipp {workload.name} #{i}", command,
+                                           folder / f"sipp-{i}.log", cwd=folder)
+            running.append((i, count, process))
+        started = time.monotonic()
+        deadline = self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 30
+        while any(p.poll() is None for _, _, p in running):
+            elapsed = time.monotonic() - started
+            if elapsed > deadline:
+                break
+            progress(rate, self._counts(folder, running), elapsed)
+            time.sleep(0.5)
+        for _, _, process in running:
+            self.processes.wait(process, timeout_s=1.0)
+        counts = self._counts(folder, running)
+        progress(rate, counts, time.monotonic() - started)
+        offered = self._offered(folder, running)
+        times = [t for path in folder.glob("*_rtt.csv") for t in stats.read_response_times(path)]
+        return judge(rate, total, counts, offered, stats.percentile(times, 50),
+                     stats.percentile(times, 99), self.criteria)
+
+    @staticmethod
+    def _counts(folder: Path, running) -> stats.Counts:
+        total = stats.Counts()
+        for i, _, _ in running:
+            total = total + stats.final_counts(folder / f"stat-{i}.csv")
+        return total
+
+    def _offered(self, folder: Path, running) -> float:
+        """The rate SIPp really offered: each instance's calls over the time it took to create them.
+
+        Creation times are known to the dump period (1 s), hence the second taken off.
+        """
+        offered = 0.0
+        for i, count, _ in running:
+            path = folder / f"stat-{i}.csv"
+            seconds = stats.creation_seconds(path, count)
+            if seconds is None:
+                offered += stats.final_counts(path).created / self.timing.step_s
+            else:
+                offered += count / max(self.timing.step_s, seconds - 1.0)
+        return offered
+
+
+def _split(rate: int, parts: int) -> list[int]:
+    base, extra = divmod(rate, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+class Callee:
+    """The one callee of the call experiments: a SIPp UAS whose AOR is registered first.
+
+    The registration uses sipp-scenarios/register from the UAS's own port, so the binding's
+    Contact is where the UAS then listens.
+    """
+
+    def __init__(self, processes: Processes, sipp: str, folder: Path, port: int) -> None:
+        self.processes = processes
+        self.sipp = sipp
+        self.folder = folder
+        self.port = port
+        self.process = None
+
+    def start(self, registrar: Target | None, timing: Timing) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if registrar is not None:
+            csv = self.folder / "callee.csv"
+            csv.write_text(f"SEQUENTIAL\n{CALLEE};{DOMAIN};\n")
+            command = base_command(self.sipp, registrar, SCENARIOS / "register" / "register.xml", timing) + [
+                "-p", str(self.port), "-m", "1", "-inf", str(csv), "-key", "expires", "7200"]
+            process = self.processes.start("sipp callee registration", command,
+                                           self.folder / "callee-register.log", cwd=self.folder)
+            code = self.processes.wait(process, timeout_s=timing.recv_timeout_ms / 1000 + 10)
+            if code != 0:
+                raise BenchError(f"the callee could not register with {registrar.host}:{registrar.port} "
+                                 f"(SIPp exit {code}; see {self.folder / 'callee-register.log'})")
+        command = [self.sipp, "-sf", str(SCENARIOS / "call" / "uas.xml"), "-t", "u1", "-i", "127.0.0.1",
+                   "-p", str(self.port), "-nostdin", "-trace_stat", "-fd", "5",
+                   "-stf", str(self.folder / "uas-stat.csv")]
+        self.process = self.processes.start("sipp callee (UAS)", command, self.folder / "uas.log",
+                                            cwd=self.folder)
+        wait_until(lambda: self.process.poll() is not None or port_taken("127.0.0.1", self.port), 5.0)
+        if self.process.poll() is not None:
+            raise BenchError(f"the callee SIPp stopped at once (see {self.folder / 'uas.log'})")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.processes.stop(self.process)
+            self.process = None
