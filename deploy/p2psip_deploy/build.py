@@ -1,0 +1,33 @@
+"""Builds the container and the applications with Maven when their artifacts are missing."""
+import subprocess
+import sys
+
+from . import layout
+
+
+class BuildError(Exception):
+    pass
+
+
+def mvn(*args: str) -> None:
+    """Runs Maven from the repository root (so .mvn/ applies); BuildError on failure."""
+    command = ["mvn", *args]
+    print("+ " + " ".join(command), file=sys.stderr, flush=True)
+    if subprocess.run(command, cwd=layout.ROOT).returncode != 0:
+        raise BuildError("build failed: " + " ".join(command))
+
+
+def container_ready() -> bool:
+    return (layout.CONTAINER_LIB / "sip-servlets-impl-3.2.0-37.jar").is_file()
+
+
+def app_ready(app: layout.App) -> bool:
+    return (app.exploded / "WEB-INF" / "sip.xml").is_file()
+
+
+def ensure(app: layout.App, force: bool = False) -> None:
+    """Builds what is missing (or everything when force): the container's lib folder and the app."""
+    if force or not container_ready():
+        mvn("-q", "-f", "deploy/container/pom.xml", "package")
+    if force or not app_ready(app):
+        mvn("-q", "-pl", app.module, "-am", "install", "-DskipTests")

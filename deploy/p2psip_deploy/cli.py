@@ -1,0 +1,106 @@
+"""Command line of deploy/p2psip: up, down, status, demo, test."""
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from . import build, layout, nodes
+
+
+def duration_ms(text: str) -> int:
+    """'500ms', '0.1s', '100' (milliseconds) -> milliseconds."""
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)?", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a duration: {text} (e.g. 500ms, 0.1s)")
+    value = float(match.group(1))
+    return int(value * 1000) if match.group(2) == "s" else int(value)
+
+
+def key_value(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--set wants key=value, got {text}")
+    key, value = text.split("=", 1)
+    return key.strip(), value
+
+
+def run_dir_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--run-dir", type=Path, default=Path(os.environ.get("P2PSIP_RUN_DIR", layout.DEFAULT_RUN_DIR)),
+                        help="folder of the deployment's node folders and process records "
+                             "(default deploy/run, or $P2PSIP_RUN_DIR)")
+
+
+def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
+    defaults = nodes.UpOptions()
+    parser.add_argument("--dht", default=defaults.dht, choices=sorted(layout.SERVLET_OF_BACKEND),
+                        help=f"DHT backend of every node (default {defaults.dht})")
+    parser.add_argument("--nodes", type=int, default=nodes_default, help=f"number of nodes (default {nodes_default})")
+    parser.add_argument("--base-port", type=int, default=defaults.base_port,
+                        help=f"SIP port of node 0; node i listens on base+i (default {defaults.base_port})")
+    parser.add_argument("--address", default=defaults.address, help=f"SIP and overlay address (default {defaults.address})")
+    parser.add_argument("--app", default=defaults.app, choices=sorted(layout.APPS),
+                        help=f"application the nodes run (default {defaults.app})")
+    parser.add_argument("--t1", type=duration_ms, default=defaults.t1_ms,
+                        help="SIP timer T1 (baseTimerInterval); default 500ms as RFC 3261, 100ms allowed on a LAN")
+    parser.add_argument("--heap", default=defaults.heap, help=f"JVM heap, -Xms and -Xmx (default {defaults.heap})")
+    parser.add_argument("--young", default=defaults.young, help="G1 young generation -Xmn (default half the heap)")
+    parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
+                        help=f"overlay port = SIP port + this (default {defaults.overlay_offset})")
+    parser.add_argument("--set", dest="settings", action="append", type=key_value, default=[],
+                        metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
+    parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
+                        help="extra JVM argument; repeatable")
+    parser.add_argument("--timeout", type=float, default=defaults.timeout,
+                        help=f"seconds to wait for the nodes to answer (default {defaults.timeout:g})")
+
+
+def up_options(args: argparse.Namespace) -> nodes.UpOptions:
+    return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
+                           app=args.app, t1_ms=args.t1, heap=args.heap, young=args.young,
+                           overlay_offset=args.overlay_offset, settings=dict(args.settings),
+                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="deploy/p2psip", description="Run P2PSIP nodes: up, down, status, demo, test.")
+    commands = top.add_subparsers(dest="command", required=True)
+    up = commands.add_parser("up", help="start nodes; returns when every node answers OPTIONS")
+    up_arguments(up, nodes_default=1)
+    run_dir_argument(up)
+    for name, text in (("down", "stop exactly the processes `up` started"),
+                       ("status", "one line per started process: role, backend, address, PID, answers")):
+        run_dir_argument(commands.add_parser(name, help=text))
+    demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
+    up_arguments(demo, nodes_default=2)
+    demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
+    demo.add_argument("--calls", type=int, default=100, help="calls to place (default 100)")
+    demo.add_argument("--rate", type=int, default=200, help="SIPp rate, registrations or calls per second (default 200)")
+    run_dir_argument(demo)
+    test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
+    test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
+    return top
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "up":
+            started = nodes.up(up_options(args))
+            print(f"{len(started)} nodes answer; `deploy/p2psip status` lists them, `deploy/p2psip down` stops them")
+            return 0
+        if args.command == "down":
+            return 0 if nodes.stop_all(args.run_dir.resolve()) else 1
+        if args.command == "status":
+            lines = nodes.status_lines(args.run_dir.resolve())
+            print("\n".join(lines) if lines else "nothing started")
+            return 0
+        if args.command == "demo":
+            from . import demo
+            return demo.run(up_options(args), args.users, args.calls, args.rate)
+        if args.command == "test":
+            from . import testrun
+            return testrun.run(install=not args.no_install)
+    except (nodes.DeployError, build.BuildError) as e:
+        print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
+        return 1
+    return 2

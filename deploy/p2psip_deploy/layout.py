@@ -1,0 +1,43 @@
+"""Where things are: the one place for paths, the backend-to-servlet table and the defaults."""
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]          # the repository (where mvn must run)
+DEPLOY = ROOT / "deploy"
+DEFAULT_RUN_DIR = DEPLOY / "run"
+CONTAINER_HOME = DEPLOY / "container" / "target"    # catalina.home
+CONTAINER_LIB = CONTAINER_HOME / "lib"
+SCENARIOS = ROOT / "sipp-scenarios"
+
+# The default backend of `up` and `demo`; switch here when a networked DHT becomes the default.
+DEFAULT_DHT = "memory"
+
+# The one table from a backend's name (p2psip.dht) to the servlet class a node's sip.xml names.
+SERVLET_OF_BACKEND = {
+    "memory": "org.p2psip.servlet.MemorySipServlet",
+    "chord": "org.p2psip.servlet.ChordSipServlet",
+    "bamboo": "org.p2psip.servlet.BambooSipServlet",
+    "bryan": "org.p2psip.servlet.BryanSipServlet",
+    "hazelcast": "org.p2psip.servlet.HazelcastSipServlet",
+}
+
+# Backends that keep each node's bindings to itself: calls must go through the registering node.
+LOCAL_BACKENDS = {"memory"}
+
+
+class App:
+    """An application a node can run: its Maven module and its exploded WAR."""
+
+    def __init__(self, name: str, module: str, exploded: str):
+        self.name = name
+        self.module = module
+        self.exploded = ROOT / exploded
+
+
+APPS = {
+    "p2psip": App("p2psip", "src/servlet", "src/servlet/target/p2psip"),
+    "ceiling": App("ceiling", "bench/ceiling", "bench/ceiling/target/ceiling"),
+}
+
+# The app name both WARs declare in sip.xml; the application router sends these methods to it.
+SIP_APP_NAME = "p2psip"
+ROUTED_METHODS = ["REGISTER", "INVITE", "OPTIONS", "MESSAGE", "SUBSCRIBE", "NOTIFY", "PUBLISH", "INFO", "REFER"]
