@@ -58,6 +58,16 @@ class InProcessTransportTest {
     }
 
     @Test
+    void withEveryFrameLostRequestsTimeOutAndWithLatencyTheyStillArrive() throws Exception {
+        b.serve((sender, type, payload) -> CompletableFuture.completedFuture(new byte[] {42}));
+        network.latency(Duration.ofMillis(5));
+        assertArrayEquals(new byte[] {42}, a.request("b:1", 1, new byte[0], Duration.ofSeconds(5))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS));
+        network.lossRate(1.0);
+        assertEquals(Reason.TIMEOUT, reasonOf(a.request("b:1", 1, new byte[0], Duration.ofMillis(100))));
+    }
+
+    @Test
     void aClosedTransportRefusesNewRequests() {
         a.close();
         assertEquals(Reason.CLOSED, reasonOf(a.request("b:1", 1, new byte[0], Duration.ofSeconds(5))));

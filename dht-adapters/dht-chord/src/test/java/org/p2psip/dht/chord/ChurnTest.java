@@ -52,8 +52,23 @@ class ChurnTest {
         assertAllReadable(joiner);
     }
 
+    @Test
+    void overTcpACrashedNodesBindingsAreServedByItsReplicasAfterRepair() {
+        ring = Ring.of(4, clock, true);
+        writeAll(1000);
+        ChordDht victim = ring.byId().get(1);
+        victim.crash();
+        ring.nodes.remove(victim);
+        ring.awaitSettled();
+        assertAllReadable(ring.nodes.get(0), 1000);
+    }
+
     private void writeAll() {
-        for (int start = 0; start < AORS; start += 500) {
+        writeAll(AORS);
+    }
+
+    private void writeAll(int aors) {
+        for (int start = 0; start < aors; start += 500) {
             List<CompletableFuture<Boolean>> puts = new ArrayList<>();
             for (int i = start; i < start + 500; i++) {
                 ChordDht through = ring.nodes.get(i % ring.nodes.size());
@@ -65,7 +80,11 @@ class ChurnTest {
     }
 
     private void assertAllReadable(ChordDht through) {
-        for (int start = 0; start < AORS; start += 500) {
+        assertAllReadable(through, AORS);
+    }
+
+    private void assertAllReadable(ChordDht through, int aors) {
+        for (int start = 0; start < aors; start += 500) {
             List<CompletableFuture<BindingSet>> gets = new ArrayList<>();
             for (int i = start; i < start + 500; i++) {
                 gets.add(through.get(aor(i)).toCompletableFuture());
