@@ -44,8 +44,9 @@ import org.p2psip.dht.bamboo.wire.Network;
  *
  * <p>Lookups are iterative: the origin asks each hop for the next with a timeout from that hop's
  * observed round-trip times, drops a hop that fails and asks again from its own tables, then
- * sends the operation to the root with what is left of the deadline. A node that is not the
- * root answers an operation with a redirect.
+ * sends the operation to the root with what is left of the deadline (a refused root is dropped
+ * and the operation retried; compare-and-set is idempotent, see {@link VersionedRecord}). A node
+ * that is not the root answers an operation with a redirect.
  */
 public final class BambooNode implements ValueStore, AutoCloseable {
 
@@ -219,6 +220,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (found.root().equals(self)) {
                 return root.execute(request);
             }
+            // the root's work (storage, replicas) takes unknown time under load: it gets the whole
+            // deadline, and a silent root is found by leaf-set maintenance, not by this request
             return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
                 if (reply instanceof Redirect r && tries < MAX_RETRIES) {
                     return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);

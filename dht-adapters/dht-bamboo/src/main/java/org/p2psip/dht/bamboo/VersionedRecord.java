@@ -1,6 +1,7 @@
 package org.p2psip.dht.bamboo;
 
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.bamboo.storage.StoredValue;
@@ -10,7 +11,10 @@ import org.p2psip.dht.bamboo.storage.StoredValue;
  * on the storage thread (so every CAS at a root is serialised). The key holds one live value,
  * the {@link BindingCodec} bytes of the stored {@link org.p2psip.dht.BindingSet}, whose version
  * is the one writers compare. Every change carries the secret hash of the overlay, and a value
- * put with another secret is never replaced. Pure functions; {@code done[0]} reports success.
+ * put with another secret is never replaced. A put retried after its answer was lost finds
+ * its own bytes stored and succeeds again (a retried remove finds no record and reports false,
+ * as the contract says of removing an absent record). Pure functions; {@code done[0]} reports
+ * success.
  */
 final class VersionedRecord {
 
@@ -21,6 +25,10 @@ final class VersionedRecord {
     static List<StoredValue> swap(List<StoredValue> current, long expected, byte[] value, long expiresAt,
                                   byte[] secretHash, long now, boolean[] done) {
         StoredValue live = newestLive(current, now);
+        if (live != null && Arrays.equals(live.value(), value) && sameSecret(live, secretHash)) {
+            done[0] = true; // this very write is stored already: a retry whose first answer was lost
+            return null;
+        }
         if (version(live) != expected || !sameSecret(live, secretHash)) {
             return null;
         }

@@ -5,8 +5,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -15,13 +17,20 @@ import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
-import org.p2psip.dht.bamboo.wire.LocalNetwork;
+import org.p2psip.dht.bamboo.wire.TransportNetwork;
+import org.p2psip.overlay.InProcessNetwork;
+import org.p2psip.overlay.OverlaySettings;
 
-/** Many Bamboo nodes in this JVM on a {@link LocalNetwork}, each with its own JE directory, for tests. */
+/**
+ * Many Bamboo nodes in this JVM on the overlay's {@link InProcessNetwork} (messages go through
+ * {@link TransportNetwork} and the codec as on TCP), each with its own JE directory, for tests.
+ */
 final class LocalOverlay implements AutoCloseable {
 
-    final LocalNetwork network = new LocalNetwork();
+    final InProcessNetwork network = new InProcessNetwork(2);
     final List<BambooNode> nodes = new ArrayList<>();
+    private final Map<BambooNode, TransportNetwork> transports = new HashMap<>();
+    private static final String SECRET = "test-overlay-secret";
     private final Path dir;
     private final Clock clock;
     private final Config config;
@@ -54,7 +63,9 @@ final class LocalOverlay implements AutoCloseable {
 
     /** Starts a node as {@code handle} on that handle's directory (a restart if it ran before). */
     BambooNode start(NodeHandle handle) {
-        BambooNode node = BambooNode.start(handle, config, network, dir.resolve(handle.address()), clock);
+        var transport = new TransportNetwork(network.transport(handle.address(), OverlaySettings.withSecret(SECRET)));
+        BambooNode node = BambooNode.start(handle, config, transport, dir.resolve(handle.address()), clock);
+        transports.put(node, transport);
         String bootstrap = nodes.isEmpty() ? "" : nodes.get(0).handle().address();
         nodes.add(node);
         await(node.join(bootstrap).toCompletableFuture());
@@ -65,12 +76,14 @@ final class LocalOverlay implements AutoCloseable {
     void kill(BambooNode node) {
         nodes.remove(node);
         node.close();
+        transports.remove(node).close();
     }
 
-    /** Stops a node as a crashed host stops: requests to it are never answered and time out. */
+    /** Stops a node as a crashed host stops: requests to it are never answered and time out. Its address is not reused. */
     void crash(BambooNode node) {
         network.silence(node.handle().address());
-        kill(node);
+        nodes.remove(node);
+        node.close(); // its transport stays in the network, swallowing frames, until the overlay closes
     }
 
     /** Waits until every node's leaf set holds exactly the nodes nearest it among those running. */
@@ -93,15 +106,14 @@ final class LocalOverlay implements AutoCloseable {
     }
 
     BambooDht dht(BambooNode node, AutoCloseable resources) {
-        return new BambooDht(node, "test-overlay-secret", clock, resources);
+        return new BambooDht(node, SECRET, clock, resources);
     }
 
     @Override
     public void close() {
-        for (BambooNode n : List.copyOf(nodes)) {
-            n.close();
-        }
-        nodes.clear();
+        List.copyOf(nodes).forEach(this::kill);
+        transports.values().forEach(TransportNetwork::close);
+        network.close();
     }
 
     private boolean hasTrueLeafSet(BambooNode node) {
