@@ -14,6 +14,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,6 +32,9 @@ import org.p2psip.dht.DhtException.Reason;
  * has too many requests queued while its connection opens, gets OVERLOADED at once. Thread-safe.
  */
 public final class TcpTransport extends AbstractTransport {
+
+    /** A connection with no traffic either way this long is closed; it is reopened on next use. */
+    static final int IDLE_SECONDS = 300;
 
     private final NioEventLoopGroup group;
     private final Channel server;
@@ -72,7 +77,8 @@ public final class TcpTransport extends AbstractTransport {
     private void initChannel(Channel ch, String peer) {
         var codec = new FrameCodec(settings.secret());
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
-        ch.pipeline().addLast(new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()),
+        ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS),
+                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()),
                 new FrameEncoder(codec), new PeerHandler(peer));
     }
 
@@ -177,6 +183,15 @@ public final class TcpTransport extends AbstractTransport {
                 lost(peer, "connection closed");
             }
             super.channelInactive(ctx);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof IdleStateEvent) {
+                ctx.close();
+            } else {
+                super.userEventTriggered(ctx, event);
+            }
         }
 
         @Override

@@ -82,7 +82,7 @@ public final class ChordDht implements Dht {
 
     /** Finds the owner of {@code key} (counted in the lookup metrics). */
     public CompletionStage<Route> lookup(Id key) {
-        return onLoop(() -> node.lookup(key));
+        return onLoop(() -> node.lookup(key, false));
     }
 
     /** A snapshot of this node's successor list and predecessor, nearest first; for tests and tools. */

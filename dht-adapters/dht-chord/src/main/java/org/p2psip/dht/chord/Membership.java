@@ -141,7 +141,7 @@ final class Membership {
         int first = nextFinger;
         Id start = start(first);
         fixing = true;
-        node.lookup(start).whenComplete((route, failure) -> {
+        node.lookup(start, true).whenComplete((route, failure) -> {
             fixing = false;
             if (failure != null) {
                 return;

@@ -57,7 +57,7 @@ final class OwnerCall {
             retryOrFail(new DhtException(Reason.UNREACHABLE, node.self() + " has not joined the ring yet"));
             return;
         }
-        node.lookup(key).whenComplete((route, failure) -> {
+        node.lookup(key, false).whenComplete((route, failure) -> {
             if (failure != null) {
                 retryOrFail(unwrap(failure));
             } else {
