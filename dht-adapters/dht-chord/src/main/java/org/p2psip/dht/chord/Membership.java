@@ -45,6 +45,7 @@ final class Membership {
                 return;
             }
             table().successors(found.get(0), found.subList(1, found.size()));
+            successorHeardNanos = System.nanoTime();
             node.joined().complete(null);
             stabilize();
         });
@@ -185,7 +186,7 @@ final class Membership {
         List<NodeRef> itsSuccessors = in.nodes();
         boolean wasPredecessor = leaver.equals(table().predecessor());
         var known = new ArrayList<>(table().successors());
-        table().remove(leaver);
+        table().abandon(leaver); // it said so: no need to wait for silence, even if it was the last peer
         if (wasPredecessor) {
             table().predecessor(itsPredecessor);
         }
