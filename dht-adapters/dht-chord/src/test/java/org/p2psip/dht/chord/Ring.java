@@ -34,8 +34,8 @@ final class Ring implements AutoCloseable {
                 .with(ChordOptions.STABILIZE_INTERVAL.name(), "50ms")
                 .with(ChordOptions.FIX_FINGERS_INTERVAL.name(), "20ms")
                 .with(ChordOptions.CHECK_PREDECESSOR_INTERVAL.name(), "100ms")
-                .with(ChordOptions.REQUEST_TIMEOUT.name(), "300ms")
-                .with(ChordOptions.OPERATION_TIMEOUT.name(), "2s");
+                .with(ChordOptions.REQUEST_TIMEOUT.name(), "1s")
+                .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s");
     }
 
     /** Starts one more node, joining through the first; does not wait for the ring to settle. */
