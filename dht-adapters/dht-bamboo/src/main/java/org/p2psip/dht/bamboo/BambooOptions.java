@@ -21,8 +21,8 @@ public final class BambooOptions {
             "5s", "Period of leaf-set maintenance: the node exchanges leaf sets with every member, which also finds dead ones.");
     public static final Option<Duration> TABLE_PERIOD = Option.duration("bamboo.table.period", Duration.ofSeconds(5),
             "20s", "Period of routing-table maintenance: one row is refreshed from a neighbour or by a lookup.");
-    public static final Option<Duration> REPAIR_PERIOD = Option.duration("bamboo.repair.period", Duration.ofSeconds(30),
-            "2m", "Period of the full replica check; a leaf-set change also starts one, one leaf-set period later.");
+    public static final Option<Duration> REPAIR_PERIOD = Option.duration("bamboo.repair.period", Duration.ofMinutes(10),
+            "1h", "Period of the full repair, which sends every key to all its holders; a leaf-set change sends keys only to new holders.");
     public static final Option<Duration> MIN_TIMEOUT = Option.duration("bamboo.timeout.min", Duration.ofMillis(200),
             "100ms", "Lower bound of a per-hop timeout, which is otherwise computed from observed round-trip times.");
     public static final Option<Duration> MAX_TIMEOUT = Option.duration("bamboo.timeout.max", Duration.ofSeconds(2),

@@ -10,8 +10,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.p2psip.config.Config;
 import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.bamboo.routing.LeafSet;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.routing.RoutingTable;
 import org.p2psip.dht.bamboo.storage.JeStorage;
@@ -26,8 +29,9 @@ import org.p2psip.dht.bamboo.wire.Message.TableRequest;
  * not turn into message storms. Leaf sets are exchanged with every member each leaf-set period
  * (which is also how a dead member is noticed); one routing-table row is refreshed each table
  * period, from a neighbour of that row (local tuning) and by a lookup for an empty slot (global
- * tuning); replicas are checked on every leaf-set change (coalesced over one leaf-set period)
- * and on their own period; expired values are swept. Runs on the node's loop.
+ * tuning); after a leaf-set change (coalesced over one leaf-set period) each key goes to the
+ * nodes that newly should hold it, and on its own, longer period every key goes to all its
+ * holders; expired values are swept. Runs on the node's loop.
  */
 final class Maintenance {
 
@@ -43,7 +47,9 @@ final class Maintenance {
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
     private final AtomicLong repairs = new AtomicLong();
     private final AtomicLong copiesPushed = new AtomicLong();
+    private final int side;
     private boolean repairPending;
+    private LeafSet lastRepaired;
 
     Maintenance(BambooNode node, JeStorage storage, Config config) {
         this.node = node;
@@ -53,12 +59,14 @@ final class Maintenance {
         this.repairPeriod = config.get(BambooOptions.REPAIR_PERIOD);
         this.sweepPeriod = config.get(BambooOptions.SWEEP_PERIOD);
         this.replicas = config.get(BambooOptions.REPLICAS);
+        this.side = config.get(BambooOptions.LEAF_SET_SIDE);
+        this.lastRepaired = new LeafSet(node.self(), side);
     }
 
     void start() {
         every(leafPeriod, this::exchangeLeafSets);
         every(tablePeriod, this::tuneTable);
-        every(repairPeriod, this::repair);
+        every(repairPeriod, this::fullRepair);
         every(sweepPeriod, storage::sweep);
     }
 
@@ -86,7 +94,7 @@ final class Maintenance {
         repairPending = true;
         node.loop().schedule(() -> {
             repairPending = false;
-            repair();
+            repairChanges();
         }, leafPeriod.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -107,22 +115,46 @@ final class Maintenance {
     }
 
     /**
-     * Sends every key this node holds to each of the nodes that should hold it now (its root
-     * and replicas as this node's leaf set sees them); they keep what is newer than theirs.
+     * After a leaf-set change: sends each key this node holds to the nodes that should hold it now
+     * but did not under the leaf set of the previous repair (a node that took a dead one's place,
+     * or one that joined). Nodes that held the key before are not sent it again.
      */
-    private CompletionStage<Void> repair() {
+    private CompletionStage<Void> repairChanges() {
+        LeafSet before = lastRepaired;
+        LeafSet now = copyOf(node.leafSet());
+        lastRepaired = now;
+        return repair(holder -> key -> !before.nearest(key, replicas + 1).contains(holder));
+    }
+
+    /**
+     * Sends every key this node holds to every node that should hold it now: the safety net for
+     * copies lost on the way (a replica that failed during a write). They keep what is newer.
+     */
+    private CompletionStage<Void> fullRepair() {
+        lastRepaired = copyOf(node.leafSet());
+        return repair(holder -> key -> true);
+    }
+
+    /** Pushes each held key to each of its current holders (root and replicas) that {@code wanted} selects. */
+    private CompletionStage<Void> repair(Function<NodeHandle, Predicate<Id>> wanted) {
         repairs.incrementAndGet();
         return storage.snapshot().thenAccept(all -> {
             Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
             for (KeyValues kv : all) {
                 for (NodeHandle holder : node.leafSet().nearest(kv.key(), replicas + 1)) {
-                    if (!holder.equals(node.self())) {
+                    if (!holder.equals(node.self()) && wanted.apply(holder).test(kv.key())) {
                         outgoing.computeIfAbsent(holder, h -> new ArrayList<>()).add(kv);
                     }
                 }
             }
             outgoing.forEach(this::push);
         });
+    }
+
+    private LeafSet copyOf(LeafSet leafSet) {
+        var copy = new LeafSet(node.self(), side);
+        leafSet.members().forEach(copy::add);
+        return copy;
     }
 
     private void push(NodeHandle target, List<KeyValues> copies) {

@@ -48,7 +48,7 @@ final class LocalOverlay implements AutoCloseable {
         return Config.empty()
                 .with(BambooOptions.LEAF_SET_PERIOD.name(), "250ms")
                 .with(BambooOptions.TABLE_PERIOD.name(), "500ms")
-                .with(BambooOptions.REPAIR_PERIOD.name(), "3s")
+                .with(BambooOptions.REPAIR_PERIOD.name(), "10m")
                 .with(BambooOptions.MIN_TIMEOUT.name(), "100ms")
                 .with(BambooOptions.MAX_TIMEOUT.name(), "1s")
                 .with(BambooOptions.DEADLINE.name(), "10s")
