@@ -149,6 +149,39 @@ class JeStorageTest {
         queued.forEach(JeStorageTest::await);
     }
 
+    @Test
+    void aJeFailureFailsTheOperationAsStorageAndTheStoreGoesOn() {
+        JeStorage store = open(Config.empty());
+        var failure = assertThrows(ExecutionException.class, () -> store.update(KEY, current -> {
+            throw new JeFailure("no space left on device");
+        }).toCompletableFuture().get(20, TimeUnit.SECONDS));
+        assertEquals(DhtException.Reason.STORAGE, ((DhtException) failure.getCause()).reason());
+        await(store.put(KEY, bytes("after"), Duration.ofMinutes(1), Id.sha1(SECRET)));
+        assertEquals(1, await(store.get(KEY, 10, new byte[0])).values().size(), "the store still works");
+    }
+
+    @Test
+    void writesQueuedTogetherShareOneFsync() {
+        JeStorage store = open(Config.empty().with(BambooOptions.STORAGE_FSYNC.name(), "true"));
+        List<CompletionStage<Void>> puts = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            puts.add(store.put(Id.hash("k" + i), bytes("v" + i), Duration.ofMinutes(5), Id.sha1(SECRET)));
+        }
+        puts.forEach(JeStorageTest::await);
+        long writes = store.metrics().get("bamboo.storage.writes");
+        long fsyncs = store.metrics().get("bamboo.storage.fsyncs");
+        assertEquals(2000, writes);
+        assertTrue(fsyncs > 0 && fsyncs * 4 <= writes,
+                "2000 writes queued at once must share fsyncs (group commit), got " + fsyncs + " fsyncs");
+    }
+
+    /** What JE throws when the disk fails; its constructors are for subclasses. */
+    private static final class JeFailure extends com.sleepycat.je.DatabaseException {
+        JeFailure(String message) {
+            super(message);
+        }
+    }
+
     private JeStorage open(Config config) {
         JeStorage store = JeStorage.open(dir.resolve("je"), config, clock, Runnable::run);
         open.add(store);
