@@ -14,6 +14,7 @@ Layout of a node folder (deploy/README.md shows it too):
 """
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -142,9 +143,19 @@ def deploy_app(spec: NodeSpec) -> None:
         sip_xml.write_text(with_servlet_class(sip_xml.read_text(), layout.SERVLET_OF_BACKEND[spec.dht]))
 
 
+# The container reads a <servlet>'s children only in the sip-app namespace: with a javaee: prefix
+# it finds no servlet name ("StandardWrapper[null]") and the application does not start.
+JAVAEE_SERVLET_CHILD = re.compile(r"<(/?)javaee:(servlet-name|servlet-class|load-on-startup)>")
+
+
 def with_servlet_class(sip_xml: str, servlet_class: str) -> str:
-    """sip.xml with its one <servlet-class> replaced; refuses a file with none or several."""
+    """sip.xml with its one <servlet-class> replaced (refuses a file with none or several) and the
+    servlet's elements moved into the sip-app namespace, the only one the container reads."""
     found = SERVLET_CLASS.findall(sip_xml)
     if len(found) != 1:
         raise ValueError(f"sip.xml must declare exactly one servlet-class, found {len(found)}")
+    if JAVAEE_SERVLET_CHILD.search(sip_xml):
+        print("deploy/p2psip: sip.xml names the servlet with javaee: elements, which this container "
+              "does not read; the node's copy uses the sip-app namespace", file=sys.stderr)
+    sip_xml = JAVAEE_SERVLET_CHILD.sub(r"<\1\2>", sip_xml)
     return SERVLET_CLASS.sub(lambda m: m.group(1) + servlet_class + m.group(3), sip_xml)

@@ -1,0 +1,30 @@
+"""REGISTER runs, shared by register/run and call/run (which registers its callee and caller)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import sipprun  # noqa: E402
+
+
+def write_users(file: Path, count: int, domain: str, prefix: str = "user", start: int = 0) -> Path:
+    """A SIPp injection file of `count` distinct AORs, "user;domain;" per line, read in order."""
+    lines = ["SEQUENTIAL"] + [f"{prefix}{n:07d};{domain};" for n in range(start, start + count)]
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("\n".join(lines) + "\n")
+    return file
+
+
+def write_user(file: Path, user: str, domain: str) -> Path:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(f"SEQUENTIAL\n{user};{domain};\n")
+    return file
+
+
+def register(target: str, users_csv: Path, count: int, rate: int, expires: int = 3600,
+             address: str = "127.0.0.1", port: int = 0, transport: str = "u1", out: Path | None = None,
+             name: str = "register", timeout_seconds: float = 600) -> int:
+    """REGISTERs `count` lines of users_csv at `rate` per second; SIPp's exit code (0: all got 200).
+    port: SIPp's local port, which is also the registered Contact's port."""
+    args = ["-inf", str(users_csv), "-key", "expires", str(expires), "-m", str(count), "-r", str(rate),
+            "-t", transport, "-l", str(max(rate * 4, 10)), *sipprun.stats_args(name, out)]
+    return sipprun.run("register/register.xml", target, args, address, port, out, timeout_seconds)

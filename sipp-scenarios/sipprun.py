@@ -1,0 +1,71 @@
+"""Shared by the run scripts of sipp-scenarios/: how SIPp is started, with which ports, and where
+its trace files go. Standard library only. The verdict of every run is SIPp's exit code
+(0: every call passed; 1: at least one failed; 97, 99, 253-255: aborted, nothing done, fatal)."""
+import os
+import random
+import socket
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SIPP = os.environ.get("SIPP", "sipp")
+
+
+def bindable(address: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.bind((address, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(address: str, block: int = 1) -> int:
+    """The first of `block` consecutive UDP ports free on address now. SIPp left to itself takes
+    5060 and up (where nodes listen) and binds four media ports from -mp (RTP and RTCP, audio and
+    video), so every run is given ports from the ephemeral range instead."""
+    for _ in range(200):
+        first = random.randrange(20000, 32000 - block)
+        if all(bindable(address, first + i) for i in range(block)):
+            return first
+    raise RuntimeError(f"no {block} free consecutive UDP ports on {address}")
+
+
+def command(scenario: str, target: str, args: list[str], address: str, port: int = 0,
+            timeout_seconds: float = 600) -> list[str]:
+    """The SIPp command line for sipp-scenarios/<scenario> against target (host:port)."""
+    return [SIPP, "-sf", str(HERE / scenario), "-nostdin", "-i", address,
+            "-p", str(port or free_port(address)), "-mp", str(free_port(address, block=4)),
+            "-timeout", f"{int(timeout_seconds)}s", "-timeout_error", *args, target]
+
+
+def run(scenario: str, target: str, args: list[str], address: str = "127.0.0.1", port: int = 0,
+        out: Path | None = None, timeout_seconds: float = 600, quiet: bool = False) -> int:
+    """Runs SIPp to the end and returns its exit code. Its files (-trace_* output) land in out
+    (created when missing), else in the temporary folder. SIPp's screen is dropped; its error
+    lines go to stderr unless quiet."""
+    cmd = command(scenario, target, args, address, port, timeout_seconds)
+    return subprocess.run(cmd, cwd=_folder(out), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL if quiet else None, timeout=timeout_seconds + 60).returncode
+
+
+def start(scenario: str, target: str, args: list[str], address: str = "127.0.0.1", port: int = 0,
+          out: Path | None = None, timeout_seconds: float = 600) -> subprocess.Popen:
+    """Starts SIPp in the background (a UAS); the caller waits on it and reads returncode."""
+    cmd = command(scenario, target, args, address, port, timeout_seconds)
+    return subprocess.Popen(cmd, cwd=_folder(out), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+
+def _folder(out: Path | None) -> Path:
+    folder = out if out is not None else Path(os.environ.get("TMPDIR", "/tmp"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def stats_args(name: str, out: Path | None) -> list[str]:
+    """-trace_stat/-trace_rtt options when out is set: <name>.stat.csv (every second) and
+    <scenario>_<pid>_rtt.csv in out, for the bench to read rates and response times."""
+    if out is None:
+        return ["-trace_err", "-error_file", os.devnull]
+    return ["-trace_stat", "-stf", str(out / f"{name}.stat.csv"), "-fd", "1",
+            "-trace_rtt", "-rtt_freq", "1", "-trace_err", "-error_file", str(out / f"{name}.errors.log")]
