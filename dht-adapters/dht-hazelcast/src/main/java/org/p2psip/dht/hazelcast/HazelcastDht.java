@@ -1,0 +1,159 @@
+package org.p2psip.dht.hazelcast;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.LocalMapStats;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.p2psip.config.Config;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.DhtException;
+
+/**
+ * The Dht service on an embedded Hazelcast member: each AOR is one entry of an {@code IMap}, its
+ * value the {@link BindingCodec} bytes of the stored {@link BindingSet}, with a time-to-live up to
+ * the record's retention. Hazelcast partitions the map over the cluster's members and keeps
+ * synchronous backups.
+ *
+ * <p>Compare-and-set is an entry processor sent with {@code submitToKey} ({@link CompareAndSet},
+ * {@link CompareAndRemove}): the version check and the write run as one step on the partition's
+ * owner, in one round trip, and set the entry's time-to-live in the same step. Hazelcast has no
+ * asynchronous {@code replace(key, old, new)}, and that call would cost a read before every write.
+ *
+ * <p>Thread-safe. Every method returns at once: only the map's asynchronous calls are used, and
+ * each has a deadline ({@link HazelcastOptions#OPERATION_TIMEOUT}). The returned stages complete on
+ * a Hazelcast thread (or the deadline timer): continuations must not block.
+ */
+public final class HazelcastDht implements Dht {
+
+    private final HazelcastInstance member;
+    private final IMap<String, byte[]> map;
+    private final Clock clock;
+    private final Deadlines deadlines;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong gets = new AtomicLong();
+    private final AtomicLong puts = new AtomicLong();
+    private final AtomicLong removes = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    HazelcastDht(HazelcastInstance member, Config node, Clock clock) {
+        this.member = member;
+        this.map = member.getMap(node.get(HazelcastOptions.MAP));
+        this.clock = clock;
+        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), member.getName() + "-deadlines");
+    }
+
+    /**
+     * Starts this node's member and returns once it has joined the cluster named by the deployment's
+     * secret (or, if no listed member answered within the join timeout, started one of its own).
+     * Blocks for that: call it once when the node starts, never on the request path.
+     *
+     * @throws IllegalArgumentException if the overlay secret is empty or an address is malformed
+     */
+    public static HazelcastDht start(Config node, Clock clock) {
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.from(node));
+        return new HazelcastDht(member, node, clock);
+    }
+
+    @Override
+    public CompletionStage<BindingSet> get(String aor) {
+        gets.incrementAndGet();
+        long now = clock.millis();
+        return call("get " + aor, () -> map.getAsync(aor).thenApply(value -> StoredRecord.readAt(aor, value, now)));
+    }
+
+    @Override
+    public CompletionStage<Boolean> put(BindingSet next) {
+        puts.incrementAndGet();
+        long now = clock.millis();
+        // Hazelcast reads a TTL of 0 as "for ever": a record already past its retention lives 1 ms.
+        long ttl = Math.max(1, next.retainUntil() - now);
+        return counted(call("put " + next.aor(), () -> map.submitToKey(next.aor(),
+                new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl))));
+    }
+
+    @Override
+    public CompletionStage<Boolean> remove(String aor, long version) {
+        removes.incrementAndGet();
+        return counted(call("remove " + aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis()))));
+    }
+
+    /**
+     * This node's counters and the member's view of the cluster. Reads only local state: safe to call
+     * often.
+     */
+    @Override
+    public Map<String, Long> metrics() {
+        var metrics = new java.util.TreeMap<String, Long>();
+        metrics.put("hazelcast.gets", gets.get());
+        metrics.put("hazelcast.puts", puts.get());
+        metrics.put("hazelcast.removes", removes.get());
+        metrics.put("hazelcast.conflicts", conflicts.get());
+        metrics.put("hazelcast.failures", failures.get());
+        if (member.getLifecycleService().isRunning()) {
+            LocalMapStats local = map.getLocalMapStats();
+            metrics.put("hazelcast.members", (long) member.getCluster().getMembers().size());
+            metrics.put("hazelcast.owned-entries", local.getOwnedEntryCount());
+            metrics.put("hazelcast.backup-entries", local.getBackupEntryCount());
+        }
+        return metrics;
+    }
+
+    /** The embedded member, for operators and tests (cluster view, crash simulation); not for the request path. */
+    public HazelcastInstance member() {
+        return member;
+    }
+
+    /**
+     * Leaves the cluster gracefully: Hazelcast moves this member's partitions to the others (for at
+     * most {@link HazelcastOptions#SHUTDOWN_TIMEOUT}) before it stops. Blocks for that; idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                member.shutdown();
+            } finally {
+                deadlines.close();
+            }
+        }
+    }
+
+    private <T> CompletionStage<T> call(String what, Supplier<CompletionStage<T>> operation) {
+        if (closed.get()) {
+            failures.incrementAndGet();
+            return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED, what + ": this node's Hazelcast DHT is closed"));
+        }
+        CompletionStage<T> started;
+        try {
+            started = operation.get(); // starts the call; Hazelcast itself may refuse at once (member shut down)
+        } catch (RuntimeException e) {
+            started = CompletableFuture.failedFuture(e);
+        }
+        CompletionStage<T> bounded = deadlines.bound(what, started, failure -> Failures.translate(what, failure));
+        bounded.whenComplete((value, failure) -> {
+            if (failure != null) {
+                failures.incrementAndGet();
+            }
+        });
+        return bounded;
+    }
+
+    private CompletionStage<Boolean> counted(CompletionStage<Boolean> write) {
+        return write.thenApply(stored -> {
+            if (!stored) {
+                conflicts.incrementAndGet();
+            }
+            return stored;
+        });
+    }
+}
