@@ -50,7 +50,7 @@ public final class TcpTransport extends AbstractTransport {
     /**
      * Listens on {@code listen} ("host:port"; port 0 picks a free one) and returns the transport,
      * whose {@link #address()} is the bound address. Blocks until bound: call it at start, not
-     * on a request path.
+     * on a request path. Throws IllegalStateException when the address cannot be bound.
      */
     public static TcpTransport bind(String listen, OverlaySettings settings) {
         var group = new NioEventLoopGroup(1);
@@ -68,9 +68,9 @@ public final class TcpTransport extends AbstractTransport {
             String bound = Addresses.format((InetSocketAddress) server.localAddress());
             holder[0] = new TcpTransport(bound, settings, group, server);
             return holder[0];
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows the socket's checked BindException unchanged
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            throw e;
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot listen on " + listen + ": " + e, e);
         }
     }
 

@@ -93,6 +93,13 @@ class TcpTransportTest {
     }
 
     @Test
+    void bindingAnAddressInUseFailsAtOnce() {
+        var refused = assertThrows(IllegalStateException.class,
+                () -> TcpTransport.bind(server.address(), OverlaySettings.withSecret(SECRET)));
+        assertTrue(refused.getMessage().contains(server.address()), refused.getMessage());
+    }
+
+    @Test
     void aSilentPeerFailsTheRequestWithTimeoutAtItsDeadline() throws Exception {
         try (var silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             DhtException e = failure(client.request("127.0.0.1:" + silent.getLocalPort(), 1, new byte[0], Duration.ofMillis(300)));
