@@ -11,19 +11,31 @@ Not thread-safe: one step at a time, from the bench's main thread.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from . import stats
-from .procs import BenchError, Processes, port_taken, wait_until
+from .procs import BenchError, Processes, port_taken, require_ports_free, wait_until
 from .search import Criteria, Step, judge
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "sipp-scenarios"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
+HOLD_MS = 100  # as sipp-scenarios/call/run: ACK and BYE, forwarded on different threads, stay in order
+
+
+def _scenario_helpers():
+    """sipp-scenarios' own helpers: how SIPp is invoked (ports, trace files) and the AOR file format."""
+    for folder in (SCENARIOS, SCENARIOS / "register"):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    import registering
+    import sipprun
+    return sipprun, registering
 
 
 @dataclass(frozen=True)
@@ -42,10 +54,9 @@ class Timing:
 
 
 def users_file(path: Path, start: int, count: int) -> Path:
-    """AORs start..start+count-1, in the format of sipp-scenarios/register/make-users."""
-    lines = ["SEQUENTIAL"] + [f"user{n:07d};{DOMAIN};" for n in range(start, start + count)]
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    """AORs start..start+count-1, written by sipp-scenarios' own generator."""
+    _, registering = _scenario_helpers()
+    return registering.write_users(path, count, DOMAIN, start=start)
 
 
 class Workload:
@@ -89,13 +100,25 @@ class Call(Workload):
         return SCENARIOS / "call" / "uac.xml"
 
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
-        return ["-s", CALLEE, "-key", "domain", DOMAIN, "-key", "caller", f"caller{instance}"]
+        # A 180 that a multi-threaded proxy forwards after the 200 must not fail the call: SIPp then
+        # keeps the call going instead of aborting it. A wrong final answer still fails it, on the
+        # receive timeout, since the 200 it waits for never comes.
+        return ["-s", CALLEE, "-key", "domain", DOMAIN, "-key", "caller", f"caller{instance}",
+                "-d", str(HOLD_MS), "-default_behaviors", "all,-abortunexp"]
 
 
-def base_command(sipp: str, target: Target, scenario: Path, timing: Timing) -> list[str]:
-    return [sipp, f"{target.host}:{target.port}", "-sf", str(scenario), "-t", "u1",
-            "-i", target.host, "-nostdin", "-recv_timeout", str(timing.recv_timeout_ms),
-            "-max_retrans", "5", "-aa"]
+def base_command(target: Target, scenario: Path, timing: Timing, run_s: float, port: int = 0) -> list[str]:
+    """sipp-scenarios' SIPp command line (free local and media ports, -nostdin, -timeout), plus
+    UDP on one socket, the receive timeout and the bound on retransmissions."""
+    sipprun, _ = _scenario_helpers()
+    return sipprun.command(str(scenario.relative_to(SCENARIOS)), f"{target.host}:{target.port}",
+                           ["-t", "u1", "-recv_timeout", str(timing.recv_timeout_ms), "-max_retrans", "5"],
+                           target.host, port, run_s)
+
+
+def stats_options(name: str, folder: Path) -> list[str]:
+    sipprun, _ = _scenario_helpers()
+    return sipprun.stats_args(name, folder)
 
 
 Progress = Callable[[int, stats.Counts, float], None]
@@ -104,10 +127,9 @@ Progress = Callable[[int, stats.Counts, float], None]
 class StepRunner:
     """Runs one step (all instances in parallel) and judges it."""
 
-    def __init__(self, processes: Processes, sipp: str, folder: Path, timing: Timing,
+    def __init__(self, processes: Processes, folder: Path, timing: Timing,
                  criteria: Criteria = Criteria()) -> None:
         self.processes = processes
-        self.sipp = sipp
         self.folder = folder
         self.timing = timing
         self.criteria = criteria
@@ -126,12 +148,10 @@ class StepRunner:
                 continue
             count = max(1, round(share * self.timing.step_s))
             total += count
-            command = base_command(self.sipp, target, workload.scenario(), self.timing) + [
+            run_s = self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 20
+            command = base_command(target, workload.scenario(), self.timing, run_s) + [
                 "-r", str(share), "-rp", "1000", "-m", str(count), "-l", str(max(1000, share * 40)),
-                "-trace_stat", "-fd", "1", "-stf", str(folder / f"stat-{i}.csv"),
-                "-trace_rtt", "-rtt_freq", "1",
-                "-timeout", f"{int(self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 20)}s",
-            ] + workload.options(folder, i, count)
+            ] + stats_options(f"stat-{i}", folder) + workload.options(folder, i, count)
             process = self.processes.start(f"sipp {workload.name} #{i}", command,
                                            folder / f"sipp-{i}.log", cwd=folder)
             running.append((i, count, process))
@@ -156,7 +176,7 @@ class StepRunner:
     def _counts(folder: Path, running) -> stats.Counts:
         total = stats.Counts()
         for i, _, _ in running:
-            total = total + stats.final_counts(folder / f"stat-{i}.csv")
+            total = total + stats.final_counts(folder / f"stat-{i}.stat.csv")
         return total
 
     def _offered(self, folder: Path, running) -> float:
@@ -166,7 +186,7 @@ class StepRunner:
         """
         offered = 0.0
         for i, count, _ in running:
-            path = folder / f"stat-{i}.csv"
+            path = folder / f"stat-{i}.stat.csv"
             seconds = stats.creation_seconds(path, count)
             if seconds is None:
                 offered += stats.final_counts(path).created / self.timing.step_s
@@ -187,29 +207,31 @@ class Callee:
     Contact is where the UAS then listens.
     """
 
-    def __init__(self, processes: Processes, sipp: str, folder: Path, port: int) -> None:
+    def __init__(self, processes: Processes, folder: Path, port: int) -> None:
         self.processes = processes
-        self.sipp = sipp
         self.folder = folder
         self.port = port
         self.process = None
 
-    def start(self, registrar: Target | None, timing: Timing) -> None:
+    def start(self, registrars: list[Target], timing: Timing) -> None:
+        """Registers the callee with every registrar (each node, so that backends which share
+        nothing between nodes can still route the calls), then starts the UAS."""
+        require_ports_free("127.0.0.1", [self.port], "the callee (SIPp UAS)")
         self.folder.mkdir(parents=True, exist_ok=True)
-        if registrar is not None:
-            csv = self.folder / "callee.csv"
-            csv.write_text(f"SEQUENTIAL\n{CALLEE};{DOMAIN};\n")
-            command = base_command(self.sipp, registrar, SCENARIOS / "register" / "register.xml", timing) + [
-                "-p", str(self.port), "-m", "1", "-inf", str(csv), "-key", "expires", "7200"]
-            process = self.processes.start("sipp callee registration", command,
-                                           self.folder / "callee-register.log", cwd=self.folder)
+        _, registering = _scenario_helpers()
+        csv = registering.write_user(self.folder / "callee.csv", CALLEE, DOMAIN)
+        for registrar in registrars:
+            command = base_command(registrar, SCENARIOS / "register" / "register.xml", timing, 30, self.port) + [
+                "-m", "1", "-inf", str(csv), "-key", "expires", "7200"]
+            log = self.folder / f"callee-register-{registrar.port}.log"
+            process = self.processes.start("sipp callee registration", command, log, cwd=self.folder)
             code = self.processes.wait(process, timeout_s=timing.recv_timeout_ms / 1000 + 10)
             if code != 0:
                 raise BenchError(f"the callee could not register with {registrar.host}:{registrar.port} "
-                                 f"(SIPp exit {code}; see {self.folder / 'callee-register.log'})")
-        command = [self.sipp, "-sf", str(SCENARIOS / "call" / "uas.xml"), "-t", "u1", "-i", "127.0.0.1",
-                   "-p", str(self.port), "-nostdin", "-trace_stat", "-fd", "5",
-                   "-stf", str(self.folder / "uas-stat.csv")]
+                                 f"(SIPp exit {code}; see {log})")
+        proxy = registrars[0] if registrars else Target("127.0.0.1", self.port)
+        command = base_command(proxy, SCENARIOS / "call" / "uas.xml", timing, 24 * 3600, self.port) \
+            + stats_options("uas", self.folder)
         self.process = self.processes.start("sipp callee (UAS)", command, self.folder / "uas.log",
                                             cwd=self.folder)
         wait_until(lambda: self.process.poll() is not None or port_taken("127.0.0.1", self.port), 5.0)

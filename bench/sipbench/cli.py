@@ -1,0 +1,179 @@
+"""bench/run: argument parsing, the run's folders, and the one place that stops everything.
+
+Quick mode is a first look (about three minutes): the memory backend and both references, one
+node, registration and calls, short steps and a coarse search. Full mode is the whole matrix:
+every landed backend, 1, 2, 4 and 8 nodes, every experiment, longer steps, a finer search.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from . import deploy, experiments, machine, report, search, tools
+from .procs import BenchError, Processes
+from .runner import Runner, Settings
+from .sipp import SCENARIOS, Timing
+
+BENCH = Path(__file__).resolve().parents[1]
+REPO = BENCH.parent
+
+QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=400, precision=0.35, max_steps=5,
+             cooldown=3.0)
+FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=20.0, start=200, precision=0.05,
+            max_steps=14, cooldown=20.0)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bench/run", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="about three minutes: memory backend, one node, "
+                                                          "registration and calls, coarse search")
+    p.add_argument("--experiments", type=_names(experiments.ALL),
+                   help=f"comma-separated, from: {', '.join(experiments.ALL)} (default: quick register,call; full all)")
+    p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick memory; "
+                                                  "full every landed one: " + ", ".join(deploy.backends()) + ")")
+    p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
+    p.add_argument("--step-seconds", type=float, help="length of one rate step (quick 3, full 20)")
+    p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 400, full 200)")
+    p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
+    p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
+                                                   "(quick 0.35, full 0.05)")
+    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 14)")
+    p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 20)")
+    p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
+                                                        "(default: deploy/p2psip's, 500 as RFC 3261)")
+    p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
+    p.add_argument("--base-port", type=int, default=25070,
+                   help="SIP port of node 0; Kamailio on +50, the callee on +60 (default 25070)")
+    p.add_argument("--out", type=Path, default=BENCH / "results", help="results root (default bench/results)")
+    p.add_argument("--report-only", type=Path, metavar="FOLDER",
+                   help="rebuild report.md and the plots of an earlier run from its summary.csv")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.report_only:
+        rebuild(args.report_only)
+        return 0
+    processes = Processes()
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return run(args, processes, argv if argv is not None else sys.argv[1:])
+    except BenchError as e:
+        print(f"\nbench: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nbench: interrupted; every process it started is stopped", file=sys.stderr)
+        return 130
+    finally:
+        processes.stop_all()
+
+
+def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
+    mode = QUICK if args.quick else FULL
+    chosen = args.experiments or mode["experiments"]
+    backends = args.backends or (["memory"] if args.quick else deploy.backends())
+    nodes = args.nodes or mode["nodes"]
+    tools.require("sipp")
+    tools.require("kamailio")
+    for needed in (SCENARIOS / "register" / "register.xml", SCENARIOS / "call" / "uac.xml"):
+        if not needed.is_file():
+            raise BenchError(f"{needed} is missing: the bench runs the project's own SIPp scenarios")
+    if not deploy.available():
+        raise BenchError(f"{deploy.P2PSIP} is missing: the bench starts nodes and the container ceiling only "
+                         "through it")
+    unknown = [b for b in backends if b not in deploy.backends()]
+    if unknown:
+        raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
+    timing = Timing(step_s=args.step_seconds or mode["step"], t1_ms=args.t1 or 500)
+    plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
+                       precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"])
+    settings = Settings(timing, plan, args.base_port, args.cooldown if args.cooldown is not None else mode["cooldown"],
+                        args.heap, args.t1)
+    commit = _commit()
+    out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
+    measurements = experiments.plan(chosen, backends, nodes)
+    print(f"bench: {len(measurements)} rate searches; results in {out}", file=sys.stderr)
+    described = machine.describe()
+    Runner(settings, out, out / "work", processes).run(measurements)
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": commit, "mode": "quick" if args.quick else "full",
+            "network": "loopback (every node, reference and SIPp on 127.0.0.1 of one machine; "
+                       "no network namespaces)",
+            "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
+    _write_meta(out, meta, described)
+    rebuild(out)
+    return 0
+
+
+def rebuild(out: Path) -> None:
+    rows = report.read_summary(out / "summary.csv")
+    meta, described = _read_meta(out)
+    path = report.write_report(out, rows, described, meta)
+    plots = report.write_plots(out, rows)
+    print(f"bench: report {path}, {len(plots)} plot(s)", file=sys.stderr)
+
+
+def _write_meta(out: Path, meta: dict, described: dict) -> None:
+    lines = [f"{k}\t{v}" for k, v in meta.items()] + ["-"] + [f"{k}\t{v}" for k, v in described.items()]
+    (out / "run.tsv").write_text("\n".join(lines) + "\n")
+
+
+def _read_meta(out: Path) -> tuple[dict, dict]:
+    meta, described, target = {}, {}, None
+    path = out / "run.tsv"
+    if not path.exists():
+        return meta, described
+    target = meta
+    for line in path.read_text().splitlines():
+        if line == "-":
+            target = described
+            continue
+        key, _, value = line.partition("\t")
+        target[key] = value
+    return meta, described
+
+
+def _commit() -> str:
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO)
+    return out.stdout.strip() or "unknown"
+
+
+def _fresh(folder: Path) -> Path:
+    candidate, n = folder, 1
+    while candidate.exists():
+        n += 1
+        candidate = folder.with_name(f"{folder.name}-{n}")
+    candidate.mkdir(parents=True)
+    return candidate
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _list(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        return sorted({int(x) for x in _list(text)})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text}")
+
+
+def _names(allowed):
+    def parse(text: str) -> list[str]:
+        names = _list(text)
+        bad = [n for n in names if n not in allowed]
+        if bad:
+            raise argparse.ArgumentTypeError(f"unknown experiment(s) {', '.join(bad)}; choose from {', '.join(allowed)}")
+        return names
+    return parse

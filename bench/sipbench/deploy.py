@@ -1,0 +1,138 @@
+"""Our nodes and the container-ceiling reference, started only through deploy/p2psip.
+
+The bench gives deploy/p2psip its own run folder (--run-dir under the bench's work folder), so
+`down` stops exactly the nodes this bench started and never another engineer's deployment.
+If `up` fails half-way, `down` still runs, and the processes deploy/p2psip recorded are
+signalled by the bench as a last resort when `down` itself fails.
+
+Not thread-safe; used from the bench's main thread.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from .procs import BenchError, require_ports_free
+
+REPO = Path(__file__).resolve().parents[2]
+P2PSIP = REPO / "deploy" / "p2psip"
+SERVLETS = REPO / "src" / "servlet" / "src" / "main" / "java" / "org" / "p2psip" / "servlet"
+BACKEND_MODULES = REPO / "dht-adapters"
+
+
+def available() -> bool:
+    return P2PSIP.is_file() and os.access(P2PSIP, os.X_OK)
+
+
+def backends() -> list[str]:
+    """Backends that have landed: a module dht-adapters/dht-NAME and a servlet NAME...SipServlet."""
+    found = []
+    for module in sorted(BACKEND_MODULES.glob("dht-*")):
+        name = module.name[len("dht-"):]
+        if name in ("api", "contract", "overlay"):
+            continue
+        servlet = SERVLETS / f"{name.capitalize()}SipServlet.java"
+        if servlet.is_file():
+            found.append(name)
+    return found
+
+
+def front_available() -> bool:
+    if not available():
+        return False
+    out = subprocess.run([sys.executable, str(P2PSIP), "up", "--help"], capture_output=True, text=True)
+    return "--front" in out.stdout
+
+
+class Deployment:
+    """One `deploy/p2psip up` ... `down` of N nodes (or the ceiling app) on loopback ports."""
+
+    def __init__(self, run_dir: Path, log: Path, dht: str, nodes: int, base_port: int,
+                 app: str = "p2psip", t1_ms: int | None = None, heap: str | None = None,
+                 extra: list[str] | None = None) -> None:
+        self.run_dir = run_dir
+        self.log = log
+        self.dht = dht
+        self.nodes = nodes
+        self.base_port = base_port
+        self.app = app
+        self.t1_ms = t1_ms
+        self.heap = heap
+        self.extra = extra or []
+        self.up_done = False
+
+    def ports(self) -> list[int]:
+        return [self.base_port + i for i in range(self.nodes)]
+
+    def start(self) -> None:
+        if not available():
+            raise BenchError(f"{P2PSIP} is missing: the bench starts nodes only through it")
+        require_ports_free("127.0.0.1", self.ports(), f"{self.app} node")
+        command = ["up", "--dht", self.dht, "--nodes", str(self.nodes),
+                   "--base-port", str(self.base_port), "--app", self.app]
+        if self.t1_ms is not None:
+            command += ["--t1", f"{self.t1_ms}ms"]
+        if self.heap:
+            command += ["--heap", self.heap]
+        self.up_done = True  # from here on, `down` must run whatever happens
+        code = self._p2psip(command + self.extra)
+        if code != 0:
+            self.stop()
+            raise BenchError(f"deploy/p2psip up --dht {self.dht} --nodes {self.nodes} --app {self.app} "
+                             f"failed (exit {code}); its output is in {self.log}:\n{_tail(self.log)}")
+
+    def stop(self) -> None:
+        if not self.up_done:
+            return
+        self.up_done = False
+        if self._p2psip(["down"]) != 0:
+            self._signal_recorded()
+
+    def pids(self) -> list[int]:
+        return [entry["pid"] for entry in self._recorded()]
+
+    def _p2psip(self, arguments: list[str]) -> int:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "a") as out:
+            out.write(f"\n$ deploy/p2psip {' '.join(arguments)} --run-dir {self.run_dir}\n")
+            out.flush()
+            # Own session: a Ctrl-C at the terminal reaches the bench, which then runs `down`.
+            return subprocess.run([sys.executable, str(P2PSIP), *arguments, "--run-dir", str(self.run_dir)],
+                                  stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  cwd=REPO, start_new_session=True).returncode
+
+    def _recorded(self) -> list[dict]:
+        path = self.run_dir / "processes.json"
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            return []
+
+    def _signal_recorded(self) -> None:
+        """Last resort when `down` failed: the recorded PIDs, only if each is still the same process."""
+        for entry in self._recorded():
+            if _start_ticks(entry.get("pid", 0)) != entry.get("start_ticks"):
+                continue  # ended, or the PID now belongs to another process
+            try:
+                os.kill(entry["pid"], signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def _start_ticks(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(")") + 2:].split()[19])
+
+
+def _tail(path: Path, size: int = 1500) -> str:
+    try:
+        return path.read_text(errors="replace")[-size:]
+    except OSError:
+        return ""

@@ -1,0 +1,181 @@
+"""Runs a plan of measurements: starts each system once, searches each rate, stops it again.
+
+Every step is appended to steps.csv as soon as it is judged, so an interrupted run keeps what
+it measured. Whatever happens (a failure, Ctrl-C), the running system and every SIPp are
+stopped before `run` returns or raises.
+
+Not thread-safe; one runner per bench run.
+"""
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import search
+from .deploy import Deployment
+from .experiments import CEILING, KAMAILIO, Measurement, deployments
+from .kamailio import Kamailio
+from .procs import Processes
+from .sipp import Call, Callee, Registration, StepRunner, Target, Timing
+from .stats import Counts
+
+STEP_FIELDS = ["workload", "system", "nodes", "routing", "rate", "attempts", "successful", "failed",
+               "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
+               "p50_ms", "p99_ms", "passed", "reason"]
+SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "rate", "p50_ms", "p99_ms", "steps", "note"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    timing: Timing
+    plan: search.Plan
+    base_port: int = 25070
+    cooldown_s: float = 5.0
+    heap: str | None = None
+    t1_ms: int | None = None
+
+    @property
+    def kamailio_port(self) -> int:
+        return self.base_port + 50
+
+    @property
+    def callee_port(self) -> int:
+        return self.base_port + 60
+
+
+class ProgressLine:
+    """One line on stderr, rewritten in place on a terminal, printed every few seconds otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.label = ""
+
+    def __call__(self, rate: int, counts: Counts, elapsed: float) -> None:
+        text = (f"{self.label}: offered {rate}/s, completed {counts.successful}, failed {counts.failed}, "
+                f"elapsed {elapsed:4.1f}s")
+        if self.tty:
+            sys.stderr.write("\r" + text[:160].ljust(160))
+            sys.stderr.flush()
+        elif time.monotonic() - self.last >= 5.0:
+            self.last = time.monotonic()
+            print(text, file=sys.stderr, flush=True)
+
+    def end(self, text: str) -> None:
+        if self.tty:
+            sys.stderr.write("\r" + " " * 160 + "\r")
+        print(text, file=sys.stderr, flush=True)
+
+
+class Runner:
+    def __init__(self, settings: Settings, out: Path, work: Path, processes: Processes) -> None:
+        self.settings = settings
+        self.out = out
+        self.work = work
+        self.processes = processes
+        self.progress = ProgressLine()
+        self.summary: list[dict] = []
+        self._deployment: Deployment | None = None
+        self._kamailio: Kamailio | None = None
+        self._callee: Callee | None = None
+
+    def run(self, measurements: list[Measurement]) -> list[dict]:
+        self.out.mkdir(parents=True, exist_ok=True)
+        try:
+            for system, nodes, group in deployments(measurements):
+                targets = self._start(system, nodes, group)
+                for measurement in group:
+                    self._measure(measurement, targets)
+                self._stop()
+        finally:
+            self._stop()
+            self.processes.stop_all()
+        return self.summary
+
+    def _start(self, system: str, nodes: int, group: list[Measurement]) -> list[Target]:
+        folder = self.work / f"{system}-{nodes}"
+        self.progress.end(f"starting {system} with {nodes} node(s)")
+        if system == KAMAILIO:
+            self._kamailio = Kamailio(self.processes, folder / "kamailio", self.settings.kamailio_port,
+                                      self.settings.t1_ms or 500)
+            self._kamailio.start()
+            targets = [Target("127.0.0.1", self.settings.kamailio_port)]
+        else:
+            extra = []
+            app = "p2psip"
+            if system == CEILING:
+                app = "ceiling"
+                extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:127.0.0.1:{self.settings.callee_port}"]
+            self._deployment = Deployment(self.work / "deploy-run", folder / "deploy.log",
+                                          "memory" if system == CEILING else system, nodes,
+                                          self.settings.base_port, app, self.settings.t1_ms,
+                                          self.settings.heap, extra)
+            self._deployment.start()
+            targets = [Target("127.0.0.1", port) for port in self._deployment.ports()]
+        if any(m.workload == "call" for m in group):
+            self._callee = Callee(self.processes, folder / "callee", self.settings.callee_port)
+            # The ceiling proxies to a fixed address and stores nothing: nothing to register there.
+            registrars = [] if system == CEILING else targets
+            self._callee.start(registrars, self.settings.timing)
+        return targets
+
+    def _stop(self) -> None:
+        for part in (self._callee, self._kamailio, self._deployment):
+            if part is not None:
+                part.stop()
+        self._callee = self._kamailio = self._deployment = None
+
+    def _measure(self, measurement: Measurement, targets: list[Target]) -> None:
+        chosen = targets if measurement.routing == "spread" else targets[:1]
+        workload = Registration() if measurement.workload == "registration" else Call()
+        folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"{measurement.workload}-{measurement.routing}"
+        steps = StepRunner(self.processes, folder, self.settings.timing)
+        self.progress.label = measurement.label
+
+        def measure(rate: int) -> search.Step:
+            step = steps.run(workload, chosen, rate, self.progress)
+            self._append_step(measurement, step)
+            self.progress.end(f"{measurement.label}: {rate}/s {'passed' if step.passed else 'failed: ' + step.reason}")
+            return step
+
+        def cool_down(step: search.Step) -> None:
+            # After an overload the server needs time to drain its retransmissions.
+            if not step.passed:
+                time.sleep(self.settings.cooldown_s)
+
+        outcome = search.run(self.settings.plan, measure, cool_down)
+        best = outcome.best
+        row = {"workload": measurement.workload, "system": measurement.system, "nodes": measurement.nodes,
+               "routing": measurement.routing, "rate": best.rate if best else 0,
+               "p50_ms": _number(best.p50_ms if best else None), "p99_ms": _number(best.p99_ms if best else None),
+               "steps": len(outcome.steps), "note": "" if best else "no step passed"}
+        if best and best.rate >= self.settings.plan.max_rate:
+            row["note"] = "reached the search's maximum rate"
+        self.summary.append(row)
+        _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
+
+    def _append_step(self, m: Measurement, step: search.Step) -> None:
+        c = step.counts
+        _append(self.out / "steps.csv", STEP_FIELDS, {
+            "workload": m.workload, "system": m.system, "nodes": m.nodes, "routing": m.routing,
+            "rate": step.rate, "attempts": step.attempts, "successful": c.successful, "failed": c.failed,
+            "retrans_timeouts": c.max_udp_retrans, "recv_timeouts": c.timeout_on_recv,
+            "unexpected": c.unexpected, "retransmissions": c.retransmissions,
+            "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
+            "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason})
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def _append(path: Path, fields: list[str], row: dict) -> None:
+    new = not path.exists()
+    with open(path, "a", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields, delimiter=",")
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
