@@ -1,0 +1,10 @@
+package org.p2psip.front;
+
+/** {@code tjsq}: the node with the fewest open transactions, of any method. Thread-safe. */
+final class FewestTransactions extends LeastLoaded {
+
+    @Override
+    double load(Node node) {
+        return node.transactions();
+    }
+}

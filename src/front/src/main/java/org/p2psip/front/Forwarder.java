@@ -1,0 +1,284 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.address.SipUri;
+import gov.nist.javax.sip.header.MaxForwards;
+import gov.nist.javax.sip.header.RetryAfter;
+import gov.nist.javax.sip.header.Route;
+import gov.nist.javax.sip.header.Via;
+import gov.nist.javax.sip.message.SIPRequest;
+import gov.nist.javax.sip.message.SIPResponse;
+import java.net.InetSocketAddress;
+import java.text.ParseException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sip.InvalidArgumentException;
+import javax.sip.SipException;
+import javax.sip.header.MaxForwardsHeader;
+import javax.sip.header.RouteHeader;
+import javax.sip.header.ViaHeader;
+import javax.sip.message.Request;
+
+/**
+ * The front's request and response paths. A request gets the front's Via and goes to the node of
+ * its Call-ID (a new Call-ID is given a node by the policy); an answer loses the front's Via and
+ * goes back by the Via below it, or by the TCP connection named in the front's Via. The only
+ * state is the affinity table and the open transactions the counters need (both bounded).
+ *
+ * <p>Thread-safe: called from any event-loop thread; all shared state is in thread-safe parts.
+ */
+final class Forwarder {
+
+    /** Via parameter naming the client's TCP connection, so its answers go back on it. */
+    static final String CONNECTION_PARAM = "p2psip-conn";
+
+    private final InetSocketAddress self;
+    private final Nodes nodes;
+    private final Policy policy;
+    private final AffinityTable affinity;
+    private final Transactions transactions;
+    private final Outlet outlet;
+    private final FrontStats stats;
+    private final int retryAfterSeconds;
+    private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
+    private final AtomicLong tags = new AtomicLong();
+
+    Forwarder(InetSocketAddress self, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
+            Outlet outlet, FrontStats stats, int retryAfterSeconds) {
+        this.self = self;
+        this.nodes = nodes;
+        this.policy = policy;
+        this.affinity = affinity;
+        this.transactions = transactions;
+        this.outlet = outlet;
+        this.stats = stats;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** A request from a client, over UDP ({@code connection} = {@link Outlet#UDP}) or a TCP connection. */
+    void onRequest(SIPRequest request, InetSocketAddress source, long connection) {
+        Via top = request.getTopmostVia();
+        if (top == null) {
+            stats.dropped.increment(); // nowhere to send an answer
+            return;
+        }
+        try {
+            ViaPath.stampSource(top, source);
+            request.checkHeaders();
+        } catch (ParseException e) {
+            answer(request, connection, 400, e.getMessage());
+            stats.answered400.increment();
+            return;
+        }
+        String method = request.getMethod();
+        boolean ack = Request.ACK.equals(method);
+        if (!hopAllowed(request)) {
+            if (!ack) {
+                answer(request, connection, 483, null);
+                stats.answered483.increment();
+            }
+            return;
+        }
+        popOwnRoute(request);
+        String callId = request.getCallId().getCallId();
+        long now = System.nanoTime();
+        Node node = nodeFor(request, callId, now);
+        if (node == null) {
+            refuse(request, connection);
+            return;
+        }
+        send(request, node, connection, now);
+    }
+
+    private Node nodeFor(SIPRequest request, String callId, long now) {
+        Node node = affinity.nodeOf(callId, now);
+        if (node != null && node.up()) {
+            return node;
+        }
+        String method = request.getMethod();
+        boolean continues = request.getToTag() != null || Request.ACK.equals(method) || Request.CANCEL.equals(method);
+        if (node != null && continues) {
+            return null; // its dialog or transaction lives on a node that is down
+        }
+        List<Node> up = nodes.up();
+        if (up.isEmpty()) {
+            return null;
+        }
+        node = policy.choose(up, callId);
+        affinity.assign(callId, node, now);
+        return node;
+    }
+
+    private void send(SIPRequest request, Node node, long connection, long now) {
+        String method = request.getMethod();
+        String branch = Branches.of(request);
+        try {
+            request.addFirst(ownVia(branch, connection));
+        } catch (ParseException | InvalidArgumentException | SipException e) {
+            throw new IllegalStateException("the front's own Via is malformed", e);
+        }
+        byte[] bytes = request.encodeAsBytes("UDP");
+        if (!Request.ACK.equals(method)) {
+            boolean invite = Request.INVITE.equals(method);
+            var open = new Transactions.Open(node, invite, request, connection, now);
+            if (transactions.start(Transactions.key(branch, method), open) == Transactions.Start.FULL) {
+                request.removeFirst(ViaHeader.NAME);
+                refuse(request, connection);
+                return;
+            }
+            if (invite && request.getToTag() == null) {
+                affinity.callStarted(request.getCallId().getCallId());
+            }
+        }
+        outlet.toNode(node, bytes);
+        stats.requestsForwarded.increment();
+    }
+
+    /** An answer from a node (or anything that claims to be one): back to the client on the path it came. */
+    void onResponse(SIPResponse response) {
+        Via top = response.getTopmostVia();
+        String branch = top == null ? null : top.getBranch();
+        if (branch == null || !branch.startsWith(Branches.PREFIX) || response.getCSeq() == null
+                || response.getCallId() == null) {
+            stats.dropped.increment(); // not an answer to anything the front sent
+            return;
+        }
+        if (branch.startsWith(Branches.PROBE_PREFIX)) {
+            nodes.probeAnswered(response.getCallId().getCallId());
+            return;
+        }
+        account(response, branch);
+        String connectionParam = top.getParameter(CONNECTION_PARAM);
+        response.removeFirst(ViaHeader.NAME);
+        Via next = response.getTopmostVia();
+        if (next == null) {
+            stats.dropped.increment();
+            return;
+        }
+        long connection = connectionParam == null ? Outlet.UDP : parseConnection(connectionParam);
+        if (toClient(response, next, connection)) {
+            stats.responsesForwarded.increment();
+        }
+    }
+
+    /** Counters and liveness from an answer: a final answer ends its transaction, and maybe its call. */
+    private void account(SIPResponse response, String branch) {
+        String method = response.getCSeq().getMethod();
+        int status = response.getStatusCode();
+        String key = Transactions.key(branch, method);
+        Transactions.Open open = status >= 200 ? transactions.finish(key) : transactions.provisional(key);
+        if (open != null) {
+            nodes.heard(open.node);
+        }
+        boolean callOver = (Request.INVITE.equals(method) && status >= 300)
+                || (Request.BYE.equals(method) && status >= 200);
+        if (callOver) {
+            affinity.callEnded(response.getCallId().getCallId());
+        }
+    }
+
+    /** Answers 503 to every transaction open on a node found dead: the client hears, rather than waits. */
+    void abandon(Node node) {
+        for (Transactions.Open open : transactions.abandon(node)) {
+            open.request.removeFirst(ViaHeader.NAME); // the front's own, pushed when it was sent
+            refuse(open.request, open.connection);
+        }
+    }
+
+    /** 503 with Retry-After (an ACK cannot be answered, so it is dropped). */
+    private void refuse(SIPRequest request, long connection) {
+        if (Request.ACK.equals(request.getMethod())) {
+            stats.dropped.increment();
+            return;
+        }
+        SIPResponse response = request.createResponse(503);
+        try {
+            RetryAfter retryAfter = new RetryAfter();
+            retryAfter.setRetryAfter(retryAfterSeconds);
+            response.setHeader(retryAfter);
+        } catch (InvalidArgumentException e) {
+            throw new IllegalArgumentException("Retry-After must be a positive number of seconds", e);
+        }
+        send(response, request.getTopmostVia(), connection);
+        stats.answered503.increment();
+    }
+
+    private void answer(SIPRequest request, long connection, int status, String reason) {
+        SIPResponse response = reason == null ? request.createResponse(status)
+                : request.createResponse(status, reason.replaceAll("[\\r\\n]", " "));
+        send(response, request.getTopmostVia(), connection);
+    }
+
+    private void send(SIPResponse response, Via clientVia, long connection) {
+        if (response.getToTag() == null && response.getTo() != null) {
+            try {
+                response.getTo().setTag("p2psip-" + tagPrefix + "-" + tags.incrementAndGet());
+            } catch (ParseException e) {
+                throw new IllegalStateException("the front's own tag is malformed", e);
+            }
+        }
+        toClient(response, clientVia, connection);
+    }
+
+    private boolean toClient(SIPResponse response, Via clientVia, long connection) {
+        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(clientVia) : null;
+        if (connection == Outlet.UDP && address == null) {
+            stats.dropped.increment();
+            return false;
+        }
+        outlet.toClient(connection, address, response.encodeAsBytes(connection == Outlet.UDP ? "UDP" : "TCP"));
+        return true;
+    }
+
+    private Via ownVia(String branch, long connection)
+            throws ParseException, InvalidArgumentException {
+        Via via = new Via();
+        via.setTransport("UDP");
+        via.setHost(self.getAddress().getHostAddress());
+        via.setPort(self.getPort());
+        via.setBranch(branch);
+        if (connection != Outlet.UDP) {
+            via.setParameter(CONNECTION_PARAM, Long.toString(connection));
+        }
+        return via;
+    }
+
+    /** Max-Forwards (RFC 3261 §16.3 step 3, §16.6 step 3): false if it is spent; else decremented. */
+    private static boolean hopAllowed(SIPRequest request) {
+        MaxForwards maxForwards = (MaxForwards) request.getHeader(MaxForwardsHeader.NAME);
+        if (maxForwards == null) {
+            try {
+                request.setHeader(new MaxForwards(70));
+            } catch (InvalidArgumentException e) {
+                throw new IllegalStateException(e);
+            }
+            return true;
+        }
+        if (maxForwards.getMaxForwards() <= 0) {
+            return false;
+        }
+        try {
+            maxForwards.decrementMaxForwards();
+        } catch (javax.sip.header.TooManyHopsException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /** A top Route naming the front itself is the client's way of reaching it; it is consumed here (§16.4). */
+    private void popOwnRoute(SIPRequest request) {
+        Route route = (Route) request.getHeader(RouteHeader.NAME);
+        if (route != null && route.getAddress().getURI() instanceof SipUri uri
+                && self.getPort() == (uri.getPort() > 0 ? uri.getPort() : 5060)
+                && self.getAddress().getHostAddress().equals(uri.getHost())) {
+            request.removeFirst(RouteHeader.NAME);
+        }
+    }
+
+    private static long parseConnection(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1; // no such connection: the outlet drops it
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package org.p2psip.front;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import org.p2psip.config.Config;
+import org.p2psip.config.Option;
+
+/**
+ * {@code java -jar p2psip-front.jar [--config FILE] [--listen IP:PORT] [--nodes IP:PORT,...] [--policy P] ...}:
+ * every option of {@link FrontOptions} as a flag; flags override the file. Runs until SIGTERM or
+ * SIGINT, then closes its sockets and exits.
+ */
+public final class FrontMain {
+
+    private FrontMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Config config;
+        try {
+            config = parse(args);
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("p2psip-front: " + e.getMessage());
+            usage(System.err);
+            System.exit(2);
+            return;
+        }
+        if (config == null) {
+            usage(System.out);
+            return;
+        }
+        Front front = Front.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(front::close, "p2psip-front-shutdown"));
+        System.out.println("p2psip-front listening on " + front.address().getAddress().getHostAddress() + ":"
+                + front.address().getPort() + " (udp, tcp)");
+    }
+
+    /** The configuration the arguments describe, or null if they ask for help. */
+    static Config parse(String[] args) throws IOException {
+        Config config = Config.empty();
+        var flags = new HashMap<String, String>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return null;
+            }
+            String name = arg;
+            String value;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException(arg + " needs a value");
+            }
+            if (name.equals("--config")) {
+                config = Config.load(Path.of(value));
+            } else {
+                flags.put(name, value);
+            }
+        }
+        for (var flag : flags.entrySet()) {
+            Option<?> option = FrontOptions.ALL.stream().filter(o -> FrontOptions.flag(o).equals(flag.getKey()))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("unknown option " + flag.getKey()));
+            config = config.with(option.name(), flag.getValue());
+        }
+        var unknown = config.unknown(FrontOptions.PREFIX, FrontOptions.ALL);
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown options in the file: " + unknown);
+        }
+        for (Option<?> option : FrontOptions.ALL) {
+            config.get(option); // reads every value now, so a bad one stops the front before it binds
+        }
+        if (config.get(FrontOptions.NODES).isBlank()) {
+            throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.NODES) + " is required");
+        }
+        Policies.named(config.get(FrontOptions.POLICY), config.get(FrontOptions.INVITE_WEIGHT));
+        return config;
+    }
+
+    private static void usage(PrintStream out) {
+        out.println("usage: java -jar p2psip-front.jar [--config FILE] [--option value ...]");
+        for (Option<?> option : FrontOptions.ALL) {
+            out.printf("  %-22s %s (default %s)%n", FrontOptions.flag(option), option.meaning(), option.defaultText());
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package org.p2psip.front;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/**
+ * The front's options, declared once. Each may be written in a properties file or given on the
+ * command line as {@code --<name after "p2psip.front.", dots as dashes>}, e.g. {@code --probe-interval 1s}.
+ */
+public final class FrontOptions {
+
+    static final String PREFIX = "p2psip.front.";
+
+    public static final Option<String> LISTEN = Option.string(PREFIX + "listen", "127.0.0.1:5060",
+            "127.0.0.1:5060", "SIP address (IP:port) the front listens on, over UDP and TCP; port 0 picks a free one.");
+    public static final Option<String> NODES = Option.string(PREFIX + "nodes", "",
+            "127.0.0.1:5070,127.0.0.1:5071", "SIP addresses (IP:port) of the nodes behind the front, comma-separated; required.");
+    public static final Option<String> POLICY = Option.string(PREFIX + "policy", "tlwl",
+            "rr", "How a new Call-ID is given a node: rr, hash, cjsq, tjsq or tlwl (see Policies).");
+    public static final Option<Double> INVITE_WEIGHT = Option.decimal(PREFIX + "tlwl.invite.weight", 1.75,
+            "2.0", "Work an INVITE transaction counts for under tlwl; every other transaction counts 1.");
+    public static final Option<Duration> AFFINITY_TTL = Option.duration(PREFIX + "affinity.ttl", Duration.ofHours(2),
+            "30m", "A Call-ID not seen for this long forgets its node (its next request is assigned afresh).");
+    public static final Option<Integer> AFFINITY_MAX = Option.integer(PREFIX + "affinity.max", 100_000,
+            "1000000", "Most Call-IDs remembered at once; beyond it the least recently seen is forgotten.");
+    public static final Option<Integer> TRANSACTIONS_MAX = Option.integer(PREFIX + "transactions.max", 50_000,
+            "200000", "Most transactions in flight through the front; beyond it new ones are answered 503 (admission control).");
+    public static final Option<Duration> TRANSACTION_TIMEOUT = Option.duration(PREFIX + "transaction.timeout",
+            Duration.ofSeconds(32), "16s", "A transaction without a final answer is forgotten after this (RFC 3261 Timer B/F at T1=500ms).");
+    public static final Option<Duration> INVITE_TIMEOUT = Option.duration(PREFIX + "invite.timeout",
+            Duration.ofMinutes(3), "5m", "An INVITE that got a provisional answer is forgotten after this (RFC 3261 Timer C).");
+    public static final Option<Duration> PROBE_INTERVAL = Option.duration(PREFIX + "probe.interval",
+            Duration.ofSeconds(1), "500ms", "How often each node is sent an OPTIONS probe.");
+    public static final Option<Duration> PROBE_TIMEOUT = Option.duration(PREFIX + "probe.timeout",
+            Duration.ofSeconds(3), "2s", "A node from which nothing was heard for this long is down: no new work, its open transactions answered 503.");
+    public static final Option<Integer> RETRY_AFTER = Option.integer(PREFIX + "retry.after", 5,
+            "10", "Seconds written in the Retry-After of every 503 the front answers itself.");
+    public static final Option<Integer> MAX_MESSAGE = Option.integer(PREFIX + "max.message", 65_000,
+            "16384", "Largest SIP message in bytes the front accepts (UDP datagram or TCP frame); larger ones are dropped.");
+    public static final Option<Integer> THREADS = Option.integer(PREFIX + "threads", 2,
+            "4", "Netty event-loop threads (the UDP socket is served by one of them).");
+
+    public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
+            AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
+            RETRY_AFTER, MAX_MESSAGE, THREADS);
+
+    private FrontOptions() {
+    }
+
+    /** The command-line flag of an option: {@code p2psip.front.probe.interval} is {@code --probe-interval}. */
+    public static String flag(Option<?> option) {
+        return "--" + option.name().substring(PREFIX.length()).replace('.', '-');
+    }
+}

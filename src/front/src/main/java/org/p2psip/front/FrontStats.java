@@ -1,0 +1,72 @@
+package org.p2psip.front;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What the front counted since it started. Thread-safe (adders). */
+public final class FrontStats {
+
+    final LongAdder requestsForwarded = new LongAdder();
+    final LongAdder responsesForwarded = new LongAdder();
+    final LongAdder unparsable = new LongAdder();
+    final LongAdder answered400 = new LongAdder();
+    final LongAdder answered483 = new LongAdder();
+    final LongAdder answered503 = new LongAdder();
+    final LongAdder dropped = new LongAdder();
+    final LongAdder expired = new LongAdder();
+    final LongAdder probesSent = new LongAdder();
+
+    /** Requests sent on to a node (retransmissions included). */
+    public long requestsForwarded() {
+        return requestsForwarded.sum();
+    }
+
+    /** Answers of nodes sent back towards clients. */
+    public long responsesForwarded() {
+        return responsesForwarded.sum();
+    }
+
+    /** Messages that were not SIP at all (or too large); dropped. */
+    public long unparsable() {
+        return unparsable.sum();
+    }
+
+    /** Requests answered 400 by the front (a required header missing or malformed). */
+    public long answered400() {
+        return answered400.sum();
+    }
+
+    public long answered483() {
+        return answered483.sum();
+    }
+
+    /** Requests answered 503 by the front: no node up, its node died, or too many transactions open. */
+    public long answered503() {
+        return answered503.sum();
+    }
+
+    /** Messages dropped without an answer: no Via, a stray response, an ACK with nowhere to go, an unroutable answer. */
+    public long dropped() {
+        return dropped.sum();
+    }
+
+    /** Transactions forgotten without a final answer after their time-out. */
+    public long expired() {
+        return expired.sum();
+    }
+
+    public Map<String, Long> snapshot() {
+        var map = new LinkedHashMap<String, Long>();
+        map.put("requestsForwarded", requestsForwarded());
+        map.put("responsesForwarded", responsesForwarded());
+        map.put("unparsable", unparsable());
+        map.put("answered400", answered400());
+        map.put("answered483", answered483());
+        map.put("answered503", answered503());
+        map.put("dropped", dropped());
+        map.put("expired", expired());
+        map.put("probesSent", probesSent.sum());
+        return map;
+    }
+}

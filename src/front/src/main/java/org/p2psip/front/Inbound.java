@@ -1,0 +1,43 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.message.SIPMessage;
+import gov.nist.javax.sip.message.SIPRequest;
+import gov.nist.javax.sip.message.SIPResponse;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+
+/**
+ * Hands a parsed message to the forwarder, whichever transport it came on, and keeps a fault in
+ * one message from reaching the transport: it is counted and the front serves on. Thread-safe.
+ */
+final class Inbound {
+
+    private static final Logger LOG = System.getLogger(Inbound.class.getName());
+
+    private final Forwarder forwarder;
+    private final FrontStats stats;
+
+    Inbound(Forwarder forwarder, FrontStats stats) {
+        this.forwarder = forwarder;
+        this.stats = stats;
+    }
+
+    void accept(SIPMessage message, InetSocketAddress source, long connection) {
+        try {
+            if (message instanceof SIPRequest request) {
+                forwarder.onRequest(request, source, connection);
+            } else if (message instanceof SIPResponse response) {
+                forwarder.onResponse(response);
+            }
+        } catch (RuntimeException e) {
+            // JAIN-SIP may throw unchecked on odd but parsable input (e.g. a header it cannot clone).
+            stats.unparsable.increment();
+            LOG.log(Level.DEBUG, "message from " + source + " dropped", e);
+        }
+    }
+
+    FrontStats stats() {
+        return stats;
+    }
+}

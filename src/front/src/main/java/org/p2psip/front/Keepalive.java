@@ -1,0 +1,29 @@
+package org.p2psip.front;
+
+import io.netty.buffer.ByteBuf;
+
+/** Keep-alives (RFC 5626 §3.5.1: CRLF on streams, CRLFCRLF or a lone CRLF on datagrams). Stateless. */
+final class Keepalive {
+
+    private Keepalive() {
+    }
+
+    /** True if the readable bytes are only CR and LF (or none). */
+    static boolean isOnly(ByteBuf buf) {
+        return leading(buf) == buf.readableBytes();
+    }
+
+    /** How many CR/LF bytes the readable bytes start with. */
+    static int leading(ByteBuf buf) {
+        int n = 0;
+        int end = buf.writerIndex();
+        for (int i = buf.readerIndex(); i < end; i++) {
+            byte b = buf.getByte(i);
+            if (b != '\r' && b != '\n') {
+                break;
+            }
+            n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,90 @@
+package org.p2psip.front;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One node behind the front: its address, whether it is up, and the load counters the policies
+ * read. Counters go up when the front sends a request and down when it sees the final answer.
+ * Thread-safe: counters are atomic, flags volatile.
+ */
+public final class Node {
+
+    private final int index;
+    private final InetSocketAddress address;
+    private final AtomicInteger invites = new AtomicInteger();
+    private final AtomicInteger others = new AtomicInteger();
+    private final AtomicInteger calls = new AtomicInteger();
+    private volatile boolean up;
+    private volatile long lastHeardNanos;
+
+    public Node(int index, InetSocketAddress address) {
+        this.index = index;
+        this.address = address;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** Open INVITE transactions sent to this node. */
+    public int invites() {
+        return invites.get();
+    }
+
+    /** Open transactions of any other method sent to this node. */
+    public int others() {
+        return others.get();
+    }
+
+    /** Open transactions of any method. */
+    public int transactions() {
+        return invites.get() + others.get();
+    }
+
+    /** Calls assigned to this node that have not ended (INVITE sent, no failure answer or BYE answer yet). */
+    public int calls() {
+        return calls.get();
+    }
+
+    public boolean up() {
+        return up;
+    }
+
+    void transactionStarted(boolean invite) {
+        (invite ? invites : others).incrementAndGet();
+    }
+
+    void transactionEnded(boolean invite) {
+        (invite ? invites : others).decrementAndGet();
+    }
+
+    void callStarted() {
+        calls.incrementAndGet();
+    }
+
+    void callEnded() {
+        calls.decrementAndGet();
+    }
+
+    void heard(long nanos) {
+        lastHeardNanos = nanos;
+    }
+
+    long lastHeardNanos() {
+        return lastHeardNanos;
+    }
+
+    void up(boolean value) {
+        up = value;
+    }
+
+    @Override
+    public String toString() {
+        return "node" + index + "(" + address.getHostString() + ":" + address.getPort() + ")";
+    }
+}

@@ -1,0 +1,18 @@
+package org.p2psip.front;
+
+import java.net.InetSocketAddress;
+
+/**
+ * Where the forwarder's bytes go out: to a node, or back to a client over UDP or over the TCP
+ * connection the client came on. Implementations are thread-safe and never wait.
+ */
+interface Outlet {
+
+    /** Connection id meaning "the client came over UDP". */
+    long UDP = 0;
+
+    void toNode(Node node, byte[] message);
+
+    /** Sends to a client: over TCP connection {@code connection} if not {@link #UDP}, else over UDP to {@code address}. */
+    void toClient(long connection, InetSocketAddress address, byte[] message);
+}

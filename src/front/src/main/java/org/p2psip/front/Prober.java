@@ -1,0 +1,76 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.message.SIPRequest;
+import java.net.InetSocketAddress;
+import java.text.ParseException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The front's periodic work, run on one event-loop thread every probe interval: an OPTIONS probe
+ * to every node; nodes silent for the probe time-out taken down and their open transactions
+ * answered 503; transactions past their time-out forgotten; expired Call-IDs swept. Not
+ * thread-safe: one thread calls {@link #tick}.
+ */
+final class Prober {
+
+    private final InetSocketAddress self;
+    private final Nodes nodes;
+    private final Forwarder forwarder;
+    private final Transactions transactions;
+    private final AffinityTable affinity;
+    private final Outlet outlet;
+    private final FrontStats stats;
+    private final long probeTimeoutNanos;
+    private final long transactionTimeoutNanos;
+    private final long inviteTimeoutNanos;
+    private final AtomicLong sequence = new AtomicLong();
+
+    Prober(InetSocketAddress self, Nodes nodes, Forwarder forwarder, Transactions transactions, AffinityTable affinity,
+            Outlet outlet, FrontStats stats, long probeTimeoutNanos, long transactionTimeoutNanos,
+            long inviteTimeoutNanos) {
+        this.self = self;
+        this.nodes = nodes;
+        this.forwarder = forwarder;
+        this.transactions = transactions;
+        this.affinity = affinity;
+        this.outlet = outlet;
+        this.stats = stats;
+        this.probeTimeoutNanos = probeTimeoutNanos;
+        this.transactionTimeoutNanos = transactionTimeoutNanos;
+        this.inviteTimeoutNanos = inviteTimeoutNanos;
+    }
+
+    void tick() {
+        long now = System.nanoTime();
+        for (Node dead : nodes.markSilent(now, probeTimeoutNanos)) {
+            forwarder.abandon(dead);
+        }
+        long seq = sequence.incrementAndGet();
+        for (Node node : nodes.all()) {
+            outlet.toNode(node, probe(node, seq));
+            stats.probesSent.increment();
+        }
+        stats.expired.add(transactions.expire(now, transactionTimeoutNanos, inviteTimeoutNanos));
+        affinity.sweep(now);
+    }
+
+    /** An OPTIONS to {@code node}: written from a template, read back by the parser so it is known to be well formed. */
+    private byte[] probe(Node node, long seq) {
+        String front = self.getAddress().getHostAddress() + ":" + self.getPort();
+        String target = node.address().getAddress().getHostAddress() + ":" + node.address().getPort();
+        String text = "OPTIONS sip:" + target + " SIP/2.0\r\n"
+                + "Via: SIP/2.0/UDP " + front + ";branch=" + Branches.PROBE_PREFIX + node.index() + "-" + seq + "\r\n"
+                + "Max-Forwards: 70\r\n"
+                + "From: <sip:p2psip-front@" + front + ">;tag=p2psip-front\r\n"
+                + "To: <sip:" + target + ">\r\n"
+                + "Call-ID: " + Nodes.probeCallId(node) + "\r\n"
+                + "CSeq: " + seq + " OPTIONS\r\n"
+                + "Content-Length: 0\r\n\r\n";
+        try {
+            SIPRequest request = (SIPRequest) SipParser.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), true);
+            return request.encodeAsBytes("UDP");
+        } catch (ParseException e) {
+            throw new IllegalStateException("the probe template is malformed", e);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package org.p2psip.front;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@code rr}: each new Call-ID goes to the next node up, in turn. Thread-safe. */
+final class RoundRobin implements Policy {
+
+    private final AtomicInteger next = new AtomicInteger();
+
+    @Override
+    public Node choose(List<Node> candidates, String callId) {
+        return candidates.get(Math.floorMod(next.getAndIncrement(), candidates.size()));
+    }
+}

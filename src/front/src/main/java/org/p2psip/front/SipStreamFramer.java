@@ -1,0 +1,85 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.message.SIPMessage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.ByteProcessor;
+import java.text.ParseException;
+import java.util.List;
+
+/**
+ * Cuts a TCP stream into SIP messages (RFC 3261 §18.3): the head ends at the first empty line,
+ * JAIN-SIP parses it, and its Content-Length says how many body bytes follow. Emits parsed
+ * {@link SIPMessage}s. A stream that is not SIP, or a message over the size limit, cannot be
+ * resynchronised, so it fails the decoder and the connection is closed. One per connection,
+ * not thread-safe (Netty calls it from the connection's thread).
+ */
+final class SipStreamFramer extends ByteToMessageDecoder {
+
+    private static final ByteProcessor FIND_LF = ByteProcessor.FIND_LF;
+
+    private final int maxMessage;
+    private SIPMessage head;
+    private int headLength;
+    private int bodyLength;
+
+    SipStreamFramer(int maxMessage) {
+        this.maxMessage = maxMessage;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws ParseException {
+        while (true) {
+            if (head == null) {
+                in.skipBytes(Keepalive.leading(in));
+                int end = endOfHead(in);
+                if (end < 0) {
+                    if (in.readableBytes() > maxMessage) {
+                        throw new TooLongFrameException("SIP head longer than " + maxMessage + " bytes");
+                    }
+                    return;
+                }
+                headLength = end - in.readerIndex();
+                head = SipParser.parse(ByteBufUtil.getBytes(in, in.readerIndex(), headLength), false);
+                bodyLength = head.getContentLength() == null ? 0 : head.getContentLength().getContentLength();
+                if (bodyLength < 0 || headLength + bodyLength > maxMessage) {
+                    throw new TooLongFrameException("SIP message longer than " + maxMessage + " bytes");
+                }
+            }
+            if (in.readableBytes() < headLength + bodyLength) {
+                return;
+            }
+            in.skipBytes(headLength);
+            if (bodyLength > 0) {
+                head.setMessageContent(ByteBufUtil.getBytes(in, in.readerIndex(), bodyLength));
+                in.skipBytes(bodyLength);
+            }
+            out.add(head);
+            head = null;
+        }
+    }
+
+    /** Index just past the empty line that ends the head, or -1 if it has not come yet. */
+    private static int endOfHead(ByteBuf in) {
+        int from = in.readerIndex();
+        int end = in.writerIndex();
+        while (from < end) {
+            int lf = in.forEachByte(from, end - from, FIND_LF);
+            if (lf < 0) {
+                return -1;
+            }
+            // An empty line: LF followed by LF, or by CR LF.
+            if (lf + 1 < end && in.getByte(lf + 1) == '\n') {
+                return lf + 2;
+            }
+            if (lf + 2 < end && in.getByte(lf + 1) == '\r' && in.getByte(lf + 2) == '\n') {
+                return lf + 3;
+            }
+            from = lf + 1;
+        }
+        return -1;
+    }
+}

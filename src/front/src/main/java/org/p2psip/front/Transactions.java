@@ -1,0 +1,115 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.message.SIPRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The transactions the front has forwarded and not yet seen a final answer to: what the load
+ * counters need (the node, whether it is an INVITE) and what answering 503 for a node that died
+ * needs (the request as the client sent it, and the client's TCP connection if any). Keyed by the
+ * front's branch and the CSeq method, since a CANCEL shares its INVITE's branch. Bounded by
+ * {@code max} and by the time-outs applied in {@link #expire}.
+ *
+ * <p>Thread-safe: a concurrent map; each transaction is counted on its node exactly once when it
+ * is added and once when it is removed, whichever thread removes it.
+ */
+final class Transactions {
+
+    /** One forwarded transaction. The request is not changed after it is stored. */
+    static final class Open {
+        final Node node;
+        final boolean invite;
+        final SIPRequest request;
+        final long connection;
+        final long startNanos;
+        volatile boolean provisional;
+
+        Open(Node node, boolean invite, SIPRequest request, long connection, long startNanos) {
+            this.node = node;
+            this.invite = invite;
+            this.request = request;
+            this.connection = connection;
+            this.startNanos = startNanos;
+        }
+    }
+
+    enum Start { STARTED, RETRANSMISSION, FULL }
+
+    private final ConcurrentHashMap<String, Open> open = new ConcurrentHashMap<>();
+    private final int max;
+
+    Transactions(int max) {
+        this.max = max;
+    }
+
+    static String key(String branch, String method) {
+        return branch + ' ' + method;
+    }
+
+    /** Records a transaction sent to its node; a retransmission of one already open is not counted again. */
+    Start start(String key, Open transaction) {
+        if (open.containsKey(key)) {
+            return Start.RETRANSMISSION;
+        }
+        if (open.size() >= max) {
+            return Start.FULL;
+        }
+        if (open.putIfAbsent(key, transaction) != null) {
+            return Start.RETRANSMISSION;
+        }
+        transaction.node.transactionStarted(transaction.invite);
+        return Start.STARTED;
+    }
+
+    /** A provisional answer came: an INVITE now lives until Timer C rather than Timer B. */
+    Open provisional(String key) {
+        Open transaction = open.get(key);
+        if (transaction != null) {
+            transaction.provisional = true;
+        }
+        return transaction;
+    }
+
+    /** A final answer came: the transaction is over. Null if it was not open (a retransmitted answer). */
+    Open finish(String key) {
+        Open transaction = open.remove(key);
+        if (transaction != null) {
+            transaction.node.transactionEnded(transaction.invite);
+        }
+        return transaction;
+    }
+
+    /** Removes and returns every transaction open on {@code node}, for answering them 503. */
+    List<Open> abandon(Node node) {
+        var abandoned = new ArrayList<Open>();
+        for (Map.Entry<String, Open> e : open.entrySet()) {
+            Open transaction = e.getValue();
+            if (transaction.node == node && open.remove(e.getKey(), transaction)) {
+                transaction.node.transactionEnded(transaction.invite);
+                abandoned.add(transaction);
+            }
+        }
+        return abandoned;
+    }
+
+    /** Forgets transactions older than their time-out; returns how many. */
+    int expire(long now, long timeoutNanos, long inviteTimeoutNanos) {
+        int expired = 0;
+        for (Map.Entry<String, Open> e : open.entrySet()) {
+            Open transaction = e.getValue();
+            long limit = transaction.invite && transaction.provisional ? inviteTimeoutNanos : timeoutNanos;
+            if (now - transaction.startNanos > limit && open.remove(e.getKey(), transaction)) {
+                transaction.node.transactionEnded(transaction.invite);
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    int size() {
+        return open.size();
+    }
+}

@@ -1,0 +1,38 @@
+package org.p2psip.front;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+import java.text.ParseException;
+
+/** One datagram, one SIP message (RFC 3261 §18.3). Stateless, so shared. */
+@ChannelHandler.Sharable
+final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+
+    private final Inbound inbound;
+    private final int maxMessage;
+
+    UdpHandler(Inbound inbound, int maxMessage) {
+        this.inbound = inbound;
+        this.maxMessage = maxMessage;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+        if (Keepalive.isOnly(packet.content())) {
+            return; // RFC 5626 keep-alive, not a message
+        }
+        if (packet.content().readableBytes() > maxMessage) {
+            inbound.stats().unparsable.increment();
+            return;
+        }
+        byte[] bytes = ByteBufUtil.getBytes(packet.content());
+        try {
+            inbound.accept(SipParser.parse(bytes, true), packet.sender(), Outlet.UDP);
+        } catch (ParseException e) {
+            inbound.stats().unparsable.increment();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.p2psip.front;
+
+import gov.nist.javax.sip.header.Via;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.text.ParseException;
+
+/**
+ * How responses find their way back: the Via rules of RFC 3261 §18.2.1 (a server notes where a
+ * request really came from in {@code received}) and RFC 3581 ({@code rport}), and §18.2.2 (an
+ * answer goes to {@code received}/{@code rport}, else to the sent-by address). Stateless.
+ */
+final class ViaPath {
+
+    private ViaPath() {
+    }
+
+    /** Notes on the client's Via where its request came from, as a server transport must. */
+    static void stampSource(Via via, InetSocketAddress source) throws ParseException {
+        String ip = source.getAddress().getHostAddress();
+        if (!ip.equals(strip(via.getHost()))) {
+            via.setReceived(ip);
+        }
+        if (via.hasParameter(Via.RPORT)) {
+            via.setParameter(Via.RPORT, Integer.toString(source.getPort()));
+        }
+    }
+
+    /**
+     * The address an answer to a request with this top Via goes to, or null if it names no IP
+     * address (the front never resolves names: a name never waits on DNS here).
+     */
+    static InetSocketAddress responseAddress(Via via) {
+        String host = via.getReceived() != null ? via.getReceived() : strip(via.getHost());
+        byte[] ip = host == null ? null : NetUtil.createByteArrayFromIpAddressString(host);
+        if (ip == null) {
+            return null;
+        }
+        int port = via.getPort() > 0 ? via.getPort() : 5060;
+        String rport = via.getParameter(Via.RPORT);
+        if (rport != null && !rport.isEmpty()) {
+            try {
+                port = Integer.parseInt(rport);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+        } catch (UnknownHostException e) {
+            return null; // cannot happen for a 4- or 16-byte address
+        }
+    }
+
+    private static String strip(String host) {
+        if (host != null && host.startsWith("[") && host.endsWith("]")) {
+            return host.substring(1, host.length() - 1);
+        }
+        return host;
+    }
+}
