@@ -153,14 +153,15 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
         refs = {"container ceiling": reference(rows, e.workload, CEILING),
                 "Kamailio": reference(rows, e.workload, KAMAILIO)}
         figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-        for backend, points in data.items():
+        for index, (backend, points) in enumerate(data.items()):
+            color = f"C{index}"  # one colour per backend on both panels
             nodes = [n for n, _ in points]
-            left.plot(nodes, [r["rate"] for _, r in points], marker="o", label=backend)
-            for (ref_name, ref), style in zip(refs.items(), ("-", "--")):
+            left.plot(nodes, [r["rate"] for _, r in points], marker="o", color=color, label=backend)
+            for (ref_name, ref), style, marker in zip(refs.items(), ("-", "--"), ("o", "s")):
                 if ref:
-                    right.plot(nodes, [r["rate"] / ref for _, r in points], marker="o", linestyle=style,
-                               label=f"{backend} / {ref_name}")
-        for (ref_name, ref), color in zip(refs.items(), ("tab:gray", "tab:red")):
+                    right.plot(nodes, [r["rate"] / ref for _, r in points], marker=marker, linestyle=style,
+                               color=color, label=f"{backend} / {ref_name}")
+        for (ref_name, ref), color in zip(refs.items(), ("black", "dimgray")):
             if ref:
                 left.axhline(ref, linestyle=":", color=color, label=f"{ref_name} ({ref:,} {unit})")
         all_nodes = sorted({n for points in data.values() for n, _ in points})
@@ -168,9 +169,10 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
             axis.set_xlabel("nodes")
             axis.set_xticks(all_nodes)
             axis.grid(alpha=0.3)
-            axis.legend(fontsize=8)
+            axis.legend(fontsize=8, loc="best", framealpha=0.8)
         left.set_ylabel(f"highest sustained rate ({unit})")
-        left.set_ylim(bottom=0)
+        highest = max([r["rate"] for points in data.values() for _, r in points] + [v or 0 for v in refs.values()])
+        left.set_ylim(0, max(1, highest) * 1.3)  # room for the legend above the lines
         left.set_title(e.title, fontsize=9)
         right.set_ylabel("ratio to reference (1 = as fast)")
         right.set_ylim(bottom=0)

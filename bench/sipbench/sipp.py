@@ -163,14 +163,27 @@ class StepRunner:
                 break
             progress(rate, self._counts(folder, running), elapsed)
             time.sleep(0.5)
-        for _, _, process in running:
-            self.processes.wait(process, timeout_s=1.0)
+        for i, _, process in running:
+            code = self.processes.wait(process, timeout_s=1.0)
+            self._check_started(folder, i, code)
         counts = self._counts(folder, running)
         progress(rate, counts, time.monotonic() - started)
         offered = self._offered(folder, running)
         times = [t for path in folder.glob("*_rtt.csv") for t in stats.read_response_times(path)]
         return judge(rate, total, counts, offered, stats.percentile(times, 50),
                      stats.percentile(times, 99), self.criteria)
+
+    @staticmethod
+    def _check_started(folder: Path, instance: int, code: int | None) -> None:
+        """SIPp exits 1 when calls failed (a measurement); other codes with no call created mean it
+        could not run at all (a bad scenario or option), which no rate would change."""
+        if code in (0, 1, None):
+            return
+        if stats.final_counts(folder / f"stat-{instance}.stat.csv").created > 0:
+            return
+        log = folder / f"sipp-{instance}.log"
+        tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+        raise BenchError(f"SIPp could not run (exit {code}); its output ({log}):\n{tail}")
 
     @staticmethod
     def _counts(folder: Path, running) -> stats.Counts:

@@ -1,0 +1,90 @@
+"""report.md and the plots, from a summary in the bench's format (tests/data/summary.csv)."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from sipbench import experiments, report
+
+DATA = Path(__file__).parent / "data"
+RUN = Path(__file__).resolve().parents[1] / "run"
+
+
+def rows():
+    return report.read_summary(DATA / "summary.csv")
+
+
+def write(tmp_path):
+    meta = {"date": "2026-11-22 12:00 UTC", "commit": "abc1234", "mode": "quick",
+            "network": "loopback (one machine)", "command": "bench/run --quick"}
+    return report.write_report(tmp_path, rows(), {"cores (nproc)": "2", "JDK": "openjdk 17"}, meta).read_text()
+
+
+def test_each_figure_of_ours_is_given_as_a_ratio_to_both_references(tmp_path):
+    text = write(tmp_path)
+    # memory, 2 nodes spread: 3000 REGISTER/s against a ceiling of 4000 and Kamailio's 8000.
+    assert "| memory | 2 | 3,000 | 2 | 50 | 0.75 | 0.38 |" in text
+    # calls, one node: 400 against 800 and 1600.
+    assert "| memory | 1 | 400 | 4 | 80 | 0.50 | 0.25 |" in text
+
+
+def test_a_search_where_nothing_passed_shows_zero_and_why(tmp_path):
+    assert "| memory | 2 | 0 | - | - | 0.00 | 0.00 | no step passed |" in write(tmp_path)
+
+
+def test_table2_puts_ours_beside_the_papers_numbers(tmp_path):
+    text = write(tmp_path)
+    table = text[text.index("### Table 2"):]
+    assert "paper: OpenChord" in table and "paper: Bamboo (RAMDISK)" in table
+    single = next(line for line in table.splitlines() if line.startswith("| single server"))
+    assert "3,000 (0.75, 0.38)" in single and "1,200 (0.30, 0.15)" in single
+    assert single.endswith("| 270 | 100 | 690 |")
+    distributed = next(line for line in table.splitlines() if line.startswith("| distributed"))
+    assert "1,000 (0.25, 0.12)" in distributed and "not measured" in distributed
+
+
+def test_report_names_the_machine_the_network_and_the_command_to_rerun(tmp_path):
+    text = write(tmp_path)
+    assert "bench/run --quick" in text
+    assert "loopback" in text
+    assert "- cores (nproc): 2" in text and "- JDK: openjdk 17" in text
+    assert "| ceiling | registration | 4,000 REGISTER/s |" in text
+    assert "| kamailio | call | 1,600 calls/s |" in text
+
+
+def test_ratios_without_a_reference_say_so():
+    assert report.ratio(100, None) == "n/a"
+    assert report.ratio(100, 400) == "0.25"
+
+
+def test_series_uses_the_one_node_measurement_for_both_routings():
+    spread = report.series(rows(), "registration", "spread")
+    assert [n for n, _ in spread["memory"]] == [1, 2]
+    assert spread["memory"][0][1]["rate"] == 2000
+    one = report.series(rows(), "registration", "one")
+    assert [r["rate"] for _, r in one["memory"]] == [2000, 1000]
+
+
+def test_plan_shares_one_node_measurements_and_adds_both_references():
+    plan = experiments.plan(["register", "register-one"], ["memory"], [1, 2])
+    assert experiments.Measurement("registration", "memory", 1, "one") in plan
+    assert experiments.Measurement("registration", "memory", 2, "spread") in plan
+    assert experiments.Measurement("registration", "memory", 2, "one") in plan
+    assert len(plan) == 5  # three of ours, two references
+    assert plan[0].system in experiments.REFERENCES and plan[1].system in experiments.REFERENCES
+
+
+def test_table2_asks_for_two_nodes_even_when_not_chosen():
+    plan = experiments.plan(["table2"], ["chord"], [1])
+    assert {(m.nodes, m.routing) for m in plan if m.system == "chord"} == {(2, "spread"), (2, "one")}
+
+
+def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
+    shutil.copy(DATA / "summary.csv", tmp_path / "summary.csv")
+    done = subprocess.run([sys.executable, str(RUN), "--report-only", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "report.md").is_file()
+    for figure in experiments.EXPERIMENTS:
+        png = tmp_path / f"{figure}.png"
+        assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", figure

@@ -1,0 +1,105 @@
+"""The rate search: the verdict of one step and the sequence of rates, on recorded and synthetic steps."""
+from pathlib import Path
+
+from sipbench import search, stats
+
+DATA = Path(__file__).parent / "data"
+
+
+def recorded(folder: str, rate: int, attempts: int) -> search.Step:
+    counts = stats.final_counts(DATA / folder / "stat-0.stat.csv")
+    times = [t for p in (DATA / folder).glob("*rtt.csv") for t in stats.read_response_times(p)]
+    return search.judge(rate, attempts, counts, float(rate), stats.percentile(times, 50), stats.percentile(times, 99))
+
+
+def test_a_step_where_every_attempt_completed_passes():
+    step = recorded("register-pass", 500, 1500)
+    assert step.passed, step.reason
+    assert step.p50_ms is not None and step.p99_ms >= step.p50_ms
+
+
+def test_a_step_below_99_9_percent_fails_and_says_how_many_completed():
+    step = recorded("call-overload", 600, 3000)
+    assert not step.passed
+    assert "2756/3000" in step.reason
+
+
+def test_retransmission_timeouts_fail_a_step_and_are_named():
+    step = recorded("register-dead", 20, 40)
+    assert not step.passed
+    assert "40 retransmission timeouts" in step.reason
+
+
+def test_exactly_99_9_percent_passes_and_one_less_fails():
+    ok = stats.Counts(created=10000, successful=9990, failed=10)
+    assert search.judge(1000, 10000, ok, 1000.0, None, None).passed
+    short = stats.Counts(created=10000, successful=9989, failed=11)
+    assert not search.judge(1000, 10000, short, 1000.0, None, None).passed
+
+
+def test_calls_never_created_count_as_failures():
+    counts = stats.Counts(created=900, successful=900)
+    step = search.judge(100, 1000, counts, 100.0, None, None)
+    assert not step.passed
+
+
+def test_a_single_retransmission_timeout_fails_even_at_99_9_percent():
+    counts = stats.Counts(created=10000, successful=9999, failed=1, max_udp_retrans=1)
+    assert not search.judge(1000, 10000, counts, 1000.0, None, None).passed
+
+
+def test_a_rate_sipp_could_not_offer_fails():
+    counts = stats.Counts(created=1000, successful=1000)
+    step = search.judge(1000, 1000, counts, 700.0, None, None)
+    assert not step.passed and "offered only 700/s" in step.reason
+
+
+def simulated(capacity: int):
+    """A server that completes everything up to `capacity` per second and loses calls above it."""
+    def measure(rate: int) -> search.Step:
+        attempts = rate * 10
+        ok = attempts if rate <= capacity else int(attempts * capacity / rate)
+        counts = stats.Counts(created=attempts, successful=ok, failed=attempts - ok)
+        return search.judge(rate, attempts, counts, float(rate), 1.0, 2.0)
+    return measure
+
+
+def test_search_doubles_then_bisects_to_within_the_precision():
+    plan = search.Plan(start=100, max_rate=100000, precision=0.05, max_steps=30)
+    outcome = search.run(plan, simulated(1234))
+    rates = [s.rate for s in outcome.steps]
+    assert rates[:5] == [100, 200, 400, 800, 1600]
+    best = outcome.best.rate
+    assert best <= 1234
+    assert best >= 1234 / 1.05
+    lowest_failure = min(s.rate for s in outcome.steps if not s.passed)
+    assert lowest_failure - best <= 0.05 * best
+
+
+def test_search_goes_below_the_start_when_the_first_step_fails():
+    outcome = search.run(search.Plan(start=1000, precision=0.1, max_steps=30), simulated(130))
+    assert outcome.steps[0].rate == 1000 and not outcome.steps[0].passed
+    assert 130 / 1.1 <= outcome.best.rate <= 130
+
+
+def test_search_stops_at_the_maximum_rate():
+    outcome = search.run(search.Plan(start=100, max_rate=1000, max_steps=30), simulated(10**6))
+    assert outcome.best.rate == 1000
+    assert [s.rate for s in outcome.steps] == [100, 200, 400, 800, 1000]
+
+
+def test_search_respects_the_step_budget():
+    outcome = search.run(search.Plan(start=100, precision=0.001, max_steps=4), simulated(5000))
+    assert len(outcome.steps) == 4
+
+
+def test_nothing_passes_means_no_best_rate():
+    outcome = search.run(search.Plan(start=8, max_steps=30), simulated(0))
+    assert outcome.best is None
+    assert outcome.steps[-1].rate == 1
+
+
+def test_the_between_hook_sees_every_step():
+    seen = []
+    search.run(search.Plan(start=100, max_steps=3), simulated(150), seen.append)
+    assert [s.rate for s in seen] == [100, 200, 150]
