@@ -10,9 +10,14 @@ def available() -> bool:
     return shutil.which("sipp") is not None
 
 
+def start_script(folder: str, *args: str) -> subprocess.Popen:
+    """Starts sipp-scenarios/<folder>/run with args in the background."""
+    return subprocess.Popen([str(layout.SCENARIOS / folder / "run"), *args], stdin=subprocess.DEVNULL)
+
+
 def script(folder: str, *args: str) -> int:
     """Runs sipp-scenarios/<folder>/run with args; returns its exit code."""
-    return subprocess.run([str(layout.SCENARIOS / folder / "run"), *args], stdin=subprocess.DEVNULL).returncode
+    return start_script(folder, *args).wait()
 
 
 def options_probe(address: str, port: int) -> bool:
