@@ -1,0 +1,73 @@
+"""`test`: the README's one test command (and what .ci/run runs): installs SIPp when missing, then
+unit tests (mvn install), integration tests (mvn verify of src/integration: the real container
+driven by the real SIPp) and the bench tool's tests (pytest bench/tests). Exit code non-zero when
+any step fails; every step runs even after an earlier one failed, except that nothing runs after
+a failed install or build."""
+import os
+import shutil
+import subprocess
+import sys
+
+from . import layout, sipp
+
+
+def run(install: bool) -> int:
+    if not sipp.available():
+        if not install or not install_sipp():
+            print("deploy/p2psip test: SIPp is missing (Debian package sip-tester)", file=sys.stderr)
+            return 1
+    if step("unit tests", ["mvn", "-q", "install"]) != 0:
+        return 1
+    failures = 0
+    failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify"]) != 0
+    if bench_tests_present():
+        if not pytest_available() and not (install and install_pytest()):
+            print("deploy/p2psip test: pytest is missing", file=sys.stderr)
+            failures += 1
+        else:
+            failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests"]) != 0
+    print("deploy/p2psip test: " + ("all passed" if failures == 0 else f"{failures} step(s) FAILED"))
+    return 0 if failures == 0 else 1
+
+
+def step(name: str, command: list[str]) -> int:
+    print(f"== {name}: {' '.join(command)}", flush=True)
+    code = subprocess.run(command, cwd=layout.ROOT).returncode
+    print(f"== {name}: {'passed' if code == 0 else f'FAILED (exit code {code})'}", flush=True)
+    return code
+
+
+def as_root(command: list[str]) -> list[str]:
+    if os.geteuid() == 0:
+        return command
+    if shutil.which("sudo"):
+        return ["sudo", *command]
+    return command
+
+
+def install_sipp() -> bool:
+    print("== installing SIPp (Debian package sip-tester)", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(as_root(["apt-get", "update", "-q"]), env=env)
+    subprocess.run(as_root(["apt-get", "install", "-y", "-q", "sip-tester"]), env=env)
+    return sipp.available()
+
+
+def bench_tests_present() -> bool:
+    tests = layout.ROOT / "bench" / "tests"
+    return tests.is_dir() and any(tests.rglob("test_*.py"))
+
+
+def pytest_available() -> bool:
+    return subprocess.run([sys.executable, "-m", "pytest", "--version"], capture_output=True).returncode == 0
+
+
+def install_pytest() -> bool:
+    """Debian's python3-pytest for the system Python (pip refuses to install there), pip otherwise."""
+    print("== installing pytest", flush=True)
+    if sys.executable.startswith("/usr/bin/"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(as_root(["apt-get", "install", "-y", "-q", "python3-pytest"]), env=env)
+    else:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pytest"])
+    return pytest_available()

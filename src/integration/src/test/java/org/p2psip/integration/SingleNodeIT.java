@@ -1,0 +1,61 @@
+package org.p2psip.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** One node of the real container with the WAR (memory backend), driven by SIPp on loopback. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SingleNodeIT {
+
+    private final Deployment deployment = new Deployment("single", 25070, 1);
+    private final Scenarios sipp = new Scenarios("single");
+
+    @BeforeAll
+    void up() {
+        deployment.up();
+    }
+
+    @AfterAll
+    void down() {
+        deployment.close();
+    }
+
+    @Test
+    void thousandDistinctRegistersAreAllAnswered200() {
+        assertEquals(0, sipp.register(deployment.node(0), 1000, 0, 250),
+                "SIPp saw a REGISTER not answered 200; " + sipp.where());
+    }
+
+    @Test
+    void callIsRoutedToTheRegisteredSippUas() {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target, not by registration");
+        assertEquals(0, sipp.calls(deployment.node(0), deployment.node(0), "single-callee", 20),
+                "a call through the proxy to the registered UAS did not complete; " + sipp.where());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"malformed-contact", "non-numeric-expires", "wildcard-without-expires-0",
+        "interval-too-brief", "invite-unknown-aor"})
+    void badInputIsAnsweredAsTheScenarioExpects(String scenario) {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app does not check its input");
+        assertEquals(0, sipp.badInput(deployment.node(0), scenario),
+                scenario + ": the answer was not the one sipp-scenarios/bad-input/" + scenario + ".xml expects; "
+                        + sipp.where());
+    }
+
+    @Disabled("JAIN-SIP drops a request without Call-ID or CSeq before the container or the servlet sees it:"
+            + " no answer comes (observed 2026-11-22); kept to show the gap")
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"no-call-id", "no-cseq"})
+    void requestWithoutCallIdOrCSeqIsAnswered400(String scenario) {
+        assertEquals(0, sipp.badInput(deployment.node(0), scenario), scenario + "; " + sipp.where());
+    }
+}
