@@ -22,7 +22,7 @@ from .sipp import SCENARIOS, Timing
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
-QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=400, precision=0.35, max_steps=5,
+QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=4,
              cooldown=3.0)
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=20.0, start=200, precision=0.05,
             max_steps=14, cooldown=20.0)
@@ -39,11 +39,11 @@ def parser() -> argparse.ArgumentParser:
                                                   "full every landed one: " + ", ".join(deploy.backends()) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
     p.add_argument("--step-seconds", type=float, help="length of one rate step (quick 3, full 20)")
-    p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 400, full 200)")
+    p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 200, full 200)")
     p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
                                                    "(quick 0.35, full 0.05)")
-    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 14)")
+    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 4, full 14)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 20)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")

@@ -25,7 +25,8 @@ from .stats import Counts
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
                "p50_ms", "p99_ms", "passed", "reason"]
-SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "rate", "p50_ms", "p99_ms", "steps", "note"]
+SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "rate", "p50_ms", "p99_ms", "retransmissions", "steps",
+                  "note"]
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ class Runner:
         row = {"workload": measurement.workload, "system": measurement.system, "nodes": measurement.nodes,
                "routing": measurement.routing, "rate": best.rate if best else 0,
                "p50_ms": _number(best.p50_ms if best else None), "p99_ms": _number(best.p99_ms if best else None),
-               "steps": len(outcome.steps), "note": "" if best else "no step passed"}
+               "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps), "note": "" if best else "no step passed"}
         if best and best.rate >= self.settings.plan.max_rate:
             row["note"] = "reached the search's maximum rate"
         self.summary.append(row)
