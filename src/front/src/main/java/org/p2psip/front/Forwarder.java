@@ -65,16 +65,16 @@ final class Forwarder {
             ViaPath.stampSource(top, source);
             request.checkHeaders();
         } catch (ParseException e) {
-            answer(request, connection, 400, e.getMessage());
             stats.answered400.increment();
+            answer(request, connection, 400, e.getMessage());
             return;
         }
         String method = request.getMethod();
         boolean ack = Request.ACK.equals(method);
         if (!hopAllowed(request)) {
             if (!ack) {
-                answer(request, connection, 483, null);
                 stats.answered483.increment();
+                answer(request, connection, 483, null);
             }
             return;
         }
@@ -129,8 +129,8 @@ final class Forwarder {
                 affinity.callStarted(request.getCallId().getCallId());
             }
         }
-        outlet.toNode(node, bytes);
         stats.requestsForwarded.increment();
+        outlet.toNode(node, bytes);
     }
 
     /** An answer from a node (or anything that claims to be one): back to the client on the path it came. */
@@ -198,8 +198,8 @@ final class Forwarder {
         } catch (InvalidArgumentException e) {
             throw new IllegalArgumentException("Retry-After must be a positive number of seconds", e);
         }
-        send(response, request.getTopmostVia(), connection);
         stats.answered503.increment();
+        send(response, request.getTopmostVia(), connection);
     }
 
     private void answer(SIPRequest request, long connection, int status, String reason) {

@@ -25,6 +25,7 @@ final class SipStreamFramer extends ByteToMessageDecoder {
     private SIPMessage head;
     private int headLength;
     private int bodyLength;
+    private boolean failed;
 
     SipStreamFramer(int maxMessage) {
         this.maxMessage = maxMessage;
@@ -32,6 +33,20 @@ final class SipStreamFramer extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws ParseException {
+        if (failed) {
+            in.skipBytes(in.readableBytes()); // the connection is closing; what follows cannot be framed
+            return;
+        }
+        try {
+            frame(in, out);
+        } catch (ParseException | TooLongFrameException e) {
+            failed = true;
+            in.skipBytes(in.readableBytes());
+            throw e;
+        }
+    }
+
+    private void frame(ByteBuf in, List<Object> out) throws ParseException {
         while (true) {
             if (head == null) {
                 in.skipBytes(Keepalive.leading(in));
