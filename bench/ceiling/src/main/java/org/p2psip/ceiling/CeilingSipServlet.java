@@ -1,7 +1,11 @@
 package org.p2psip.ceiling;
 
 import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ListIterator;
+import java.util.Properties;
 import javax.servlet.ServletException;
 import javax.servlet.sip.Address;
 import javax.servlet.sip.Proxy;
@@ -18,8 +22,10 @@ import javax.servlet.sip.URI;
  * expiry, nothing stored), OPTIONS 200, and every other initial request is proxied with
  * Record-Route on to one fixed target.
  *
- * <p>The target is the system property {@value #TARGET_PROPERTY}, else the context parameter of
- * the same name ({@code sip:host:port}); without either, proxied requests get 503.
+ * <p>The target ({@code sip:host:port}) is the setting {@value #TARGET_PROPERTY}: a system property,
+ * else an entry of the node's properties file (named by {@code -Dp2psip.config}, where
+ * {@code deploy/p2psip up --set p2psip.ceiling.target=...} writes it), else a context parameter.
+ * Without any, proxied requests get 503.
  *
  * <p>Each request's application session is invalidated as soon as the servlet's own final answer
  * is sent: the container would otherwise keep it, its transaction and messages until Timer J,
@@ -41,7 +47,10 @@ public class CeilingSipServlet extends SipServlet {
     @Override
     public void init() throws ServletException {
         factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
-        String configured = System.getProperty(TARGET_PROPERTY, getServletContext().getInitParameter(TARGET_PROPERTY));
+        String configured = System.getProperty(TARGET_PROPERTY, nodeSetting(TARGET_PROPERTY));
+        if (configured == null) {
+            configured = getServletContext().getInitParameter(TARGET_PROPERTY);
+        }
         if (configured != null && !configured.isBlank()) {
             try {
                 target = factory.createURI(configured.trim());
@@ -50,6 +59,21 @@ public class CeilingSipServlet extends SipServlet {
             }
         }
         log("ceiling servlet started; proxy target " + (target == null ? "none" : target));
+    }
+
+    /** An entry of the node's properties file, or null (no file, or no such entry). */
+    private static String nodeSetting(String name) throws ServletException {
+        String file = System.getProperty("p2psip.config");
+        if (file == null) {
+            return null;
+        }
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(file))) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new ServletException("cannot read the node's properties " + file, e);
+        }
+        return properties.getProperty(name);
     }
 
     @Override

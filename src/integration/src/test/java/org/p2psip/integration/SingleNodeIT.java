@@ -3,29 +3,16 @@ package org.p2psip.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** One node of the real container with the WAR (memory backend), driven by SIPp on loopback. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SingleNodeIT {
+class SingleNodeIT extends DeployedNodes {
 
-    private final Deployment deployment = new Deployment("single", 25070, 1);
-    private final Scenarios sipp = new Scenarios("single");
-
-    @BeforeAll
-    void up() {
-        deployment.up();
-    }
-
-    @AfterAll
-    void down() {
-        deployment.close();
+    SingleNodeIT() {
+        super("single", 25070, 1);
     }
 
     @Test

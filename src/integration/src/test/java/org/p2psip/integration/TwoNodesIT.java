@@ -3,9 +3,6 @@ package org.p2psip.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,20 +11,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * backend nodes do not share bindings, so a call goes through the node that took the callee's
  * registration.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TwoNodesIT {
+class TwoNodesIT extends DeployedNodes {
 
-    private final Deployment deployment = new Deployment("two", 25080, 2);
-    private final Scenarios sipp = new Scenarios("two");
-
-    @BeforeAll
-    void up() {
-        deployment.up();
-    }
-
-    @AfterAll
-    void down() {
-        deployment.close();
+    TwoNodesIT() {
+        super("two", 25080, 2);
     }
 
     @ParameterizedTest(name = "node {0}")
