@@ -51,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--base-port", type=int, default=25070,
                    help="SIP port of node 0; Kamailio on +50, the callee on +60 (default 25070)")
     p.add_argument("--out", type=Path, default=BENCH / "results", help="results root (default bench/results)")
+    p.add_argument("--references-again", action=argparse.BooleanOptionalAction, default=None,
+                   help="measure the references again at the end, to show drift (default: full mode yes, quick no)")
     p.add_argument("--report-only", type=Path, metavar="FOLDER",
                    help="rebuild report.md and the plots of an earlier run from its summary.csv")
     return p
@@ -98,7 +100,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         args.heap, args.t1)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
-    measurements = experiments.plan(chosen, backends, nodes)
+    again = args.references_again if args.references_again is not None else not args.quick
+    measurements = experiments.plan(chosen, backends, nodes, again)
     print(f"bench: {len(measurements)} rate searches; results in {out}", file=sys.stderr)
     described = machine.describe()
     Runner(settings, out, out / "work", processes).run(measurements)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,6 @@ from .procs import BenchError, require_ports_free
 
 REPO = Path(__file__).resolve().parents[2]
 P2PSIP = REPO / "deploy" / "p2psip"
-SERVLETS = REPO / "src" / "servlet" / "src" / "main" / "java" / "org" / "p2psip" / "servlet"
 BACKEND_MODULES = REPO / "dht-adapters"
 
 
@@ -28,17 +28,35 @@ def available() -> bool:
     return P2PSIP.is_file() and os.access(P2PSIP, os.X_OK)
 
 
+# Backends that keep bindings on disk; each also runs as NAME-tmpfs, its node folders (and so its
+# data, p2psip.data.dir) on tmpfs: the paper's "Bamboo (RAMDISK)".
+DISK_BACKENDS = {"bamboo"}
+TMPFS_SUFFIX = "-tmpfs"
+TMPFS = Path("/dev/shm")
+
+
 def backends() -> list[str]:
-    """Backends that have landed: a module dht-adapters/dht-NAME and a servlet NAME...SipServlet."""
+    """Backends that have landed: a module dht-adapters/dht-NAME and a servlet class NameSipServlet."""
+    servlets = {path.name[:-len("SipServlet.java")].lower()
+                for root in (REPO / "src", BACKEND_MODULES)
+                for path in root.glob("**/src/main/java/**/*SipServlet.java")}
     found = []
     for module in sorted(BACKEND_MODULES.glob("dht-*")):
         name = module.name[len("dht-"):]
-        if name in ("api", "contract", "overlay"):
-            continue
-        servlet = SERVLETS / f"{name.capitalize()}SipServlet.java"
-        if servlet.is_file():
+        if name in servlets:
             found.append(name)
+            if name in DISK_BACKENDS and TMPFS.is_dir():
+                found.append(name + TMPFS_SUFFIX)
     return found
+
+
+def dht_of(backend: str) -> str:
+    """The p2psip.dht value of a backend name of the bench (NAME-tmpfs runs NAME)."""
+    return backend[:-len(TMPFS_SUFFIX)] if backend.endswith(TMPFS_SUFFIX) else backend
+
+
+def on_tmpfs(backend: str) -> bool:
+    return backend.endswith(TMPFS_SUFFIX)
 
 
 def front_available() -> bool:
@@ -91,6 +109,8 @@ class Deployment:
         self.up_done = False
         if self._p2psip(["down"]) != 0:
             self._signal_recorded()
+        if self.run_dir.is_relative_to(TMPFS):
+            shutil.rmtree(self.run_dir, ignore_errors=True)  # the data, in memory: give it back
 
     def pids(self) -> list[int]:
         return [entry["pid"] for entry in self._recorded()]

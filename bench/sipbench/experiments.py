@@ -24,6 +24,7 @@ class Measurement:
     system: str
     nodes: int
     routing: str  # "spread" or "one"
+    round: int = 1  # references are measured again at the end of a run (round 2) to show drift
 
     @property
     def label(self) -> str:
@@ -57,8 +58,11 @@ def routing_for(nodes: int, routing: str) -> str:
     return "one" if nodes == 1 else routing
 
 
-def plan(experiments: list[str], backends: list[str], node_counts: list[int]) -> list[Measurement]:
-    """Every measurement the chosen experiments need, references first, without repeats."""
+def plan(experiments: list[str], backends: list[str], node_counts: list[int],
+         references_again: bool = False) -> list[Measurement]:
+    """Every measurement the chosen experiments need, references first, without repeats; with
+    `references_again`, the references once more at the end, so that the report shows how far
+    the machine drifted during the run."""
     wanted: set[Measurement] = set()
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
@@ -69,12 +73,15 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int]) ->
                 wanted.add(Measurement(experiment.workload, system, nodes, routing_for(nodes, experiment.routing)))
         for reference in REFERENCES:
             wanted.add(Measurement(experiment.workload, reference, 1, "one"))
-    return sorted(wanted, key=lambda m: (m.system not in REFERENCES, m.system, m.nodes, m.workload, m.routing))
+    if references_again:
+        wanted |= {Measurement(m.workload, m.system, m.nodes, m.routing, 2) for m in wanted if m.system in REFERENCES}
+    return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.system, m.nodes, m.workload,
+                                         m.routing))
 
 
 def deployments(measurements: list[Measurement]) -> list[tuple[str, int, list[Measurement]]]:
-    """Measurements grouped by what must be running (system, nodes), in plan order."""
-    groups: dict[tuple[str, int], list[Measurement]] = {}
+    """Measurements grouped by what must be running (system, nodes, round), in plan order."""
+    groups: dict[tuple[str, int, int], list[Measurement]] = {}
     for m in measurements:
-        groups.setdefault((m.system, m.nodes), []).append(m)
-    return [(system, nodes, ms) for (system, nodes), ms in groups.items()]
+        groups.setdefault((m.system, m.nodes, m.round), []).append(m)
+    return [(system, nodes, ms) for (system, nodes, _), ms in groups.items()]

@@ -27,10 +27,25 @@ def read_summary(path: Path) -> list[dict]:
 
 
 def reference(rows: list[dict], workload: str, system: str) -> int | None:
-    for row in rows:
-        if row["workload"] == workload and row["system"] == system and row["rate"] > 0:
-            return row["rate"]
-    return None
+    """A reference's rate: the mean of its measurements in the run (at its start and, in full
+    mode, again at its end), None when it never passed a step."""
+    rates = [row["rate"] for row in rows
+             if row["workload"] == workload and row["system"] == system and row["rate"] > 0]
+    return round(sum(rates) / len(rates)) if rates else None
+
+
+def drift(rows: list[dict]) -> list[str]:
+    """Lines warning of references that moved more than 20% between the start and the end of the run."""
+    lines = []
+    for system in REFERENCES:
+        for workload in UNITS:
+            rates = [row["rate"] for row in rows if row["system"] == system and row["workload"] == workload]
+            if len(rates) >= 2 and min(rates) > 0 and max(rates) > 1.2 * min(rates):
+                lines.append(f"- {system} {workload} moved from {rates[0]:,} to {rates[-1]:,} "
+                             f"{UNITS[workload]} during the run: the machine's load changed; read ratios with care.")
+            elif len(rates) >= 2 and min(rates) == 0 < max(rates):
+                lines.append(f"- {system} {workload} passed no step in one of its measurements.")
+    return lines
 
 
 def ratio(value: int, ref: int | None) -> str:
@@ -69,10 +84,12 @@ def experiment_table(rows: list[dict], name: str) -> list[str]:
 
 
 def references_table(rows: list[dict]) -> list[str]:
-    lines = ["| reference | workload | rate | p50 ms | p99 ms | retransmissions | note |", "|---|---|---|---|---|---|---|"]
+    lines = ["| reference | workload | measured | rate | p50 ms | p99 ms | retransmissions | note |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in rows:
         if row["system"] in REFERENCES:
-            lines.append(f"| {row['system']} | {row['workload']} | {row['rate']:,} {UNITS[row['workload']]} "
+            when = "at the end" if str(row.get("round", "1")) == "2" else "at the start"
+            lines.append(f"| {row['system']} | {row['workload']} | {when} | {row['rate']:,} {UNITS[row['workload']]} "
                          f"| {row['p50_ms'] or '-'} | {row['p99_ms'] or '-'} | {row.get('retransmissions') or '-'} "
                          f"| {row.get('note', '')} |")
     return lines
@@ -124,7 +141,11 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "The machine may be shared: compare the ratios to the references measured in this same run, "
              "not the absolute rates.", "",
              "## References (same run, same machine)", ""]
-    lines += references_table(rows) + ["", "## Results", ""]
+    lines += references_table(rows) + [""]
+    moved = drift(rows)
+    if moved:
+        lines += ["Ratios use the mean of each reference's measurements."] + moved + [""]
+    lines += ["## Results", ""]
     for name in EXPERIMENTS:
         lines += experiment_table(rows, name)
     lines += table2(rows, meta.get("network", "").startswith("loopback"))

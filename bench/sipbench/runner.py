@@ -9,23 +9,24 @@ Not thread-safe; one runner per bench run.
 from __future__ import annotations
 
 import csv
+import os
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import search
-from .deploy import Deployment
+from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
 from .experiments import CEILING, KAMAILIO, Measurement, deployments
 from .kamailio import Kamailio
 from .procs import Processes
 from .sipp import Call, Callee, Registration, StepRunner, Target, Timing
 from .stats import Counts
 
-STEP_FIELDS = ["workload", "system", "nodes", "routing", "rate", "attempts", "successful", "failed",
+STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
                "p50_ms", "p99_ms", "passed", "reason"]
-SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "rate", "p50_ms", "p99_ms", "retransmissions", "steps",
+SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "p50_ms", "p99_ms", "retransmissions", "steps",
                   "note"]
 
 
@@ -110,8 +111,11 @@ class Runner:
             if system == CEILING:
                 app = "ceiling"
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:127.0.0.1:{self.settings.callee_port}"]
-            self._deployment = Deployment(self.work / "deploy-run", folder / "deploy.log",
-                                          "memory" if system == CEILING else system, nodes,
+            run_dir = self.work / "deploy-run"
+            if on_tmpfs(system):
+                run_dir = TMPFS / f"p2psip-bench-{os.getpid()}" / f"{system}-{nodes}"
+            self._deployment = Deployment(run_dir, folder / "deploy.log",
+                                          "memory" if system == CEILING else dht_of(system), nodes,
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra)
             self._deployment.start()
@@ -132,7 +136,8 @@ class Runner:
     def _measure(self, measurement: Measurement, targets: list[Target]) -> None:
         chosen = targets if measurement.routing == "spread" else targets[:1]
         workload = Registration() if measurement.workload == "registration" else Call()
-        folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"{measurement.workload}-{measurement.routing}"
+        folder = (self.work / f"{measurement.system}-{measurement.nodes}"
+                  / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")
         steps = StepRunner(self.processes, folder, self.settings.timing)
         self.progress.label = measurement.label
 
@@ -150,7 +155,7 @@ class Runner:
         outcome = search.run(self.settings.plan, measure, cool_down)
         best = outcome.best
         row = {"workload": measurement.workload, "system": measurement.system, "nodes": measurement.nodes,
-               "routing": measurement.routing, "rate": best.rate if best else 0,
+               "routing": measurement.routing, "round": measurement.round, "rate": best.rate if best else 0,
                "p50_ms": _number(best.p50_ms if best else None), "p99_ms": _number(best.p99_ms if best else None),
                "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps), "note": "" if best else "no step passed"}
         if best and best.rate >= self.settings.plan.max_rate:
@@ -162,7 +167,7 @@ class Runner:
         c = step.counts
         _append(self.out / "steps.csv", STEP_FIELDS, {
             "workload": m.workload, "system": m.system, "nodes": m.nodes, "routing": m.routing,
-            "rate": step.rate, "attempts": step.attempts, "successful": c.successful, "failed": c.failed,
+            "round": m.round, "rate": step.rate, "attempts": step.attempts, "successful": c.successful, "failed": c.failed,
             "retrans_timeouts": c.max_udp_retrans, "recv_timeouts": c.timeout_on_recv,
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),

@@ -48,8 +48,8 @@ def test_report_names_the_machine_the_network_and_the_command_to_rerun(tmp_path)
     assert "bench/run --quick" in text
     assert "loopback" in text
     assert "- cores (nproc): 2" in text and "- JDK: openjdk 17" in text
-    assert "| ceiling | registration | 4,000 REGISTER/s |" in text
-    assert "| kamailio | call | 1,600 calls/s |" in text
+    assert "| ceiling | registration | at the start | 4,000 REGISTER/s |" in text
+    assert "| kamailio | call | at the start | 1,600 calls/s |" in text
 
 
 def test_ratios_without_a_reference_say_so():
@@ -88,3 +88,22 @@ def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
     for figure in experiments.EXPERIMENTS:
         png = tmp_path / f"{figure}.png"
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", figure
+
+
+def test_references_measured_twice_are_averaged_and_a_drift_is_reported():
+    twice = rows() + [{"workload": "registration", "system": "ceiling", "nodes": 1, "routing": "one",
+                       "round": "2", "rate": 6000, "p50_ms": "1", "p99_ms": "9", "retransmissions": "0",
+                       "steps": "8", "note": ""}]
+    assert report.reference(twice, "registration", "ceiling") == 5000
+    warnings = report.drift(twice)
+    assert len(warnings) == 1 and "from 4,000 to 6,000" in warnings[0]
+    assert report.drift(rows()) == []
+
+
+def test_references_again_adds_a_second_round_of_references_at_the_end():
+    plan = experiments.plan(["register"], ["memory"], [1], references_again=True)
+    assert [m.round for m in plan] == [1, 1, 1, 2, 2]
+    assert {m.system for m in plan if m.round == 2} == set(experiments.REFERENCES)
+    groups = experiments.deployments(plan)
+    assert [(system, len(ms)) for system, _, ms in groups] == [
+        ("ceiling", 1), ("kamailio", 1), ("memory", 1), ("ceiling", 1), ("kamailio", 1)]
