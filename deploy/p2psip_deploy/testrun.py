@@ -1,6 +1,6 @@
 """`test`: the README's one test command (and what .ci/run runs): installs SIPp when missing, then
-unit tests (mvn install), integration tests (mvn verify of src/integration: the real container
-driven by the real SIPp) and the bench tool's tests (pytest bench/tests). Exit code non-zero when
+unit tests (mvn install; pytest deploy/tests), integration tests (mvn verify of src/integration:
+the real container driven by the real SIPp) and the bench tool's tests (pytest bench/tests). Exit code non-zero when
 any step fails; every step runs even after an earlier one failed, except that nothing runs after
 a failed install or build."""
 import os
@@ -18,14 +18,13 @@ def run(install: bool) -> int:
             return 1
     if step("unit tests", ["mvn", "-q", "install"]) != 0:
         return 1
-    failures = 0
+    if not pytest_available() and not (install and install_pytest()):
+        print("deploy/p2psip test: pytest is missing", file=sys.stderr)
+        return 1
+    failures = step("deploy tool tests", [sys.executable, "-m", "pytest", "-q", "deploy/tests"]) != 0
     failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify"]) != 0
     if bench_tests_present():
-        if not pytest_available() and not (install and install_pytest()):
-            print("deploy/p2psip test: pytest is missing", file=sys.stderr)
-            failures += 1
-        else:
-            failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests"]) != 0
+        failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests"]) != 0
     print("deploy/p2psip test: " + ("all passed" if failures == 0 else f"{failures} step(s) FAILED"))
     return 0 if failures == 0 else 1
 

@@ -1,0 +1,80 @@
+"""What up writes into a node folder: sip.xml, node.properties, server.xml, the router config."""
+import re
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from p2psip_deploy import layout, nodefolder, nodes
+
+SIP_XML = """<sip-app xmlns="http://www.jcp.org/xml/ns/sipservlet" xmlns:javaee="http://java.sun.com/xml/ns/javaee">
+  <app-name>p2psip</app-name>
+  <servlet>
+    <javaee:servlet-name>p2psip</javaee:servlet-name>
+    <javaee:servlet-class>org.p2psip.servlet.MemorySipServlet</javaee:servlet-class>
+    <javaee:load-on-startup>1</javaee:load-on-startup>
+  </servlet>
+</sip-app>"""
+
+
+@pytest.mark.parametrize("backend", sorted(layout.SERVLET_OF_BACKEND))
+def test_sip_xml_names_the_servlet_of_the_backend(backend):
+    rewritten = nodefolder.with_servlet_class(SIP_XML, layout.SERVLET_OF_BACKEND[backend])
+    classes = re.findall(r"<servlet-class>([^<]*)</servlet-class>", rewritten)
+    assert classes == [layout.SERVLET_OF_BACKEND[backend]]
+
+
+def test_servlet_elements_are_moved_into_the_sip_app_namespace():
+    rewritten = nodefolder.with_servlet_class(SIP_XML, "x.Y")
+    assert "javaee:servlet" not in rewritten and "javaee:load-on-startup" not in rewritten
+    assert "<servlet-name>p2psip</servlet-name>" in rewritten
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_sip_xml_without_exactly_one_servlet_class_is_refused(count):
+    servlets = "<servlet-class>a.B</servlet-class>" * count
+    with pytest.raises(ValueError):
+        nodefolder.with_servlet_class(f"<sip-app>{servlets}</sip-app>", "x.Y")
+
+
+def specs(tmp_path: Path, count: int, **settings):
+    options = nodes.UpOptions(nodes=count, base_port=7000, run_dir=tmp_path, settings=settings)
+    return nodes.node_specs(options, layout.APPS["p2psip"])
+
+
+def test_node_properties_of_a_three_node_deployment(tmp_path):
+    written = [s.properties for s in specs(tmp_path, 3)]
+    assert [p["p2psip.sip.address"] for p in written] == ["127.0.0.1:7000", "127.0.0.1:7001", "127.0.0.1:7002"]
+    assert [p["p2psip.overlay.address"] for p in written] == ["127.0.0.1:8000", "127.0.0.1:8001", "127.0.0.1:8002"]
+    assert [p["p2psip.overlay.bootstrap"] for p in written] == ["", "127.0.0.1:8000", "127.0.0.1:8000"]
+    assert {p["p2psip.overlay.members"] for p in written} == {"127.0.0.1:8000,127.0.0.1:8001,127.0.0.1:8002"}
+    secrets = {p["p2psip.overlay.secret"] for p in written}
+    assert len(secrets) == 1 and re.fullmatch(r"[0-9a-f]{32}", secrets.pop())
+    assert written[1]["p2psip.data.dir"] == str((tmp_path / "node-1" / "data").resolve())
+
+
+def test_every_deployment_gets_its_own_secret(tmp_path):
+    assert specs(tmp_path, 1)[0].properties["p2psip.overlay.secret"] != \
+        specs(tmp_path, 1)[0].properties["p2psip.overlay.secret"]
+
+
+def test_set_overrides_a_generated_property(tmp_path):
+    spec = specs(tmp_path, 1, **{"p2psip.data.dir": "/elsewhere", "p2psip.dht.deadline": "500ms"})[0]
+    assert spec.properties["p2psip.data.dir"] == "/elsewhere"
+    assert spec.properties["p2psip.dht.deadline"] == "500ms"
+
+
+def test_server_xml_has_udp_and_tcp_connectors_and_t1(tmp_path):
+    spec = specs(tmp_path, 2)[1]
+    spec.t1_ms = 100
+    server = ElementTree.fromstring(nodefolder.server_xml(spec))
+    service = server.find("Service")
+    assert service.get("baseTimerInterval") == "100"
+    connectors = {(c.get("ipAddress"), c.get("port"), c.get("signalingTransport")) for c in service.findall("Connector")}
+    assert connectors == {("127.0.0.1", "7001", "udp"), ("127.0.0.1", "7001", "tcp")}
+
+
+def test_application_router_sends_every_method_to_the_app():
+    routes = dict(line.split(": ", 1) for line in nodefolder.dar_properties().splitlines())
+    assert sorted(routes) == sorted(layout.ROUTED_METHODS)
+    assert all(route.startswith('("p2psip"') for route in routes.values())
