@@ -9,6 +9,8 @@ from . import layout, nodes, processes, sipp
 
 
 def run(options: nodes.UpOptions, users: int, calls: int, rate: int) -> int:
+    if not sipp.ensure_installed():
+        raise nodes.DeployError("SIPp is missing and could not be installed (Debian package sip-tester)")
     out = options.run_dir / "demo"
     shutil.rmtree(out, ignore_errors=True)  # SIPp appends to statistics files
     started = nodes.up(options)

@@ -1,10 +1,8 @@
-"""`test`: the README's one test command (and what .ci/run runs): installs SIPp when missing, then
-unit tests (mvn install; pytest deploy/tests), integration tests (mvn verify of src/integration:
-the real container driven by the real SIPp) and the bench tool's tests (pytest bench/tests). Exit code non-zero when
-any step fails; every step runs even after an earlier one failed, except that nothing runs after
-a failed install or build."""
-import os
-import shutil
+"""`test`: the README's one test command (and what .ci/run runs): installs SIPp when missing,
+then unit tests (mvn install; pytest deploy/tests), integration tests (mvn verify of
+src/integration: the real container driven by the real SIPp) and the bench tool's tests (pytest
+bench/tests). Exit code non-zero when any step fails; every step runs even after an earlier one
+failed, except that nothing runs after a failed install or build."""
 import subprocess
 import sys
 
@@ -13,7 +11,7 @@ from . import layout, sipp
 
 def run(install: bool) -> int:
     if not sipp.available():
-        if not install or not install_sipp():
+        if not install or not sipp.ensure_installed():
             print("deploy/p2psip test: SIPp is missing (Debian package sip-tester)", file=sys.stderr)
             return 1
     if step("unit tests", ["mvn", "-q", "install"]) != 0:
@@ -36,22 +34,6 @@ def step(name: str, command: list[str]) -> int:
     return code
 
 
-def as_root(command: list[str]) -> list[str]:
-    if os.geteuid() == 0:
-        return command
-    if shutil.which("sudo"):
-        return ["sudo", *command]
-    return command
-
-
-def install_sipp() -> bool:
-    print("== installing SIPp (Debian package sip-tester)", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(as_root(["apt-get", "update", "-q"]), env=env)
-    subprocess.run(as_root(["apt-get", "install", "-y", "-q", "sip-tester"]), env=env)
-    return sipp.available()
-
-
 def bench_tests_present() -> bool:
     tests = layout.ROOT / "bench" / "tests"
     return tests.is_dir() and any(tests.rglob("test_*.py"))
@@ -65,8 +47,7 @@ def install_pytest() -> bool:
     """Debian's python3-pytest for the system Python (pip refuses to install there), pip otherwise."""
     print("== installing pytest", flush=True)
     if sys.executable.startswith("/usr/bin/"):
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(as_root(["apt-get", "install", "-y", "-q", "python3-pytest"]), env=env)
+        sipp.apt_install("python3-pytest")
     else:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pytest"])
     return pytest_available()
