@@ -63,6 +63,7 @@ final class Forwarder {
         }
         try {
             ViaPath.stampSource(top, source);
+            addMaxForwardsIfMissing(request);
             request.checkHeaders();
         } catch (ParseException e) {
             stats.answered400.increment();
@@ -242,26 +243,26 @@ final class Forwarder {
         return via;
     }
 
-    /** Max-Forwards (RFC 3261 §16.3 step 3, §16.6 step 3): false if it is spent; else decremented. */
-    private static boolean hopAllowed(SIPRequest request) {
-        MaxForwards maxForwards = (MaxForwards) request.getHeader(MaxForwardsHeader.NAME);
-        if (maxForwards == null) {
+    /** A request without Max-Forwards gets one (RFC 3261 §16.6 step 3) rather than a 400. */
+    private static void addMaxForwardsIfMissing(SIPRequest request) {
+        if (request.getHeader(MaxForwardsHeader.NAME) == null) {
             try {
                 request.setHeader(new MaxForwards(70));
             } catch (InvalidArgumentException e) {
                 throw new IllegalStateException(e);
             }
-            return true;
         }
-        if (maxForwards.getMaxForwards() <= 0) {
-            return false;
-        }
+    }
+
+    /** Max-Forwards (RFC 3261 §16.3 step 3): false if it is spent; else decremented. */
+    private static boolean hopAllowed(SIPRequest request) {
+        MaxForwards maxForwards = (MaxForwards) request.getHeader(MaxForwardsHeader.NAME);
         try {
             maxForwards.decrementMaxForwards();
+            return true;
         } catch (javax.sip.header.TooManyHopsException e) {
             return false;
         }
-        return true;
     }
 
     /** A top Route naming the front itself is the client's way of reaching it; it is consumed here (§16.4). */

@@ -17,6 +17,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.config.Config;
 
@@ -32,15 +33,18 @@ public final class Front implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel udp;
     private final Channel tcp;
+    private final ScheduledFuture<?> probing;
     private final InetSocketAddress address;
     private final Nodes nodes;
     private final FrontStats stats;
     private final AffinityTable affinity;
     private final Transactions transactions;
 
-    private Front(EventLoopGroup group, Channel udp, Channel tcp, InetSocketAddress address, Nodes nodes,
-            FrontStats stats, AffinityTable affinity, Transactions transactions) {
+    private Front(EventLoopGroup group, Channel udp, Channel tcp, ScheduledFuture<?> probing,
+            InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
+            Transactions transactions) {
         this.group = group;
+        this.probing = probing;
         this.udp = udp;
         this.tcp = tcp;
         this.address = address;
@@ -53,6 +57,10 @@ public final class Front implements AutoCloseable {
     /** Binds and starts probing. Blocks the caller (never an event loop) only while binding. */
     public static Front start(Config config) throws InterruptedException {
         InetSocketAddress listen = Addresses.parse(config.get(FrontOptions.LISTEN));
+        if (listen.getAddress().isAnyLocalAddress()) {
+            throw new IllegalArgumentException("the front listens on one IP address, written in its Via; not "
+                    + listen.getAddress().getHostAddress());
+        }
         var nodes = new Nodes(Addresses.parseList(config.get(FrontOptions.NODES)));
         Policy policy = Policies.named(config.get(FrontOptions.POLICY), config.get(FrontOptions.INVITE_WEIGHT));
         int maxMessage = config.get(FrontOptions.MAX_MESSAGE);
@@ -92,10 +100,11 @@ public final class Front implements AutoCloseable {
                     config.get(FrontOptions.TRANSACTION_TIMEOUT).toNanos(),
                     config.get(FrontOptions.INVITE_TIMEOUT).toNanos());
             long interval = config.get(FrontOptions.PROBE_INTERVAL).toNanos();
-            udp.eventLoop().scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> probing = udp.eventLoop()
+                    .scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
             LOG.log(Level.INFO, "front on {0} (UDP, TCP), policy {1}, nodes {2}", self,
                     config.get(FrontOptions.POLICY), nodes.all());
-            return new Front(group, udp, tcp, self, nodes, stats, affinity, transactions);
+            return new Front(group, udp, tcp, probing, self, nodes, stats, affinity, transactions);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
@@ -137,6 +146,7 @@ public final class Front implements AutoCloseable {
 
     @Override
     public void close() {
+        probing.cancel(false);
         udp.close().awaitUninterruptibly();
         tcp.close().awaitUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

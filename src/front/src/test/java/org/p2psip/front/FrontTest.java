@@ -46,7 +46,7 @@ class FrontTest {
                 FrontOptions.NODES.name(), nodes.stream().map(TestNode::address).collect(Collectors.joining(",")),
                 FrontOptions.POLICY.name(), "rr",
                 FrontOptions.PROBE_INTERVAL.name(), "50ms",
-                FrontOptions.PROBE_TIMEOUT.name(), "400ms",
+                FrontOptions.PROBE_TIMEOUT.name(), "2s", // generous: the test machine is shared and busy
                 FrontOptions.THREADS.name(), "1"));
         values.putAll(extra);
         Front front = Front.start(Config.of(values));
@@ -103,6 +103,13 @@ class FrontTest {
         assertEquals(1, answer.getViaHeaders().size(), "the front's Via is popped");
         assertEquals("z9hG4bKreg-1", answer.getTopmostVia().getBranch());
         assertEquals(0, front.openTransactions(), "the final answer closed the transaction");
+        assertEquals(69, atNode.getMaxForwards().getMaxForwards(), "Max-Forwards decremented");
+
+        client.sendRaw(TestClient.request("REGISTER", "reg-2", "reg-2", 1, null, client.port(), "UDP")
+                .replace("Max-Forwards: 70\r\n", ""));
+        assertEquals(200, client.receive().getStatusCode());
+        assertEquals(69, nodes.get(0).withCallId("reg-2").get(0).getMaxForwards().getMaxForwards(),
+                "a missing Max-Forwards is added (70) and decremented, not answered 400");
     }
 
     @Test
