@@ -23,9 +23,9 @@ BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=4,
-             cooldown=3.0)
-FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=20.0, start=200, precision=0.05,
-            max_steps=14, cooldown=20.0)
+             cooldown=3.0, warmup=3.0)
+FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
+            max_steps=10, cooldown=15.0, warmup=10.0)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,13 +38,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick memory; "
                                                   "full every landed one: " + ", ".join(deploy.backends()) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
-    p.add_argument("--step-seconds", type=float, help="length of one rate step (quick 3, full 20)")
+    p.add_argument("--step-seconds", type=float, help="length of one rate step (quick 3, full 15)")
     p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 200, full 200)")
     p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
                                                    "(quick 0.35, full 0.05)")
-    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 4, full 14)")
-    p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 20)")
+    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 4, full 10)")
+    p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
+    p.add_argument("--warmup", type=float, help="seconds of unjudged load at a quarter of the start rate before "
+                                                "each search (quick 3, full 10)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
@@ -96,13 +98,18 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     timing = Timing(step_s=args.step_seconds or mode["step"], t1_ms=args.t1 or 500)
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"])
-    settings = Settings(timing, plan, args.base_port, args.cooldown if args.cooldown is not None else mode["cooldown"],
-                        args.heap, args.t1)
+    settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
+                        cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
+                        warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
+                        heap=args.heap, t1_ms=args.t1)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
     measurements = experiments.plan(chosen, backends, nodes, again)
-    print(f"bench: {len(measurements)} rate searches; results in {out}", file=sys.stderr)
+    # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
+    worst = len(measurements) * plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2) / 60
+    print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
+          f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
     Runner(settings, out, out / "work", processes).run(measurements)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

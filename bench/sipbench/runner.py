@@ -36,6 +36,7 @@ class Settings:
     plan: search.Plan
     base_port: int = 25070
     cooldown_s: float = 5.0
+    warmup_s: float = 3.0
     heap: str | None = None
     t1_ms: int | None = None
 
@@ -152,6 +153,7 @@ class Runner:
             if not step.passed:
                 time.sleep(self.settings.cooldown_s)
 
+        self._warm_up(steps, workload, chosen)
         outcome = search.run(self.settings.plan, measure, cool_down)
         best = outcome.best
         row = {"workload": measurement.workload, "system": measurement.system, "nodes": measurement.nodes,
@@ -162,6 +164,17 @@ class Runner:
             row["note"] = "reached the search's maximum rate"
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
+
+    def _warm_up(self, steps: StepRunner, workload, targets: list[Target]) -> None:
+        """A quarter of the first rate for a few seconds, not judged: a JVM just started runs its
+        first requests interpreted, and the first step would measure the JIT, not the server."""
+        if self.settings.warmup_s <= 0:
+            return
+        rate = max(len(targets), self.settings.plan.start // 4)
+        label = self.progress.label
+        self.progress.label = f"{label} (warm-up)"
+        steps.run(workload, targets, rate, self.progress, self.settings.warmup_s)
+        self.progress.label = label
 
     def _append_step(self, m: Measurement, step: search.Step) -> None:
         c = step.counts

@@ -136,7 +136,9 @@ class StepRunner:
         self._steps = 0
 
     def run(self, workload: Workload, targets: list[Target], rate: int,
-            progress: Progress = lambda rate, counts, elapsed: None) -> Step:
+            progress: Progress = lambda rate, counts, elapsed: None, seconds: float | None = None) -> Step:
+        """One step at `rate` for `seconds` (the timing's step length by default)."""
+        step_s = seconds or self.timing.step_s
         self._steps += 1
         folder = self.folder / f"step-{self._steps:03d}-{rate}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -146,9 +148,9 @@ class StepRunner:
         for i, (target, share) in enumerate(zip(targets, shares)):
             if share <= 0:
                 continue
-            count = max(1, round(share * self.timing.step_s))
+            count = max(1, round(share * step_s))
             total += count
-            run_s = self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 20
+            run_s = step_s + self.timing.recv_timeout_ms / 1000 + 20
             command = base_command(target, workload.scenario(), self.timing, run_s) + [
                 "-r", str(share), "-rp", "1000", "-m", str(count), "-l", str(max(1000, share * 40)),
             ] + stats_options(f"stat-{i}", folder) + workload.options(folder, i, count)
@@ -156,7 +158,7 @@ class StepRunner:
                                            folder / f"sipp-{i}.log", cwd=folder)
             running.append((i, count, process))
         started = time.monotonic()
-        deadline = self.timing.step_s + self.timing.recv_timeout_ms / 1000 + 30
+        deadline = step_s + self.timing.recv_timeout_ms / 1000 + 30
         while any(p.poll() is None for _, _, p in running):
             elapsed = time.monotonic() - started
             if elapsed > deadline:
@@ -168,7 +170,7 @@ class StepRunner:
             self._check_started(folder, i, code)
         counts = self._counts(folder, running)
         progress(rate, counts, time.monotonic() - started)
-        offered = self._offered(folder, running)
+        offered = self._offered(folder, running, step_s)
         times = [t for path in folder.glob("*_rtt.csv") for t in stats.read_response_times(path)]
         return judge(rate, total, counts, offered, stats.percentile(times, 50),
                      stats.percentile(times, 99), self.criteria)
@@ -192,7 +194,7 @@ class StepRunner:
             total = total + stats.final_counts(folder / f"stat-{i}.stat.csv")
         return total
 
-    def _offered(self, folder: Path, running) -> float:
+    def _offered(self, folder: Path, running, step_s: float) -> float:
         """The rate SIPp really offered: each instance's calls over the time it took to create them.
 
         Creation times are known to the dump period (1 s), hence the second taken off.
@@ -202,9 +204,9 @@ class StepRunner:
             path = folder / f"stat-{i}.stat.csv"
             seconds = stats.creation_seconds(path, count)
             if seconds is None:
-                offered += stats.final_counts(path).created / self.timing.step_s
+                offered += stats.final_counts(path).created / step_s
             else:
-                offered += count / max(self.timing.step_s, seconds - 1.0)
+                offered += count / max(step_s, seconds - 1.0)
         return offered
 
 
