@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
     try:
         if args.command == "up":
             started = nodes.up(up_options(args))
-            print(f"{len(started)} nodes answer; `deploy/p2psip status` lists them, `deploy/p2psip down` stops them")
+            print(f"{len(started)} node(s) answer; `deploy/p2psip status` lists them, `deploy/p2psip down` stops them")
             return 0
         if args.command == "down":
             return 0 if nodes.stop_all(args.run_dir.resolve()) else 1

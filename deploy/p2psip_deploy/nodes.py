@@ -46,14 +46,17 @@ def up(options: UpOptions) -> list[processes.Process]:
     if busy:
         raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     processes.save(options.run_dir, [])
-    for spec in specs:
-        nodefolder.write(spec)
+    try:
+        for spec in specs:
+            nodefolder.write(spec)
+    except ValueError as e:
+        raise DeployError(f"cannot deploy {app.exploded}: {e}") from e
     try:
         first = start(specs[0], options)
         wait_answering([first], options.timeout)
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout)
-    except DeployError:
+    except BaseException:  # a failed start, a late node, Ctrl-C: leave nothing running
         stop_all(options.run_dir)
         raise
     return processes.load(options.run_dir)
