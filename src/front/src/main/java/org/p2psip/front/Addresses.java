@@ -7,7 +7,7 @@ import java.net.UnknownHostException;
 import java.util.List;
 import org.p2psip.config.NodeOptions;
 
-/** Reads {@code IP:port} and {@code [IPv6]:port} as the options write them; names are refused (no DNS). */
+/** Reads {@code IP:port} and {@code [IPv6]:port} as the options write them; names are refused (no DNS). Stateless. */
 final class Addresses {
 
     private Addresses() {

@@ -1,6 +1,6 @@
 package org.p2psip.front;
 
-/** The policies by the names the configuration uses. */
+/** The policies by the names the configuration uses. Stateless. */
 final class Policies {
 
     static final String NAMES = "rr, hash, cjsq, tjsq, tlwl";

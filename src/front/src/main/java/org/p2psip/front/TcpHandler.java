@@ -7,7 +7,8 @@ import java.net.InetSocketAddress;
 
 /**
  * A client's TCP connection: registered under an id while open, so answers can find it; a
- * stream that cannot be framed is counted and closed. One per connection.
+ * stream that cannot be framed is counted and closed. One per connection; Netty calls it from the
+ * connection's event-loop thread only.
  */
 final class TcpHandler extends SimpleChannelInboundHandler<SIPMessage> {
 

@@ -232,6 +232,41 @@ class FrontTest {
         assertEquals(1, nodes.get(0).received.size(), "only the good request reached the node");
     }
 
+    /**
+     * The counters come from real traffic: node 1 never answers INVITEs, so its INVITE transactions
+     * stay open and tlwl sends every later call to node 0, whose transactions close at its answers;
+     * its calls stay open until their BYEs are answered.
+     */
+    @Test
+    void tlwlKeepsCountersFromRequestsSentAndFinalAnswersSeen() throws Exception {
+        List<TestNode> nodes = nodes(2);
+        nodes.get(1).silentFor.add("INVITE");
+        Front front = front(nodes, Map.of(FrontOptions.POLICY.name(), "tlwl"));
+        TestClient client = client(front);
+        var answered = new ArrayList<String>();
+        for (int i = 0; i < 6; i++) {
+            String callId = "work-" + i;
+            client.send("INVITE", callId, callId, 1, null);
+            Await.until(() -> nodes.stream().anyMatch(n -> !n.withCallId(callId).isEmpty()), () -> callId + " forwarded");
+            if (!nodes.get(0).withCallId(callId).isEmpty()) {
+                assertEquals(200, client.receive().getStatusCode());
+                answered.add(callId);
+            }
+        }
+        Node fast = front.nodes().get(0);
+        Node stuck = front.nodes().get(1);
+        assertTrue(nodes.get(1).received.size() <= 1, "after one unanswered INVITE node 1 has more work left: "
+                + nodes.get(1).received.size() + " INVITEs sent to it");
+        assertEquals(nodes.get(1).received.size(), stuck.invites(), "open INVITE transactions on node 1");
+        assertEquals(0, fast.transactions(), "node 0's answers closed its transactions");
+        assertEquals(answered.size(), fast.calls(), "answered calls stay open until BYE");
+        for (String callId : answered) {
+            client.send("BYE", callId, callId + "-bye", 2, "node");
+            assertEquals(200, client.receive().getStatusCode());
+        }
+        assertEquals(0, fast.calls(), "the answered BYEs ended the calls");
+    }
+
     @Test
     void theFrontRemembersNoMoreCallIdsThanItsBound() throws Exception {
         List<TestNode> nodes = nodes(2);
