@@ -22,10 +22,10 @@ from .sipp import SCENARIOS, Timing
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
-QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=4,
-             cooldown=3.0, warmup=3.0)
+QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
+             cooldown=3.0, warmup=3.0, growth=3.0)
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=10.0)
+            max_steps=10, cooldown=15.0, warmup=10.0, growth=2.0)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -43,7 +43,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
                                                    "(quick 0.35, full 0.05)")
-    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 4, full 10)")
+    p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
+    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 10)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load at a quarter of the start rate before "
                                                 "each search (quick 3, full 10)")
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
     timing = Timing(step_s=args.step_seconds or mode["step"], t1_ms=args.t1 or 500)
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
-                       precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"])
+                       precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
+                       growth=args.growth or mode["growth"])
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],

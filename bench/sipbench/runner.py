@@ -162,6 +162,8 @@ class Runner:
                "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps), "note": "" if best else "no step passed"}
         if best and best.rate >= self.settings.plan.max_rate:
             row["note"] = "reached the search's maximum rate"
+        elif best and all(step.passed for step in outcome.steps):
+            row["note"] = "every step passed: the limit is higher than measured (step budget)"
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
 

@@ -3,9 +3,10 @@
 A step offers a fixed rate for a fixed time. It passes when at least `min_success` (99.9%) of
 the attempts it was meant to make completed with the expected final response, no call ended
 on a retransmission timeout, and SIPp really offered the rate (otherwise the load generator,
-not the server, was measured). The search doubles the rate from `start` until a step fails
-(or `max_rate`), then bisects between the highest pass and the lowest failure until they are
-within `precision` of each other or `max_steps` ran. The result is the highest passing step.
+not the server, was measured). The search multiplies the rate by `growth` (2) from `start`
+until a step fails (or `max_rate`), then bisects between the highest pass and the lowest
+failure until they are within `precision` of each other or `max_steps` ran. The result is the
+highest passing step.
 
 Pure logic: the measurement is a callable, so the search is tested on recorded steps.
 Not thread-safe (one search per thread); the objects it returns are immutable.
@@ -63,6 +64,7 @@ class Plan:
     max_rate: int = 20000
     precision: float = 0.10
     max_steps: int = 10
+    growth: float = 2.0  # factor between rates until the first failure
 
 
 @dataclass
@@ -90,7 +92,7 @@ def next_rate(plan: Plan, steps: list[Step]) -> int | None:
     if high is None:
         if low >= plan.max_rate:
             return None
-        return min(low * 2, plan.max_rate)
+        return min(max(low + 1, round(low * plan.growth)), plan.max_rate)
     if low == 0:
         # Even the first rate failed: look below it, down to a floor of one call per second.
         if high <= 1:

@@ -103,3 +103,9 @@ def test_the_between_hook_sees_every_step():
     seen = []
     search.run(search.Plan(start=100, max_steps=3), simulated(150), seen.append)
     assert [s.rate for s in seen] == [100, 200, 150]
+
+
+def test_a_larger_growth_reaches_high_rates_in_fewer_steps():
+    outcome = search.run(search.Plan(start=200, growth=3.0, precision=0.35, max_steps=5), simulated(2000))
+    assert [s.rate for s in outcome.steps][:3] == [200, 600, 1800]
+    assert outcome.best.rate >= 1800
