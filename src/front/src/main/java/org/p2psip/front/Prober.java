@@ -1,6 +1,8 @@
 package org.p2psip.front;
 
 import gov.nist.javax.sip.message.SIPRequest;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.text.ParseException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,10 +10,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The front's periodic work, run on one event-loop thread every probe interval: an OPTIONS probe
  * to every node; nodes silent for the probe time-out taken down and their open transactions
- * answered 503; transactions past their time-out forgotten; expired Call-IDs swept. Not
+ * answered 503; transactions past their time-out forgotten; expired Call-IDs swept; once a
+ * minute the counters logged. Not
  * thread-safe: one thread calls {@link #tick}.
  */
 final class Prober {
+
+    /** How often the counters are written to the log, for an operator watching it. */
+    private static final long REPORT_EVERY_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    private static final Logger LOG = System.getLogger(Prober.class.getName());
 
     private final InetSocketAddress self;
     private final Nodes nodes;
@@ -24,6 +31,7 @@ final class Prober {
     private final long transactionTimeoutNanos;
     private final long inviteTimeoutNanos;
     private final AtomicLong sequence = new AtomicLong();
+    private long lastReportNanos = System.nanoTime();
 
     Prober(InetSocketAddress self, Nodes nodes, Forwarder forwarder, Transactions transactions, AffinityTable affinity,
             Outlet outlet, FrontStats stats, long probeTimeoutNanos, long transactionTimeoutNanos,
@@ -52,6 +60,11 @@ final class Prober {
         }
         stats.expired.add(transactions.expire(now, transactionTimeoutNanos, inviteTimeoutNanos));
         affinity.sweep(now);
+        if (now - lastReportNanos >= REPORT_EVERY_NANOS) {
+            lastReportNanos = now;
+            LOG.log(Level.INFO, "{0}, Call-IDs {1}, open transactions {2}, nodes up {3}", stats.snapshot(),
+                    affinity.size(), transactions.size(), nodes.up());
+        }
     }
 
     /** An OPTIONS to {@code node}: written from a template, read back by the parser so it is known to be well formed. */
