@@ -8,8 +8,11 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.dht.BindingCodec;
@@ -30,13 +33,15 @@ import org.p2psip.dht.DhtException;
  *
  * <p>Thread-safe. Every method returns at once: only the map's asynchronous calls are used, and
  * each has a deadline ({@link HazelcastOptions#OPERATION_TIMEOUT}). The returned stages complete on
- * a Hazelcast thread (or the deadline timer): continuations must not block.
+ * this node's callback threads ({@link HazelcastOptions#CALLBACK_THREADS}), never on Hazelcast's
+ * own, so a continuation may start the next operation; it must not block.
  */
 public final class HazelcastDht implements Dht {
 
     private final HazelcastInstance member;
     private final IMap<String, byte[]> map;
     private final Clock clock;
+    private final ForkJoinPool callbacks;
     private final Deadlines deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong gets = new AtomicLong();
@@ -49,7 +54,8 @@ public final class HazelcastDht implements Dht {
         this.member = member;
         this.map = member.getMap(node.get(HazelcastOptions.MAP));
         this.clock = clock;
-        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), member.getName() + "-deadlines");
+        this.callbacks = callbackPool(node.get(HazelcastOptions.CALLBACK_THREADS), member.getName() + "-callback-");
+        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), callbacks, member.getName() + "-deadlines");
     }
 
     /**
@@ -68,7 +74,7 @@ public final class HazelcastDht implements Dht {
     public CompletionStage<BindingSet> get(String aor) {
         gets.incrementAndGet();
         long now = clock.millis();
-        return call("get " + aor, () -> map.getAsync(aor).thenApply(value -> StoredRecord.readAt(aor, value, now)));
+        return call("get " + aor, () -> map.getAsync(aor), value -> StoredRecord.readAt(aor, value, now));
     }
 
     @Override
@@ -77,14 +83,14 @@ public final class HazelcastDht implements Dht {
         long now = clock.millis();
         // Hazelcast reads a TTL of 0 as "for ever": a record already past its retention lives 1 ms.
         long ttl = Math.max(1, next.retainUntil() - now);
-        return counted(call("put " + next.aor(), () -> map.submitToKey(next.aor(),
-                new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl))));
+        return call("put " + next.aor(), () -> map.submitToKey(next.aor(),
+                new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl)), this::counted);
     }
 
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         removes.incrementAndGet();
-        return counted(call("remove " + aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis()))));
+        return call("remove " + aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
     }
 
     /**
@@ -124,22 +130,35 @@ public final class HazelcastDht implements Dht {
                 member.shutdown();
             } finally {
                 deadlines.close();
+                callbacks.shutdown(); // what is queued still runs: the callers learn CLOSED
             }
         }
     }
 
-    private <T> CompletionStage<T> call(String what, Supplier<CompletionStage<T>> operation) {
+    /** FIFO (async mode): answers are delivered in the order they came. Daemon threads. */
+    private static ForkJoinPool callbackPool(int threads, String namePrefix) {
+        var counter = new AtomicLong();
+        return new ForkJoinPool(Math.max(1, threads), pool -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            t.setName(namePrefix + counter.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, null, true);
+    }
+
+    /** Starts {@code operation}, reads its answer with {@code read}, within the deadline; never throws. */
+    private <S, T> CompletionStage<T> call(String what, Supplier<CompletionStage<S>> operation, Function<S, T> read) {
         if (closed.get()) {
             failures.incrementAndGet();
             return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED, what + ": this node's Hazelcast DHT is closed"));
         }
-        CompletionStage<T> started;
+        CompletionStage<S> started;
         try {
             started = operation.get(); // starts the call; Hazelcast itself may refuse at once (member shut down)
         } catch (RuntimeException e) {
             started = CompletableFuture.failedFuture(e);
         }
-        CompletionStage<T> bounded = deadlines.bound(what, started, failure -> Failures.translate(what, failure));
+        CompletionStage<T> bounded = deadlines.bound(what, started, read, failure -> Failures.translate(what, failure));
         bounded.whenComplete((value, failure) -> {
             if (failure != null) {
                 failures.incrementAndGet();
@@ -148,12 +167,10 @@ public final class HazelcastDht implements Dht {
         return bounded;
     }
 
-    private CompletionStage<Boolean> counted(CompletionStage<Boolean> write) {
-        return write.thenApply(stored -> {
-            if (!stored) {
-                conflicts.incrementAndGet();
-            }
-            return stored;
-        });
+    private Boolean counted(Boolean stored) {
+        if (!stored) {
+            conflicts.incrementAndGet();
+        }
+        return stored;
     }
 }

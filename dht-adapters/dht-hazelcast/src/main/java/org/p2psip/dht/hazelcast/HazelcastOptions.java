@@ -30,12 +30,14 @@ public final class HazelcastOptions {
             Duration.ofSeconds(30), "2m", "How often a member looks for another cluster of the same name to merge with (after a split, or members that started apart).");
     public static final Option<Duration> SHUTDOWN_TIMEOUT = Option.duration("p2psip.hazelcast.shutdown-timeout",
             Duration.ofSeconds(30), "10s", "How long close() waits for this member's entries to move to the others before it leaves anyway.");
+    public static final Option<Integer> CALLBACK_THREADS = Option.integer("p2psip.hazelcast.callback-threads", 2,
+            "4", "Threads that complete the servlet's operations (Hazelcast's own threads may not start the next call).");
     public static final Option<Integer> PARTITION_COUNT = Option.integer("p2psip.hazelcast.partition-count", 271,
             "1999", "Partitions of the map; every member of a cluster must use the same number.");
 
     public static final List<Option<?>> ALL = List.of(CLUSTER_NAME, MAP, BACKUP_COUNT, ASYNC_BACKUP_COUNT,
             OPERATION_TIMEOUT, JOIN_TIMEOUT, WAIT_BEFORE_JOIN, HEARTBEAT_TIMEOUT, MERGE_INTERVAL, SHUTDOWN_TIMEOUT,
-            PARTITION_COUNT);
+            CALLBACK_THREADS, PARTITION_COUNT);
 
     private HazelcastOptions() {
     }
