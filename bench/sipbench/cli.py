@@ -46,6 +46,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
     p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 10)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
+    p.add_argument("--max-p99-ms", type=float, help="also fail a step whose p99 response time is above this "
+                                                    "(default: no latency bound, as issue 7's rule)")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load at a quarter of the start rate before "
                                                 "each search (quick 3, full 10)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
@@ -103,7 +105,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, t1_ms=args.t1)
+                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms))
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick

@@ -139,7 +139,9 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "Each rate is the highest offered rate at which at least 99.9% of the attempts completed with the "
              "expected final response and no call ended on a retransmission timeout (bench/README.md). "
              "The machine may be shared: compare the ratios to the references measured in this same run, "
-             "not the absolute rates.", "",
+             "not the absolute rates. The rule bounds losses, not latency: a p99 of seconds and many "
+             "retransmissions at the best rate mean the server was queueing at its limit "
+             "(`--max-p99-ms` adds a latency bound).", "",
              "## References (same run, same machine)", ""]
     lines += references_table(rows) + [""]
     moved = drift(rows)

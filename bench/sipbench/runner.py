@@ -37,6 +37,7 @@ class Settings:
     base_port: int = 25070
     cooldown_s: float = 5.0
     warmup_s: float = 3.0
+    criteria: search.Criteria = search.Criteria()
     heap: str | None = None
     t1_ms: int | None = None
 
@@ -139,7 +140,7 @@ class Runner:
         workload = Registration() if measurement.workload == "registration" else Call()
         folder = (self.work / f"{measurement.system}-{measurement.nodes}"
                   / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")
-        steps = StepRunner(self.processes, folder, self.settings.timing)
+        steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
         self.progress.label = measurement.label
 
         def measure(rate: int) -> search.Step:

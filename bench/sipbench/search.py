@@ -24,6 +24,7 @@ class Criteria:
     min_success: float = 0.999
     max_retrans_timeouts: int = 0
     min_offered_share: float = 0.95
+    max_p99_ms: float | None = None  # off by default (issue 7's rule); --max-p99-ms adds it
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
         reasons.append(f"{counts.max_udp_retrans} retransmission timeouts")
     if offered_rate < criteria.min_offered_share * rate:
         reasons.append(f"SIPp offered only {offered_rate:.0f}/s")
+    if criteria.max_p99_ms is not None and p99_ms is not None and p99_ms > criteria.max_p99_ms:
+        reasons.append(f"p99 {p99_ms:g} ms above {criteria.max_p99_ms:g} ms")
     return Step(rate, attempts, counts, offered_rate, p50_ms, p99_ms, not reasons,
                 "; ".join(reasons) if reasons else "ok")
 

@@ -109,3 +109,11 @@ def test_a_larger_growth_reaches_high_rates_in_fewer_steps():
     outcome = search.run(search.Plan(start=200, growth=3.0, precision=0.35, max_steps=5), simulated(2000))
     assert [s.rate for s in outcome.steps][:3] == [200, 600, 1800]
     assert outcome.best.rate >= 1800
+
+
+def test_a_latency_bound_fails_a_slow_step_only_when_asked_for():
+    counts = stats.Counts(created=1000, successful=1000)
+    assert search.judge(100, 1000, counts, 100.0, 40.0, 900.0).passed
+    bounded = search.Criteria(max_p99_ms=500)
+    step = search.judge(100, 1000, counts, 100.0, 40.0, 900.0, bounded)
+    assert not step.passed and "p99 900 ms above 500 ms" in step.reason
