@@ -109,7 +109,13 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
-    measurements = experiments.plan(chosen, backends, nodes, again)
+    policies = experiments.FRONT_POLICIES if deploy.front_available() else ()
+    wants_front = any(experiments.EXPERIMENTS.get(name) and experiments.EXPERIMENTS[name].routing == experiments.FRONT
+                      for name in chosen) or experiments.TABLE2 in chosen
+    if wants_front and not policies:
+        print("bench: deploy/p2psip up has no --front yet: the front's experiments (Figs. 9, 10, Table 2's "
+              "load-balanced row) are skipped", file=sys.stderr)
+    measurements = experiments.plan(chosen, backends, nodes, again, policies)
     # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
     worst = len(measurements) * plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2) / 60
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
@@ -120,6 +126,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "commit": commit, "mode": "quick" if args.quick else "full",
             "network": "loopback (every node, reference and SIPp on 127.0.0.1 of one machine; "
                        "no network namespaces)",
+            "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)

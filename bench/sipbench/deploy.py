@@ -71,7 +71,7 @@ class Deployment:
 
     def __init__(self, run_dir: Path, log: Path, dht: str, nodes: int, base_port: int,
                  app: str = "p2psip", t1_ms: int | None = None, heap: str | None = None,
-                 extra: list[str] | None = None) -> None:
+                 extra: list[str] | None = None, more_ports: list[int] | None = None) -> None:
         self.run_dir = run_dir
         self.log = log
         self.dht = dht
@@ -81,6 +81,7 @@ class Deployment:
         self.t1_ms = t1_ms
         self.heap = heap
         self.extra = extra or []
+        self.more_ports = more_ports or []  # e.g. the front's, checked free with the nodes'
         self.up_done = False
 
     def ports(self) -> list[int]:
@@ -89,7 +90,7 @@ class Deployment:
     def start(self) -> None:
         if not available():
             raise BenchError(f"{P2PSIP} is missing: the bench starts nodes only through it")
-        require_ports_free("127.0.0.1", self.ports(), f"{self.app} node")
+        require_ports_free("127.0.0.1", self.ports() + self.more_ports, f"{self.app} node or front")
         command = ["up", "--dht", self.dht, "--nodes", str(self.nodes),
                    "--base-port", str(self.base_port), "--app", self.app]
         if self.t1_ms is not None:

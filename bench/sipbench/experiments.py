@@ -23,7 +23,7 @@ class Measurement:
     workload: str
     system: str
     nodes: int
-    routing: str  # "spread" or "one"
+    routing: str  # "spread", "one", or "front-POLICY" (every request through the front)
     round: int = 1  # references are measured again at the end of a run (round 2) to show drift
 
     @property
@@ -47,41 +47,59 @@ EXPERIMENTS = {
     "register-one": Experiment("register-one", "Registration, every request to one node", "registration", "one",
                                "Fig. 7"),
     "call-one": Experiment("call-one", "Calls, every request to one node", "call", "one", "Fig. 8"),
+    "register-front": Experiment("register-front", "Registration through the front, each policy", "registration",
+                                 "front", "Fig. 9"),
+    "call-front": Experiment("call-front", "Calls through the front, each policy", "call", "front", "Fig. 10"),
 }
+FRONT = "front"
+FRONT_POLICIES = ("rr", "hash", "cjsq", "tjsq", "tlwl")
 # Table 2 reads two-node results of these experiments.
 TABLE2 = "table2"
 ALL = tuple(EXPERIMENTS) + (TABLE2,)
 
 
 def routing_for(nodes: int, routing: str) -> str:
-    """With one node there is nothing to spread: both routings are the same measurement."""
-    return "one" if nodes == 1 else routing
+    """With one node there is nothing to spread: both routings are the same measurement (a front
+    before one node is still a front)."""
+    return "one" if nodes == 1 and routing in ("spread", "one") else routing
+
+
+def front_policy(routing: str) -> str | None:
+    return routing[len(FRONT) + 1:] if routing.startswith(FRONT + "-") else None
 
 
 def plan(experiments: list[str], backends: list[str], node_counts: list[int],
-         references_again: bool = False) -> list[Measurement]:
+         references_again: bool = False, front_policies: tuple[str, ...] = ()) -> list[Measurement]:
     """Every measurement the chosen experiments need, references first, without repeats; with
     `references_again`, the references once more at the end, so that the report shows how far
-    the machine drifted during the run."""
+    the machine drifted during the run. Front experiments need `front_policies` (none when
+    deploy/p2psip cannot start a front); Table 2's load-balanced row then uses two nodes behind it."""
     wanted: set[Measurement] = set()
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]
+        if front_policies:
+            needs += [(EXPERIMENTS["register-front"], [2])]
     for experiment, counts in needs:
+        if experiment.routing == FRONT and not front_policies:
+            continue
+        routings = [f"{FRONT}-{p}" for p in front_policies] if experiment.routing == FRONT else [experiment.routing]
         for system in backends:
             for nodes in counts:
-                wanted.add(Measurement(experiment.workload, system, nodes, routing_for(nodes, experiment.routing)))
+                for routing in routings:
+                    wanted.add(Measurement(experiment.workload, system, nodes, routing_for(nodes, routing)))
         for reference in REFERENCES:
             wanted.add(Measurement(experiment.workload, reference, 1, "one"))
     if references_again:
         wanted |= {Measurement(m.workload, m.system, m.nodes, m.routing, 2) for m in wanted if m.system in REFERENCES}
-    return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.system, m.nodes, m.workload,
-                                         m.routing))
+    return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.system, m.nodes,
+                                         front_policy(m.routing) or "", m.workload, m.routing))
 
 
 def deployments(measurements: list[Measurement]) -> list[tuple[str, int, list[Measurement]]]:
-    """Measurements grouped by what must be running (system, nodes, round), in plan order."""
-    groups: dict[tuple[str, int, int], list[Measurement]] = {}
+    """Measurements grouped by what must be running (system, nodes, round, front policy), in plan
+    order: a front is started with its nodes, so each policy needs its own deployment."""
+    groups: dict[tuple, list[Measurement]] = {}
     for m in measurements:
-        groups.setdefault((m.system, m.nodes, m.round), []).append(m)
-    return [(system, nodes, ms) for (system, nodes, _), ms in groups.items()]
+        groups.setdefault((m.system, m.nodes, m.round, front_policy(m.routing) or ""), []).append(m)
+    return [(key[0], key[1], ms) for key, ms in groups.items()]

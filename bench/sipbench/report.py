@@ -12,7 +12,7 @@ import csv
 from pathlib import Path
 
 from . import paper
-from .experiments import CEILING, EXPERIMENTS, KAMAILIO, REFERENCES, routing_for
+from .experiments import CEILING, EXPERIMENTS, FRONT, KAMAILIO, REFERENCES, front_policy, routing_for
 
 UNITS = {"registration": "REGISTER/s", "call": "calls/s"}
 
@@ -53,10 +53,16 @@ def ratio(value: int, ref: int | None) -> str:
 
 
 def series(rows: list[dict], workload: str, routing: str) -> dict[str, list[tuple[int, dict]]]:
-    """Our backends' results of one experiment: backend -> [(nodes, row)] sorted by nodes."""
+    """Our backends' results of one experiment: line -> [(nodes, row)] sorted by nodes. A line is
+    a backend, or for the front's experiments "backend (policy)"."""
     out: dict[str, list[tuple[int, dict]]] = {}
     for row in rows:
         if row["system"] in REFERENCES or row["workload"] != workload:
+            continue
+        policy = front_policy(row["routing"])
+        if routing == FRONT:
+            if policy:
+                out.setdefault(f"{row['system']} ({policy})", []).append((row["nodes"], row))
             continue
         if row["routing"] != routing_for(row["nodes"], routing):
             continue
@@ -106,6 +112,13 @@ def table2(rows: list[dict], loopback: bool) -> list[str]:
         for nodes, row in points:
             if nodes == 2:
                 ours.setdefault(backend, {})["distributed"] = row["rate"]
+    for line, points in series(rows, "registration", FRONT).items():
+        backend, policy = line.split(" (")[0], line.split(" (")[1].rstrip(")")
+        for nodes, row in points:
+            best = ours.setdefault(backend, {}).get("load-balanced")
+            if nodes == 2 and (best is None or row["rate"] > best):
+                ours[backend]["load-balanced"] = row["rate"]
+                ours[backend]["load-balanced policy"] = policy
     if not ours:
         return []
     ceiling = reference(rows, "registration", CEILING)
@@ -118,13 +131,16 @@ def table2(rows: list[dict], loopback: bool) -> list[str]:
         cells = []
         for backend in ours:
             value = ours[backend].get(configuration)
+            policy = ours[backend].get(f"{configuration} policy")
             cells.append("not measured" if value is None else
-                         f"{value:,} ({ratio(value, ceiling)}, {ratio(value, kamailio)})")
+                         f"{value:,} ({ratio(value, ceiling)}, {ratio(value, kamailio)})"
+                         + (f", front {policy}" if policy else ""))
         paper_cells = [f"{paper_values.get(c, '-'):,}" if isinstance(paper_values.get(c), int) else "-"
                        for c in paper.COLUMNS.values() if c != "Bryan-draft"]
         lines.append(f"| {configuration} | " + " | ".join(cells + paper_cells) + " |")
     lines += ["", "Single server: two nodes, requests spread over both. Distributed: every request to one node, "
-              "the other only holds data. Load-balanced needs the front (not measured by this run)."]
+              "the other only holds data. Load-balanced: two nodes behind the front, its best policy "
+              "(not measured when deploy/p2psip could not start a front)."]
     if loopback:
         lines += ["All nodes of this run share one machine and talk over loopback, so \"single server\" and "
                   "\"distributed\" differ only by where requests enter, not by a network between the servers."]
@@ -133,7 +149,8 @@ def table2(rows: list[dict], loopback: bool) -> list[str]:
 
 def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dict[str, str]) -> Path:
     lines = [f"# P2PSIP benchmark, {meta.get('date', '')}, commit {meta.get('commit', '')}", "",
-             f"Mode: {meta.get('mode', '')}. Network: {meta.get('network', '')}.", "",
+             f"Mode: {meta.get('mode', '')}. Network: {meta.get('network', '')}. "
+             f"Front policies: {meta.get('front', 'not recorded')}.", "",
              "Re-run with:", "", f"    {meta.get('command', '')}", "",
              "## How to read it",
              "Each rate is the highest offered rate at which at least 99.9% of the attempts completed with the "

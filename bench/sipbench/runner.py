@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import search
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import CEILING, KAMAILIO, Measurement, deployments
+from .experiments import CEILING, KAMAILIO, Measurement, deployments, front_policy
 from .kamailio import Kamailio
 from .procs import Processes
 from .sipp import Call, Callee, Registration, StepRunner, Target, Timing
@@ -48,6 +48,10 @@ class Settings:
     @property
     def callee_port(self) -> int:
         return self.base_port + 60
+
+    @property
+    def front_port(self) -> int:
+        return self.base_port + 40
 
 
 class ProgressLine:
@@ -90,18 +94,21 @@ class Runner:
         self.out.mkdir(parents=True, exist_ok=True)
         try:
             for system, nodes, group in deployments(measurements):
-                targets = self._start(system, nodes, group)
+                targets, front = self._start(system, nodes, group)
                 for measurement in group:
-                    self._measure(measurement, targets)
+                    self._measure(measurement, front if front_policy(measurement.routing) else targets)
                 self._stop()
         finally:
             self._stop()
             self.processes.stop_all()
         return self.summary
 
-    def _start(self, system: str, nodes: int, group: list[Measurement]) -> list[Target]:
-        folder = self.work / f"{system}-{nodes}"
-        self.progress.end(f"starting {system} with {nodes} node(s)")
+    def _start(self, system: str, nodes: int, group: list[Measurement]) -> tuple[list[Target], list[Target]]:
+        """Starts what `group` needs; returns the nodes' addresses and the front's (if any)."""
+        policy = next((front_policy(m.routing) for m in group if front_policy(m.routing)), None)
+        folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else ""))
+        self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else ""))
+        front: list[Target] = []
         if system == KAMAILIO:
             self._kamailio = Kamailio(self.processes, folder / "kamailio", self.settings.kamailio_port,
                                       self.settings.t1_ms or 500)
@@ -113,13 +120,17 @@ class Runner:
             if system == CEILING:
                 app = "ceiling"
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:127.0.0.1:{self.settings.callee_port}"]
+            if policy:
+                extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
+                front = [Target("127.0.0.1", self.settings.front_port)]
             run_dir = self.work / "deploy-run"
             if on_tmpfs(system):
                 run_dir = TMPFS / f"p2psip-bench-{os.getpid()}" / f"{system}-{nodes}"
             self._deployment = Deployment(run_dir, folder / "deploy.log",
                                           "memory" if system == CEILING else dht_of(system), nodes,
                                           self.settings.base_port, app, self.settings.t1_ms,
-                                          self.settings.heap, extra)
+                                          self.settings.heap, extra,
+                                          [self.settings.front_port] if policy else [])
             self._deployment.start()
             targets = [Target("127.0.0.1", port) for port in self._deployment.ports()]
         if any(m.workload == "call" for m in group):
@@ -127,7 +138,7 @@ class Runner:
             # The ceiling proxies to a fixed address and stores nothing: nothing to register there.
             registrars = [] if system == CEILING else targets
             self._callee.start(registrars, self.settings.timing)
-        return targets
+        return targets, front
 
     def _stop(self) -> None:
         for part in (self._callee, self._kamailio, self._deployment):
@@ -136,7 +147,7 @@ class Runner:
         self._callee = self._kamailio = self._deployment = None
 
     def _measure(self, measurement: Measurement, targets: list[Target]) -> None:
-        chosen = targets if measurement.routing == "spread" else targets[:1]
+        chosen = targets[:1] if measurement.routing == "one" else targets
         workload = Registration() if measurement.workload == "registration" else Call()
         folder = (self.work / f"{measurement.system}-{measurement.nodes}"
                   / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")

@@ -85,9 +85,10 @@ def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "report.md").is_file()
-    for figure in experiments.EXPERIMENTS:
+    for figure in ("register", "call", "register-one", "call-one"):
         png = tmp_path / f"{figure}.png"
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", figure
+    assert not (tmp_path / "register-front.png").exists()  # nothing measured through a front
 
 
 def test_references_measured_twice_are_averaged_and_a_drift_is_reported():
@@ -107,3 +108,32 @@ def test_references_again_adds_a_second_round_of_references_at_the_end():
     groups = experiments.deployments(plan)
     assert [(system, len(ms)) for system, _, ms in groups] == [
         ("ceiling", 1), ("kamailio", 1), ("memory", 1), ("ceiling", 1), ("kamailio", 1)]
+
+
+def front_rows():
+    extra = []
+    for policy, rate in (("rr", 2400), ("tlwl", 2800)):
+        extra.append({"workload": "registration", "system": "memory", "nodes": 2, "routing": f"front-{policy}",
+                      "round": "1", "rate": rate, "p50_ms": "3", "p99_ms": "70", "retransmissions": "0",
+                      "steps": "8", "note": ""})
+    return rows() + extra
+
+
+def test_front_results_are_one_line_per_backend_and_policy(tmp_path):
+    lines = report.series(front_rows(), "registration", "front")
+    assert sorted(lines) == ["memory (rr)", "memory (tlwl)"]
+    assert "front-rr" not in str(report.series(front_rows(), "registration", "spread"))
+
+
+def test_table2_load_balanced_is_the_best_front_policy_on_two_nodes():
+    table = "\n".join(report.table2(front_rows(), loopback=True))
+    balanced = next(line for line in table.splitlines() if line.startswith("| load-balanced"))
+    assert "2,800 (0.70, 0.35), front tlwl" in balanced
+    assert balanced.endswith("| 590 | 180 | 1,130 |")
+
+
+def test_front_measurements_get_their_own_deployment_per_policy():
+    plan = experiments.plan(["register", "register-front"], ["memory"], [2], front_policies=("rr", "hash"))
+    groups = [(system, nodes, [m.routing for m in ms]) for system, nodes, ms in experiments.deployments(plan)]
+    assert groups[2:] == [("memory", 2, ["spread"]), ("memory", 2, ["front-hash"]), ("memory", 2, ["front-rr"])]
+    assert experiments.plan(["register-front"], ["memory"], [2]) == []  # no front, nothing to measure
