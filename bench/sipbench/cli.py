@@ -38,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick memory; "
                                                   "full every landed one: " + ", ".join(deploy.backends()) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
-    p.add_argument("--step-seconds", type=float, help="length of one rate step (quick 3, full 15)")
+    p.add_argument("--step-seconds", type=float, help="length of one rate step in seconds (quick 3, full 10)")
     p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 200, full 200)")
     p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
@@ -54,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
     p.add_argument("--base-port", type=int, default=25070,
-                   help="SIP port of node 0; Kamailio on +50, the callee on +60 (default 25070)")
+                   help="SIP port of node 0; the front on +40, Kamailio on +50, the callee on +60 (default 25070)")
     p.add_argument("--out", type=Path, default=BENCH / "results", help="results root (default bench/results)")
     p.add_argument("--references-again", action=argparse.BooleanOptionalAction, default=None,
                    help="measure the references again at the end, to show drift (default: full mode yes, quick no)")
