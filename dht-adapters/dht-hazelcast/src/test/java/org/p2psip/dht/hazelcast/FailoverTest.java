@@ -3,6 +3,7 @@ package org.p2psip.dht.hazelcast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.hazelcast.map.IMap;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,16 @@ class FailoverTest {
                 && a.member().getPartitionService().isClusterSafe(), () -> "survivors see " + clusterSize(a) + " and " + clusterSize(b));
 
         readAll(List.of(a, b));
+        assertBackupsKeptTheTimeToLive(a);
+    }
+
+    /** The processor ran on the backups too: entries promoted from them still expire with their record. */
+    private static void assertBackupsKeptTheTimeToLive(HazelcastDht survivor) {
+        IMap<String, byte[]> map = survivor.member().getMap(HazelcastOptions.MAP.defaultValue());
+        for (int i = 0; i < 60; i++) {
+            long ttl = map.getEntryView(aor(i)).getTtl();
+            assertTrue(ttl > 0 && ttl <= 86_400_000, aor(i) + " has a time-to-live of " + ttl + " ms after the failover");
+        }
     }
 
     private HazelcastDht start(String secret, String members) {

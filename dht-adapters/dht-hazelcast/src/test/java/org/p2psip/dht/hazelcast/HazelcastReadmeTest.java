@@ -1,0 +1,13 @@
+package org.p2psip.dht.hazelcast;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.contract.OptionsDocumented;
+
+class HazelcastReadmeTest {
+
+    @Test
+    void theReadmeDocumentsEveryOptionAsDeclared() throws Exception {
+        OptionsDocumented.assertDocumented(Path.of("README.md"), HazelcastOptions.ALL);
+    }
+}
