@@ -23,9 +23,9 @@ BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
-             cooldown=3.0, warmup=3.0, growth=3.0)
+             cooldown=3.0, warmup=5.0, growth=3.0, recv_timeout_ms=4000)
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=10.0, growth=2.0)
+            max_steps=10, cooldown=15.0, warmup=10.0, growth=2.0, recv_timeout_ms=8000)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     unknown = [b for b in backends if b not in deploy.backends()]
     if unknown:
         raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
-    timing = Timing(step_s=args.step_seconds or mode["step"], t1_ms=args.t1 or 500)
+    timing = Timing(step_s=args.step_seconds or mode["step"], recv_timeout_ms=mode["recv_timeout_ms"])
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
                        growth=args.growth or mode["growth"])

@@ -50,7 +50,6 @@ class Timing:
 
     step_s: float = 10.0
     recv_timeout_ms: int = 8000
-    t1_ms: int = 500
 
 
 def users_file(path: Path, start: int, count: int) -> Path:
