@@ -54,8 +54,9 @@ public final class HazelcastDht implements Dht {
         this.member = member;
         this.map = member.getMap(node.get(HazelcastOptions.MAP));
         this.clock = clock;
-        this.callbacks = callbackPool(node.get(HazelcastOptions.CALLBACK_THREADS), member.getName() + "-callback-");
-        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), callbacks, member.getName() + "-deadlines");
+        String threads = "p2psip-hazelcast-" + member.getName();
+        this.callbacks = callbackPool(node.get(HazelcastOptions.CALLBACK_THREADS), threads + "-callback-");
+        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), callbacks, threads + "-deadlines");
     }
 
     /**
