@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -56,7 +57,7 @@ public final class HazelcastDht implements Dht {
         this.clock = clock;
         String threads = "p2psip-hazelcast-" + member.getName();
         this.callbacks = callbackPool(node.get(HazelcastOptions.CALLBACK_THREADS), threads + "-callback-");
-        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), callbacks, threads + "-deadlines");
+        this.deadlines = new Deadlines(node.get(HazelcastOptions.OPERATION_TIMEOUT), this::deliver, threads + "-deadlines");
     }
 
     /**
@@ -136,13 +137,27 @@ public final class HazelcastDht implements Dht {
         }
     }
 
-    /** FIFO (async mode): answers are delivered in the order they came. Daemon threads. */
+    /** Completes a caller's stage on a callback thread; after close(), on the closing thread, so none is left pending. */
+    private void deliver(Runnable completion) {
+        try {
+            callbacks.execute(completion);
+        } catch (RejectedExecutionException closing) {
+            completion.run();
+        }
+    }
+
+    /**
+     * FIFO (async mode): answers are delivered in the order they came. Daemon threads whose context
+     * class loader is this module's (the webapp's in Tomcat), as on the container's own threads.
+     */
     private static ForkJoinPool callbackPool(int threads, String namePrefix) {
         var counter = new AtomicLong();
+        ClassLoader loader = HazelcastDht.class.getClassLoader();
         return new ForkJoinPool(Math.max(1, threads), pool -> {
-            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            ForkJoinWorkerThread t = new ForkJoinWorkerThread(pool) { };
             t.setName(namePrefix + counter.incrementAndGet());
             t.setDaemon(true);
+            t.setContextClassLoader(loader);
             return t;
         }, null, true);
     }
