@@ -51,6 +51,8 @@ import org.p2psip.dht.bamboo.wire.Network;
 public final class BambooNode implements ValueStore, AutoCloseable {
 
     static final int MAX_RETRIES = 6;
+    /** Timeouts in a row after which a peer is taken for dead. */
+    static final int STRIKES = 3;
 
     private final NodeHandle self;
     private final Config config;
@@ -67,6 +69,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Random random;
     private final Map<Id, Long> deadUntil = new HashMap<>();
     private final Set<Id> probing = new HashSet<>();
+    private final Map<Id, Integer> silences = new HashMap<>();
     private final RootService root;
     private final Maintenance maintenance;
     final AtomicLong lookups = new AtomicLong();
@@ -80,7 +83,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.network = network;
         this.clock = clock;
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "bamboo-node-" + self.id().shortText(6));
+            Thread t = new Thread(r, loopThreadName());
             t.setDaemon(true);
             return t;
         });
@@ -335,8 +338,23 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         });
     }
 
-    /** A node that did not answer in time or refused: dropped from the tables, and not re-learnt for a while. */
+    /**
+     * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
+     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout only
+     * reroutes). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
+     * node (a root busy with its disk) is not taken for dead, which would let another node act as
+     * root of its keys.
+     */
+    private void timedOut(NodeHandle node, boolean strike) {
+        rtt.timedOut(node.id());
+        if (strike && (silences.merge(node.id(), 1, Integer::sum) >= STRIKES)) {
+            failed(node);
+        }
+    }
+
+    /** A node that refused, or timed out too often: dropped from the tables, and not re-learnt for a while. */
     void failed(NodeHandle node) {
+        silences.remove(node.id());
         dropped.incrementAndGet();
         boolean changed = leafSet.remove(node.id());
         table.remove(node.id());
@@ -347,9 +365,16 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
     }
 
+    /** Forgets dead marks that have run out, and strikes of nodes no longer known, so that churn does not grow the maps for ever. */
+    void pruneDead() {
+        long now = System.nanoTime();
+        deadUntil.values().removeIf(until -> until - now < 0);
+        silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
+    }
+
     /**
-     * Sends a request and completes on the loop; the round trip feeds the timeout estimate, and a
-     * peer that times out or refuses is {@link #failed}.
+     * Sends a request and completes on the loop; the round trip feeds the timeout estimate, a peer
+     * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
         long start = System.nanoTime();
@@ -357,11 +382,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
             if (e == null) {
                 rtt.observe(to.id(), Duration.ofNanos(System.nanoTime() - start));
+                silences.remove(to.id());
                 reply.complete(m);
             } else {
                 Throwable cause = unwrap(e);
-                if (cause instanceof DhtException d && (d.reason() == Reason.TIMEOUT || d.reason() == Reason.UNREACHABLE)) {
+                if (cause instanceof DhtException d && d.reason() == Reason.UNREACHABLE) {
                     failed(to);
+                } else if (cause instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                    timedOut(to, !(request instanceof Lookup));
                 }
                 reply.completeExceptionally(cause);
             }
@@ -430,9 +458,30 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return m;
     }
 
-    /** Leaves without a word (replicas hold this node's keys), stops the loop and closes the storage. */
+    /**
+     * Leaves the overlay: hands every key this node holds to the nodes that will hold it once it
+     * is gone (waiting at most one deadline; what is not handed over is still on the replicas),
+     * then stops as {@link #abort} does. Must not be called on the node's own loop.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        if (!Thread.currentThread().getName().equals(loopThreadName())) {
+            try {
+                onLoop(maintenance::handOver).toCompletableFuture().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // best effort: the replicas hold the keys, and their repair restores the count
+            }
+        }
+        abort();
+    }
+
+    /** Stops without a word, as a crash does: stops answering, stops the loop, closes the storage. */
+    public void abort() {
         if (closed) {
             return;
         }
@@ -446,6 +495,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private String loopThreadName() {
+        return "bamboo-node-" + self.id().shortText(6);
     }
 
     /** Runs {@code work} on the loop and passes its stage on; fails CLOSED when the node is closed. */

@@ -36,6 +36,7 @@ import org.p2psip.dht.bamboo.wire.Message.TableRequest;
 final class Maintenance {
 
     private static final int COPIES_PER_MESSAGE = 256;
+    private static final int PUSH_ATTEMPTS = 5;
 
     private final BambooNode node;
     private final JeStorage storage;
@@ -76,10 +77,12 @@ final class Maintenance {
 
     /** Push-pull of leaf sets with every member; a member that does not answer is dropped by the send. */
     CompletionStage<Void> exchangeLeafSets() {
+        node.pruneDead();
         List<CompletableFuture<?>> sent = new ArrayList<>();
         var members = node.leafSet().members();
         for (NodeHandle member : members) {
-            sent.add(node.send(member, new LeafSetExchange(node.self(), members), node.timeoutFor(member))
+            // a probe waits the longest hop timeout: a busy neighbour is not a dead one
+            sent.add(node.send(member, new LeafSetExchange(node.self(), members), node.maxTimeout())
                     .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn))
                     .handle((v, e) -> null).toCompletableFuture());
         }
@@ -151,18 +154,56 @@ final class Maintenance {
         });
     }
 
+    /**
+     * Before leaving: sends each key this node holds to the nodes that will hold it without this
+     * node (its leaf set's nearest, this node left out). Completes when every copy was answered.
+     */
+    CompletionStage<Void> handOver() {
+        return storage.snapshot().thenCompose(all -> {
+            Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
+            for (KeyValues kv : all) {
+                node.leafSet().nearest(kv.key(), replicas + 2).stream().filter(h -> !h.equals(node.self()))
+                        .limit(replicas + 1)
+                        .forEach(holder -> outgoing.computeIfAbsent(holder, h -> new ArrayList<>()).add(kv));
+            }
+            List<CompletableFuture<?>> sent = new ArrayList<>();
+            outgoing.forEach((target, copies) -> sent.addAll(push(target, copies)));
+            return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+        });
+    }
+
     private LeafSet copyOf(LeafSet leafSet) {
         var copy = new LeafSet(node.self(), side);
         leafSet.members().forEach(copy::add);
         return copy;
     }
 
-    private void push(NodeHandle target, List<KeyValues> copies) {
+    private List<CompletableFuture<?>> push(NodeHandle target, List<KeyValues> copies) {
+        List<CompletableFuture<?>> sent = new ArrayList<>();
         for (int from = 0; from < copies.size(); from += COPIES_PER_MESSAGE) {
             var chunk = List.copyOf(copies.subList(from, Math.min(copies.size(), from + COPIES_PER_MESSAGE)));
-            copiesPushed.addAndGet(chunk.size());
-            node.send(target, new Store(node.self(), chunk), node.maxTimeout().multipliedBy(2));
+            sent.add(send(target, chunk, 0));
         }
+        return sent;
+    }
+
+    /**
+     * Sends copies to a holder; if they do not arrive, tries again a leaf-set period later, as
+     * long as the target still holds those keys and a few attempts remain.
+     */
+    private CompletableFuture<?> send(NodeHandle target, List<KeyValues> chunk, int attempt) {
+        copiesPushed.addAndGet(chunk.size());
+        return node.send(target, new Store(node.self(), chunk), node.maxTimeout().multipliedBy(2)).handle((m, e) -> {
+            if (e != null && attempt < PUSH_ATTEMPTS && !node.isClosed()) {
+                node.loop().schedule(() -> {
+                    var still = chunk.stream().filter(kv -> node.leafSet().nearest(kv.key(), replicas + 1).contains(target)).toList();
+                    if (!still.isEmpty()) {
+                        send(target, still, attempt + 1);
+                    }
+                }, leafPeriod.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return null;
+        }).toCompletableFuture();
     }
 
     /**

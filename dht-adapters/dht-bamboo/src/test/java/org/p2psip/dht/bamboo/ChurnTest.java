@@ -20,6 +20,8 @@ import org.p2psip.dht.bamboo.routing.Id;
 class ChurnTest {
 
     private static final int AORS = 10_000;
+    /** Operations in flight at once: enough to batch, few enough that queues stay short on a loaded machine. */
+    private static final int WINDOW = 200;
     private static final int REPLICAS = BambooOptions.REPLICAS.defaultValue();
 
     @TempDir
@@ -35,9 +37,9 @@ class ChurnTest {
             overlay.awaitConverged(Duration.ofSeconds(30));
             List<Dht> dhts = overlay.nodes.stream().map(n -> (Dht) overlay.dht(n, null)).toList();
             long retain = clock.millis() + Duration.ofHours(2).toMillis();
-            for (int from = 0; from < AORS; from += 500) {
+            for (int from = 0; from < AORS; from += WINDOW) {
                 List<CompletableFuture<Boolean>> puts = new ArrayList<>();
-                for (int i = from; i < from + 500; i++) {
+                for (int i = from; i < from + WINDOW; i++) {
                     var binding = new Binding(aor(i), contact(i), retain, 1000, "call-" + i, 1, List.of(), "", 0);
                     puts.add(dhts.get(i % dhts.size()).put(new BindingSet(aor(i), 0, retain, List.of(binding))).toCompletableFuture());
                 }
@@ -49,11 +51,11 @@ class ChurnTest {
             overlay.kill(refusing);
             overlay.crash(silent);
             overlay.awaitConverged(Duration.ofSeconds(30));
-            LocalOverlay.eventually(Duration.ofSeconds(60), () -> underReplicated(overlay).isEmpty(),
+            LocalOverlay.eventually(Duration.ofSeconds(90), Duration.ofSeconds(1), () -> underReplicated(overlay).isEmpty(),
                     () -> "keys without root and " + REPLICAS + " replicas after repair: " + underReplicated(overlay).size());
 
             Dht reader = overlay.dht(overlay.nodes.get(0), null);
-            LocalOverlay.eventually(Duration.ofSeconds(60), () -> missing(reader).isEmpty(),
+            LocalOverlay.eventually(Duration.ofSeconds(60), Duration.ofSeconds(1), () -> missing(reader).isEmpty(),
                     () -> "bindings lost after two nodes died: " + missing(reader).size() + " of " + AORS
                             + ", e.g. " + missing(reader).stream().limit(5).toList());
         }
@@ -76,9 +78,9 @@ class ChurnTest {
 
     private static List<String> missing(Dht reader) {
         List<String> lost = new ArrayList<>();
-        for (int from = 0; from < AORS; from += 500) {
+        for (int from = 0; from < AORS; from += WINDOW) {
             List<CompletableFuture<BindingSet>> gets = new ArrayList<>();
-            for (int i = from; i < from + 500; i++) {
+            for (int i = from; i < from + WINDOW; i++) {
                 gets.add(reader.get(aor(i)).toCompletableFuture());
             }
             for (int i = 0; i < gets.size(); i++) {

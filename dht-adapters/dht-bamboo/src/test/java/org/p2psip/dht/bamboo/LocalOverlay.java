@@ -51,7 +51,7 @@ final class LocalOverlay implements AutoCloseable {
                 .with(BambooOptions.REPAIR_PERIOD.name(), "10m")
                 .with(BambooOptions.MIN_TIMEOUT.name(), "100ms")
                 .with(BambooOptions.MAX_TIMEOUT.name(), "1s")
-                .with(BambooOptions.DEADLINE.name(), "10s")
+                .with(BambooOptions.DEADLINE.name(), "30s")
                 .with(BambooOptions.STORAGE_FSYNC.name(), "false");
     }
 
@@ -72,10 +72,10 @@ final class LocalOverlay implements AutoCloseable {
         return node;
     }
 
-    /** Stops a node without a word to the others. */
+    /** Stops a node without a word to the others: no hand-over, its address refuses from now on. */
     void kill(BambooNode node) {
         nodes.remove(node);
-        node.close();
+        node.abort();
         transports.remove(node).close();
     }
 
@@ -83,7 +83,14 @@ final class LocalOverlay implements AutoCloseable {
     void crash(BambooNode node) {
         network.silence(node.handle().address());
         nodes.remove(node);
-        node.close(); // its transport stays in the network, swallowing frames, until the overlay closes
+        node.abort(); // its transport stays in the network, swallowing frames, until the overlay closes
+    }
+
+    /** Closes a node as an operator does: it hands its keys over, then leaves. */
+    void leave(BambooNode node) {
+        nodes.remove(node);
+        node.close();
+        transports.remove(node).close();
     }
 
     /** Waits until every node's leaf set holds exactly the nodes nearest it among those running. */
@@ -130,13 +137,18 @@ final class LocalOverlay implements AutoCloseable {
     }
 
     static void eventually(Duration patience, BooleanSupplier condition, Supplier<String> failure) {
+        eventually(patience, Duration.ofMillis(50), condition, failure);
+    }
+
+    /** As above, checking every {@code every}: for conditions that are costly to check. */
+    static void eventually(Duration patience, Duration every, BooleanSupplier condition, Supplier<String> failure) {
         long until = System.nanoTime() + patience.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {
                 throw new AssertionError(failure.get());
             }
             try {
-                Thread.sleep(50); // polling interval of a condition with a deadline, not a wait for time to pass
+                Thread.sleep(every.toMillis()); // polling a condition with a deadline, not waiting for time to pass
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
@@ -146,7 +158,7 @@ final class LocalOverlay implements AutoCloseable {
 
     static <T> T await(java.util.concurrent.CompletableFuture<T> f) {
         try {
-            return f.get(30, TimeUnit.SECONDS);
+            return f.get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("operation failed or hung: " + e, e);
         }

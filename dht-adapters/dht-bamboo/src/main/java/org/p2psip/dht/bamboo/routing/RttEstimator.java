@@ -7,12 +7,12 @@ import java.util.Map;
 /**
  * Per-peer timeouts from observed round-trip times, as TCP computes its retransmission timeout
  * (smoothed RTT plus four deviations), so that a silent peer is given up on quickly without
- * giving up on a slow but live one. Bounded by a floor and a ceiling; a peer never measured gets
- * the ceiling. Not thread-safe: owned by the node's event loop.
+ * giving up on a slow but live one; each timeout in a row doubles it. Bounded by a floor and a
+ * ceiling; a peer never measured gets the ceiling. Not thread-safe: owned by the node's event loop.
  */
 public final class RttEstimator {
 
-    private record Estimate(double srtt, double rttvar) {
+    private record Estimate(double srtt, double rttvar, int backoff) {
     }
 
     private final Duration floor;
@@ -26,9 +26,14 @@ public final class RttEstimator {
 
     public void observe(Id peer, Duration rtt) {
         double sample = rtt.toNanos() / 1e6;
-        estimates.merge(peer, new Estimate(sample, sample / 2), (old, fresh) -> new Estimate(
+        estimates.merge(peer, new Estimate(sample, sample / 2, 0), (old, fresh) -> new Estimate(
                 0.875 * old.srtt() + 0.125 * sample,
-                0.75 * old.rttvar() + 0.25 * Math.abs(old.srtt() - sample)));
+                0.75 * old.rttvar() + 0.25 * Math.abs(old.srtt() - sample), 0));
+    }
+
+    /** A request to {@code peer} timed out: its timeout doubles until it answers again (as TCP backs off). */
+    public void timedOut(Id peer) {
+        estimates.computeIfPresent(peer, (id, e) -> new Estimate(e.srtt(), e.rttvar(), Math.min(e.backoff() + 1, 16)));
     }
 
     public Duration timeout(Id peer) {
@@ -36,7 +41,7 @@ public final class RttEstimator {
         if (e == null) {
             return ceiling;
         }
-        long millis = (long) Math.ceil(e.srtt() + 4 * e.rttvar());
+        long millis = (long) Math.ceil((e.srtt() + 4 * e.rttvar()) * (1L << e.backoff()));
         return Duration.ofMillis(Math.max(floor.toMillis(), Math.min(ceiling.toMillis(), millis)));
     }
 
