@@ -32,7 +32,8 @@ import org.p2psip.dht.DhtException;
  */
 final class Deadlines implements AutoCloseable {
 
-    private record Pending(long deadlineNanos, CompletableFuture<?> result, String what) {
+    /** The operation's name and key are kept apart and joined only for a failure message. */
+    private record Pending(long deadlineNanos, CompletableFuture<?> result, String op, String key) {
     }
 
     private final Duration timeout;
@@ -56,10 +57,10 @@ final class Deadlines implements AutoCloseable {
      * {@code stage}'s answer read by {@code read}, or its failure translated by {@code translate}, or
      * TIMEOUT after the deadline, whichever comes first; completed on the callbacks executor.
      */
-    <S, T> CompletionStage<T> bound(String what, CompletionStage<S> stage, Function<S, T> read,
+    <S, T> CompletionStage<T> bound(String op, String key, CompletionStage<S> stage, Function<S, T> read,
                                     Function<Throwable, DhtException> translate) {
         var result = new CompletableFuture<T>();
-        pending.add(new Pending(System.nanoTime() + timeout.toNanos(), result, what));
+        pending.add(new Pending(System.nanoTime() + timeout.toNanos(), result, op, key));
         stage.whenCompleteAsync((value, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(translate.apply(failure));
@@ -85,7 +86,7 @@ final class Deadlines implements AutoCloseable {
             pending.poll();
             if (!answered) {
                 var late = new DhtException(DhtException.Reason.TIMEOUT,
-                        head.what() + ": no answer from the cluster within " + timeout.toMillis() + " ms");
+                        head.op() + " " + head.key() + ": no answer from the cluster within " + timeout.toMillis() + " ms");
                 CompletableFuture<?> result = head.result();
                 callbacks.execute(() -> result.completeExceptionally(late));
             }

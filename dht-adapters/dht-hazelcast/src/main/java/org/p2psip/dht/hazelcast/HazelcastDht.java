@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
 import java.time.Clock;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ForkJoinPool;
@@ -76,7 +77,7 @@ public final class HazelcastDht implements Dht {
     public CompletionStage<BindingSet> get(String aor) {
         gets.incrementAndGet();
         long now = clock.millis();
-        return call("get " + aor, () -> map.getAsync(aor), value -> StoredRecord.readAt(aor, value, now));
+        return call("get", aor, () -> map.getAsync(aor), value -> StoredRecord.readAt(aor, value, now));
     }
 
     @Override
@@ -85,14 +86,14 @@ public final class HazelcastDht implements Dht {
         long now = clock.millis();
         // Hazelcast reads a TTL of 0 as "for ever": a record already past its retention lives 1 ms.
         long ttl = Math.max(1, next.retainUntil() - now);
-        return call("put " + next.aor(), () -> map.submitToKey(next.aor(),
+        return call("put", next.aor(), () -> map.submitToKey(next.aor(),
                 new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl)), this::counted);
     }
 
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         removes.incrementAndGet();
-        return call("remove " + aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
+        return call("remove", aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
     }
 
     /**
@@ -101,7 +102,7 @@ public final class HazelcastDht implements Dht {
      */
     @Override
     public Map<String, Long> metrics() {
-        var metrics = new java.util.TreeMap<String, Long>();
+        var metrics = new TreeMap<String, Long>();
         metrics.put("hazelcast.gets", gets.get());
         metrics.put("hazelcast.puts", puts.get());
         metrics.put("hazelcast.removes", removes.get());
@@ -163,10 +164,11 @@ public final class HazelcastDht implements Dht {
     }
 
     /** Starts {@code operation}, reads its answer with {@code read}, within the deadline; never throws. */
-    private <S, T> CompletionStage<T> call(String what, Supplier<CompletionStage<S>> operation, Function<S, T> read) {
+    private <S, T> CompletionStage<T> call(String op, String aor, Supplier<CompletionStage<S>> operation, Function<S, T> read) {
         if (closed.get()) {
             failures.incrementAndGet();
-            return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED, what + ": this node's Hazelcast DHT is closed"));
+            return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED,
+                    op + " " + aor + ": this node's Hazelcast DHT is closed"));
         }
         CompletionStage<S> started;
         try {
@@ -174,7 +176,7 @@ public final class HazelcastDht implements Dht {
         } catch (RuntimeException e) {
             started = CompletableFuture.failedFuture(e);
         }
-        CompletionStage<T> bounded = deadlines.bound(what, started, read, failure -> Failures.translate(what, failure));
+        CompletionStage<T> bounded = deadlines.bound(op, aor, started, read, failure -> Failures.translate(op + " " + aor, failure));
         bounded.whenComplete((value, failure) -> {
             if (failure != null) {
                 failures.incrementAndGet();
