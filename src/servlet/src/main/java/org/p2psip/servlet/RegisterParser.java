@@ -41,6 +41,13 @@ final class RegisterParser {
             throw new BadRequest("To Must Be a SIP URI");
         }
         long cseq = cseqOf(request.getHeader("CSeq"));
+        UnparsedHeaders unparsed = UnparsedHeaders.of(request);
+        if (unparsed.contains("Expires")) {
+            throw new BadRequest("Invalid Expires Header");
+        }
+        if (unparsed.contains("Contact")) {
+            throw new BadRequest("Malformed Contact Header");
+        }
         Long expires = expiresHeader(request.getHeader("Expires"));
         List<Address> addresses = contacts(request);
         boolean wildcard = addresses.stream().anyMatch(Address::isWildcard);
