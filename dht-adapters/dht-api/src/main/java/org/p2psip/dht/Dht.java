@@ -42,6 +42,14 @@ public interface Dht extends AutoCloseable {
      */
     CompletionStage<Boolean> remove(String aor, long version);
 
+    /**
+     * Completes once this node has its place in the overlay and can serve; until then operations
+     * may fail with {@link DhtException}. At once for a backend without an overlay to join.
+     */
+    default CompletionStage<Void> joined() {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
     /** Counters for operators and the bench (operations, failures, lookup hops); names are the backend's. */
     default Map<String, Long> metrics() {
         return Map.of();

@@ -5,13 +5,16 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
@@ -75,6 +78,7 @@ public abstract class P2PSipServlet extends SipServlet {
         } catch (Exception e) {
             throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);
         }
+        awaitJoin(config.get(ServletOptions.JOIN_WAIT));
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         var service = new RegistrarService(dht, config, clock);
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
@@ -85,6 +89,20 @@ public abstract class P2PSipServlet extends SipServlet {
         routing = new Routing(service, admission, answers, counters, factory, config);
         startMetricsLog(config);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
+    }
+
+    /** Blocks init (never a request) until the node joined, so that `up` returning means the overlay serves. */
+    private void awaitJoin(Duration wait) {
+        try {
+            dht.joined().toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(Level.WARNING, "not joined to the {0} overlay after {1}: serving anyway, requests get 503 until it joins",
+                    backendName(), wait);
+        } catch (ExecutionException e) {
+            LOG.log(Level.WARNING, "joining the {0} overlay failed: {1}", backendName(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -12,7 +12,10 @@ final class ServletOptions {
     static final Option<Duration> METRICS_INTERVAL = Option.duration("p2psip.metrics.interval", Duration.ofMinutes(1), "10s",
             "How often the node logs its counters (requests, refusals, DHT metrics) when they changed.");
 
-    static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL);
+    static final Option<Duration> JOIN_WAIT = Option.duration("p2psip.join-wait", Duration.ofSeconds(30), "60s",
+            "How long a starting node waits to join the overlay before it serves anyway (until it joins, requests get 503).");
+
+    static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT);
 
     private ServletOptions() {
     }

@@ -17,6 +17,7 @@ class OptionsDocumentedTest {
         all.addAll(RegistrarOptions.ALL);
         all.addAll(ServletOptions.ALL);
         all.add(MemorySipServlet.SWEEP_INTERVAL);
+        // each backend's own options: its module README (checked there)
         OptionsDocumented.assertDocumented(Path.of("../README.md"), all);
     }
 }

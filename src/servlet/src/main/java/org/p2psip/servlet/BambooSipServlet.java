@@ -1,0 +1,33 @@
+package org.p2psip.servlet;
+
+import java.time.Clock;
+import java.util.List;
+import org.p2psip.config.Config;
+import org.p2psip.config.Option;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.bamboo.BambooDht;
+import org.p2psip.overlay.OverlayOptions;
+
+/**
+ * A node of a Bamboo overlay (dht-adapters/dht-bamboo): Pastry-style routing, each node's share
+ * of the bindings in Berkeley DB JE under {@code p2psip.data.dir}.
+ */
+public class BambooSipServlet extends P2PSipServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected String backendName() {
+        return "bamboo";
+    }
+
+    @Override
+    protected Dht createDht(Config config, Clock clock) {
+        return BambooDht.start(config, clock);
+    }
+
+    @Override
+    protected List<Option<?>> backendOptions() {
+        return OverlayOptions.ALL; // its own bamboo.* options it checks itself, refusing to start on a misspelt one
+    }
+}

@@ -1,0 +1,33 @@
+package org.p2psip.servlet;
+
+import java.time.Clock;
+import java.util.List;
+import org.p2psip.config.Config;
+import org.p2psip.config.Option;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.hazelcast.HazelcastDht;
+import org.p2psip.dht.hazelcast.HazelcastOptions;
+
+/**
+ * A member of a Hazelcast cluster (dht-adapters/dht-hazelcast): bindings in a partitioned map
+ * with synchronous backups. Starting blocks until the member joined, which init allows.
+ */
+public class HazelcastSipServlet extends P2PSipServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected String backendName() {
+        return "hazelcast";
+    }
+
+    @Override
+    protected Dht createDht(Config config, Clock clock) {
+        return HazelcastDht.start(config, clock);
+    }
+
+    @Override
+    protected List<Option<?>> backendOptions() {
+        return HazelcastOptions.ALL;
+    }
+}
