@@ -22,9 +22,11 @@ def write_user(file: Path, user: str, domain: str) -> Path:
 
 def register(target: str, users_csv: Path, count: int, rate: int, expires: int = 3600,
              address: str = "127.0.0.1", port: int = 0, transport: str = "u1", out: Path | None = None,
-             name: str = "register", timeout_seconds: float = 600) -> int:
+             name: str = "register", timeout_seconds: float = 600, query: bool = False) -> int:
     """REGISTERs `count` lines of users_csv at `rate` per second; SIPp's exit code (0: all got 200).
-    port: SIPp's local port, which is also the registered Contact's port."""
+    port: SIPp's local port, which is also the registered Contact's port. query: send query
+    REGISTERs instead (query.xml), which pass only when the AOR still lists a binding."""
     args = ["-inf", str(users_csv), "-key", "expires", str(expires), "-m", str(count), "-r", str(rate),
             "-t", transport, "-l", str(max(rate * 4, 10)), *sipprun.stats_args(name, out)]
-    return sipprun.run("register/register.xml", target, args, address, port, out, timeout_seconds)
+    scenario = "register/query.xml" if query else "register/register.xml"
+    return sipprun.run(scenario, target, args, address, port, out, timeout_seconds)
