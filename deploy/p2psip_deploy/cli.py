@@ -70,6 +70,9 @@ def parser() -> argparse.ArgumentParser:
     for name, text in (("down", "stop exactly the processes `up` started"),
                        ("status", "one line per started process: role, backend, address, PID, answers")):
         run_dir_argument(commands.add_parser(name, help=text))
+    kill = commands.add_parser("kill", help="KILL one node without warning (a crash, to test failover)")
+    kill.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
+    run_dir_argument(kill)
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)
     demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
@@ -90,6 +93,10 @@ def main(argv: list[str]) -> int:
             return 0
         if args.command == "down":
             return 0 if nodes.stop_all(args.run_dir.resolve()) else 1
+        if args.command == "kill":
+            nodes.kill_node(args.run_dir.resolve(), args.node)
+            print(f"node {args.node} killed; `deploy/p2psip down` still frees its ports")
+            return 0
         if args.command == "status":
             lines = nodes.status_lines(args.run_dir.resolve())
             print("\n".join(lines) if lines else "nothing started")

@@ -8,8 +8,8 @@ CONTAINER_HOME = DEPLOY / "container" / "target"    # catalina.home
 CONTAINER_LIB = CONTAINER_HOME / "lib"
 SCENARIOS = ROOT / "sipp-scenarios"
 
-# The default backend of `up` and `demo`; switch here when a networked DHT becomes the default.
-DEFAULT_DHT = "memory"
+# The default backend of `up` and `demo`: Chord, so that the nodes share bindings.
+DEFAULT_DHT = "chord"
 
 # The one table from a backend's name (p2psip.dht) to the servlet class a node's sip.xml names.
 SERVLET_OF_BACKEND = {

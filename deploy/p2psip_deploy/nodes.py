@@ -162,6 +162,15 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     return not stuck and not busy
 
 
+def kill_node(run_dir: Path, index: int) -> None:
+    """KILLs node `index` of the deployment (folder node-<index>) without warning: a crash."""
+    found = [p for p in processes.load(run_dir) if p.role == "node" and Path(p.folder).name == f"node-{index}"]
+    if not found:
+        raise DeployError(f"no node {index} recorded in {run_dir}")
+    if not processes.kill(found[0]):
+        raise DeployError(f"node {index} (pid {found[0].pid}) still runs after KILL")
+
+
 def status_lines(run_dir: Path) -> list[str]:
     lines = []
     for p in processes.load(run_dir):

@@ -92,6 +92,17 @@ def stop(processes: list[Process], grace_seconds: float) -> list[Process]:
     return [p for p in live if alive(p)]
 
 
+def kill(process: Process) -> bool:
+    """KILL without warning (a crash, for failover tests); True once the process is gone. Its record
+    stays, so that `down` still frees its ports."""
+    if alive(process):
+        _signal(process, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while alive(process) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(process)
+
+
 def _signal(process: Process, sig: int) -> None:
     try:
         os.kill(process.pid, sig)

@@ -29,3 +29,12 @@ def test_a_bound_port_is_not_free(tmp_path):
         taken.bind(("127.0.0.1", 0))
         port = taken.getsockname()[1]
         assert not processes.port_free("127.0.0.1", port)
+
+
+def test_kill_ends_a_process_at_once_and_keeps_its_record(tmp_path):
+    # sleep ignores nothing, but a TERM handler would not matter: KILL cannot be caught
+    pid, ticks = processes.launch(["sh", "-c", "trap '' TERM; sleep 60"], tmp_path / "sh.log", tmp_path)
+    processes.record(tmp_path, record_of(pid, ticks, tmp_path))
+    assert processes.kill(processes.load(tmp_path)[0])
+    assert not processes.alive(processes.load(tmp_path)[0])
+    assert [p.pid for p in processes.load(tmp_path)] == [pid]

@@ -15,7 +15,11 @@ abstract class DeployedNodes {
     protected final Scenarios sipp;
 
     DeployedNodes(String name, int basePort, int nodes) {
-        this.deployment = new Deployment(name, basePort, nodes);
+        this(name, "memory", basePort, nodes);
+    }
+
+    DeployedNodes(String name, String dht, int basePort, int nodes) {
+        this.deployment = new Deployment(name, dht, basePort, nodes);
         this.sipp = new Scenarios(name);
     }
 

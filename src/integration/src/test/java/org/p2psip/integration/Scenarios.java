@@ -1,6 +1,8 @@
 package org.p2psip.integration;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The run scripts of sipp-scenarios/, each returning SIPp's exit code: 0 when every call of the
@@ -31,6 +33,27 @@ final class Scenarios {
         return command.run(300, "sipp-scenarios/call/run", proxy, "--register-via", registrar,
                 "--callee", callee, "--caller", callee + "-caller", "--calls", String.valueOf(calls),
                 "--rate", "10", "--out", out.resolve("call-" + callee).toString());
+    }
+
+    /** Query REGISTERs of the AORs register(...) registered; 0 only when each still lists a binding. */
+    int query(String node, int users, int start, int rate) {
+        return command.run(300, "sipp-scenarios/register/run", node, "--query", "--users", String.valueOf(users),
+                "--start", String.valueOf(start), "--rate", String.valueOf(rate),
+                "--out", out.resolve("query-" + start).toString());
+    }
+
+    /** Calls with the callee's SIPp UAS on uasPort: registered first through registrar, or, when
+     *  registrar is null, registered earlier with that port as its Contact. */
+    int calls(String proxy, String registrar, String callee, int uasPort, int calls) {
+        List<String> args = new ArrayList<>(List.of(proxy, "--callee", callee, "--caller", callee + "-caller",
+                "--uas-port", String.valueOf(uasPort), "--calls", String.valueOf(calls), "--rate", "10",
+                "--out", out.resolve("call-" + callee + (registrar == null ? "-again" : "")).toString()));
+        if (registrar == null) {
+            args.add("--no-register");
+        } else {
+            args.addAll(List.of("--register-via", registrar));
+        }
+        return command.run(300, "sipp-scenarios/call/run", args.toArray(String[]::new));
     }
 
     int badInput(String node, String scenario) {
