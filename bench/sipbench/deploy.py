@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import nodelogs
 from .procs import BenchError, require_ports_free
 
 REPO = Path(__file__).resolve().parents[2]
@@ -97,6 +98,8 @@ class Deployment:
             command += ["--t1", f"{self.t1_ms}ms"]
         if self.heap:
             command += ["--heap", self.heap]
+        if self.app == "p2psip":
+            command += ["--set", f"p2psip.metrics.interval={nodelogs.METRICS_INTERVAL}"]
         self.up_done = True  # from here on, `down` must run whatever happens
         code = self._p2psip(command + self.extra)
         if code != 0:
@@ -112,6 +115,10 @@ class Deployment:
             self._signal_recorded()
         if self.run_dir.is_relative_to(TMPFS):
             shutil.rmtree(self.run_dir, ignore_errors=True)  # the data, in memory: give it back
+
+    def lookups(self) -> nodelogs.Lookups:
+        """The nodes' lookups and hops so far, from their logs (as of their last counters line)."""
+        return nodelogs.deployment_lookups(self.run_dir)
 
     def pids(self) -> list[int]:
         return [entry["pid"] for entry in self._recorded()]

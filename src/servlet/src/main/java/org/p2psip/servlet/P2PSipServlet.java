@@ -122,12 +122,20 @@ public abstract class P2PSipServlet extends SipServlet {
         if (metricsLog != null) {
             metricsLog.shutdownNow();
         }
+        if (counters != null && dht != null) {
+            LOG.log(Level.INFO, "counters {0}", snapshot()); // the last word, whatever the log interval
+        }
         if (dht != null) {
             dht.close();
         }
-        if (counters != null) {
-            LOG.log(Level.INFO, "P2PSIP node stopped; counters {0}", counters.snapshot());
-        }
+        LOG.log(Level.INFO, "P2PSIP node stopped");
+    }
+
+    /** The servlet's counters and the backend's metrics (prefixed "dht."), sorted by name. */
+    private Map<String, Long> snapshot() {
+        Map<String, Long> now = new TreeMap<>(counters.snapshot());
+        dht.metrics().forEach((k, v) -> now.put("dht." + k, v));
+        return now;
     }
 
     private static Config loadConfig() throws ServletException {
@@ -162,8 +170,7 @@ public abstract class P2PSipServlet extends SipServlet {
         });
         var last = new AtomicReference<Map<String, Long>>(Map.of());
         metricsLog.scheduleAtFixedRate(() -> {
-            Map<String, Long> now = new TreeMap<>(counters.snapshot());
-            dht.metrics().forEach((k, v) -> now.put("dht." + k, v));
+            Map<String, Long> now = snapshot();
             if (!now.equals(last.getAndSet(now))) {
                 LOG.log(Level.INFO, "counters {0}", now);
             }

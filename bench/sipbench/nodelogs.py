@@ -1,0 +1,57 @@
+"""What the nodes' own logs say: the servlet logs its counters and its DHT's metrics as
+`counters {name=value, ...}` every `p2psip.metrics.interval` (the bench sets 1 s) and once more
+when it stops. The bench reads lookups and hops from them to report the mean hop count of a
+measurement, which only the nodes know."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+COUNTERS = re.compile(r"counters \{([^}]*)\}")
+# The interval the bench gives the nodes (deploy/p2psip up --set), so a measurement's counters
+# are at most this old when it ends.
+METRICS_INTERVAL = "1s"
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """Lookups and the hops they took, summed over the nodes of a deployment."""
+
+    lookups: int = 0
+    hops: int = 0
+
+    def since(self, earlier: Lookups) -> Lookups:
+        return Lookups(self.lookups - earlier.lookups, self.hops - earlier.hops)
+
+    def mean_hops(self) -> float | None:
+        return self.hops / self.lookups if self.lookups > 0 else None
+
+
+def last_counters(text: str) -> dict[str, int]:
+    """The last `counters {...}` of a node's log, as numbers by name; empty when there is none."""
+    found = COUNTERS.findall(text)
+    if not found:
+        return {}
+    counters = {}
+    for pair in found[-1].split(","):
+        name, _, value = pair.strip().partition("=")
+        if value.strip().lstrip("-").isdigit():
+            counters[name] = int(value)
+    return counters
+
+
+def lookups(counters: dict[str, int]) -> Lookups:
+    """A backend's lookups and hops: its metrics named `*.lookups` and `*.lookup.hops` (Chord and
+    Bamboo have them; a backend without routing hops, as memory or Hazelcast, has neither)."""
+    return Lookups(sum(v for k, v in counters.items() if k.endswith(".lookups")),
+                   sum(v for k, v in counters.items() if k.endswith(".lookup.hops")))
+
+
+def deployment_lookups(run_dir: Path) -> Lookups:
+    """Summed over every node folder of a deploy/p2psip run folder (node-*/logs/console.log)."""
+    total = Lookups()
+    for log in sorted(run_dir.glob("node-*/logs/console.log")):
+        one = lookups(last_counters(log.read_text(errors="replace")))
+        total = Lookups(total.lookups + one.lookups, total.hops + one.hops)
+    return total
