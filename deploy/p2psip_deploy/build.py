@@ -25,6 +25,16 @@ def app_ready(app: layout.App) -> bool:
     return (app.exploded / "WEB-INF" / "sip.xml").is_file()
 
 
+def front_ready() -> bool:
+    return layout.FRONT_JAR.is_file()
+
+
+def ensure_front(force: bool = False) -> None:
+    """Builds the front's jar when it is missing (or when force)."""
+    if force or not front_ready():
+        mvn("-q", "-pl", layout.FRONT_MODULE, "-am", "install", "-DskipTests")
+
+
 def ensure(app: layout.App, force: bool = False) -> None:
     """Builds what is missing (or everything when force): the container's lib folder and the app."""
     if force or not container_ready():

@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import build, layout, nodes
+from . import build, front, layout, nodes
 
 
 def duration_ms(text: str) -> int:
@@ -51,14 +51,20 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
                         help="extra JVM argument; repeatable")
     parser.add_argument("--timeout", type=float, default=defaults.timeout,
-                        help=f"seconds to wait for the nodes to answer (default {defaults.timeout:g})")
+                        help=f"seconds to wait for the nodes (and the front) to answer (default {defaults.timeout:g})")
+    parser.add_argument("--front", default=defaults.front, choices=[layout.NO_FRONT, *layout.FRONT_POLICIES],
+                        help=f"start a front (src/front) with this policy before the nodes (default {defaults.front}: "
+                             "no front)")
+    parser.add_argument("--front-port", type=int, default=defaults.front_port,
+                        help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
 
 
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
                            app=args.app, t1_ms=args.t1, heap=args.heap, young=args.young,
                            overlay_offset=args.overlay_offset, settings=dict(args.settings),
-                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args)
+                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
+                           front=args.front, front_port=args.front_port)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -89,7 +95,10 @@ def main(argv: list[str]) -> int:
     try:
         if args.command == "up":
             started = nodes.up(up_options(args))
-            print(f"{len(started)} node(s) answer; `deploy/p2psip status` lists them, `deploy/p2psip down` stops them")
+            count = sum(1 for p in started if p.role == "node")
+            fronted = [f" behind the front on {p.sip_address} ({p.backend})" for p in started if p.role == front.ROLE]
+            print(f"{count} node(s) answer{''.join(fronted)}; `deploy/p2psip status` lists them, "
+                  "`deploy/p2psip down` stops them")
             return 0
         if args.command == "down":
             return 0 if nodes.stop_all(args.run_dir.resolve()) else 1
@@ -107,7 +116,7 @@ def main(argv: list[str]) -> int:
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install)
-    except (nodes.DeployError, build.BuildError) as e:
+    except (nodes.DeployError, front.FrontError, build.BuildError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1
     return 2

@@ -1,19 +1,23 @@
 """`demo`: two nodes, distinct registrations through both, calls between registered SIPp users,
-a summary; everything it started is stopped again, and it exits non-zero if anything failed."""
+a summary; everything it started is stopped again, and it exits non-zero if anything failed.
+With --front, every registration and call goes through the front instead."""
 import csv
 import shutil
 import time
 from pathlib import Path
 
-from . import layout, nodes, processes, sipp
+from . import front, layout, nodes, processes, sipp
 
 
 def run(options: nodes.UpOptions, users: int, calls: int, rate: int) -> int:
     if not sipp.ensure_installed():
         raise nodes.DeployError("SIPp is missing and could not be installed (Debian package sip-tester)")
+    if options.wants_front and options.dht in layout.LOCAL_BACKENDS:
+        raise nodes.DeployError(f"--front spreads requests over nodes that must share bindings; "
+                                f"{options.dht} keeps them per node")
     out = options.run_dir / "demo"
     shutil.rmtree(out, ignore_errors=True)  # SIPp appends to statistics files
-    started = nodes.up(options)
+    started = entry_points(nodes.up(options))
     try:
         registered = register_half_per_node(started, users, rate, out)
         called = call_across(started, options.dht, calls, rate, out)
@@ -21,6 +25,12 @@ def run(options: nodes.UpOptions, users: int, calls: int, rate: int) -> int:
         nodes.stop_all(options.run_dir)
     print_summary(options, registered, called)
     return 0 if registered.passed and called.passed else 1
+
+
+def entry_points(started: list[processes.Process]) -> list[processes.Process]:
+    """Where the demo's SIPp sends its requests: the front alone if there is one, else the nodes."""
+    fronts = [p for p in started if p.role == front.ROLE]
+    return fronts or [p for p in started if p.role == "node"]
 
 
 class Outcome:
@@ -76,7 +86,7 @@ def call_across(started: list[processes.Process], dht: str, calls: int, rate: in
 
 
 def print_summary(options: nodes.UpOptions, registered: Outcome, called: Outcome) -> None:
-    print(f"demo: {options.nodes} nodes, backend {options.dht}, app {options.app}")
+    print(f"demo: {options.nodes} nodes, backend {options.dht}, app {options.app}, front {options.front}")
     print(registered.line())
     print(called.line())
     print("demo " + ("passed" if registered.passed and called.passed else "FAILED")

@@ -38,6 +38,13 @@ APPS = {
     "ceiling": App("ceiling", "bench/ceiling", "bench/ceiling/target/ceiling"),
 }
 
+# The front (src/front): its Maven module, the jar `up --front` runs, and the policies it offers
+# (src/front/README.md). "none" starts no front.
+FRONT_MODULE = "src/front"
+FRONT_JAR = ROOT / "src" / "front" / "target" / "p2psip-front.jar"
+FRONT_POLICIES = ["rr", "hash", "cjsq", "tjsq", "tlwl"]
+NO_FRONT = "none"
+
 # The app name both WARs declare in sip.xml; the application router sends these methods to it.
 SIP_APP_NAME = "p2psip"
 ROUTED_METHODS = ["REGISTER", "INVITE", "OPTIONS", "MESSAGE", "SUBSCRIBE", "NOTIFY", "PUBLISH", "INFO", "REFER"]

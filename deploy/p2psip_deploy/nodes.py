@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, layout, nodefolder, processes, sipp
+from . import build, front, layout, nodefolder, processes, sipp
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 ROUTER_SPI = ("-Djavax.servlet.sip.ar.spi.SipApplicationRouterProvider="
@@ -28,6 +28,12 @@ class UpOptions:
     run_dir: Path = layout.DEFAULT_RUN_DIR
     timeout: float = 120.0
     jvm_args: list = field(default_factory=list)
+    front: str = layout.NO_FRONT    # or a policy of layout.FRONT_POLICIES
+    front_port: int = 5060
+
+    @property
+    def wants_front(self) -> bool:
+        return self.front != layout.NO_FRONT
 
 
 class DeployError(Exception):
@@ -35,14 +41,17 @@ class DeployError(Exception):
 
 
 def up(options: UpOptions) -> list[processes.Process]:
-    """Starts options.nodes containers and returns once each answers OPTIONS; on failure stops
-    whatever it started and raises DeployError."""
+    """Starts options.nodes containers and returns once each answers OPTIONS, then the front if
+    options ask for one; on failure stops whatever it started and raises DeployError (or
+    front.FrontError)."""
     _check(options)
     app = layout.APPS[options.app]
     build.ensure(app)
+    if options.wants_front:
+        build.ensure_front()
     specs = node_specs(options, app)
-    busy = [(options.address, p) for s in specs for p in (s.sip_port, s.overlay_port)
-            if not processes.port_free(options.address, p)]
+    ports = sorted(node_ports(options)) + ([options.front_port] if options.wants_front else [])
+    busy = [(options.address, p) for p in ports if not processes.port_free(options.address, p)]
     if busy:
         raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     processes.save(options.run_dir, [])
@@ -56,6 +65,9 @@ def up(options: UpOptions) -> list[processes.Process]:
         wait_answering([first], options.timeout)
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout)
+        if options.wants_front:
+            front.start(options.run_dir, options.address, options.front_port, options.front, [first, *rest],
+                        options.timeout)
     except BaseException:  # a failed start, a late node, Ctrl-C: leave nothing running
         stop_all(options.run_dir)
         raise
@@ -67,12 +79,23 @@ def _check(options: UpOptions) -> None:
         raise DeployError(f"unknown --dht {options.dht}; one of {', '.join(layout.SERVLET_OF_BACKEND)}")
     if options.app not in layout.APPS:
         raise DeployError(f"unknown --app {options.app}; one of {', '.join(layout.APPS)}")
+    if options.wants_front and options.front not in layout.FRONT_POLICIES:
+        raise DeployError(f"unknown --front {options.front}; {layout.NO_FRONT} or one of "
+                          + ", ".join(layout.FRONT_POLICIES))
+    if options.wants_front and options.front_port in node_ports(options):
+        raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:
         raise DeployError("--nodes must be at least 1")
     running = [p for p in processes.load(options.run_dir) if processes.alive(p)]
     if running:
         raise DeployError(f"{len(running)} processes of an earlier `up` still run in {options.run_dir}; "
                           "run `deploy/p2psip down` first")
+
+
+def node_ports(options: UpOptions) -> set[int]:
+    """Every node's SIP and overlay port."""
+    sip = range(options.base_port, options.base_port + options.nodes)
+    return {port + offset for port in sip for offset in (0, options.overlay_offset)}
 
 
 def node_specs(options: UpOptions, app: layout.App) -> list[nodefolder.NodeSpec]:

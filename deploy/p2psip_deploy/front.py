@@ -1,0 +1,67 @@
+"""The front of `up --front POLICY`: one src/front process before the nodes, started once they
+answer, recorded with role `front` (its policy as the backend) so that `status` lists it and
+`down` stops it by PID. Its folder is <run dir>/front/ (console.log: its stdout and stderr)."""
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from . import layout, processes
+
+ROLE = "front"
+FOLDER = "front"
+LISTENING = "p2psip-front listening on"   # the line the front prints once its sockets are bound
+
+
+class FrontError(Exception):
+    pass
+
+
+def command(address: str, port: int, node_addresses: list[str], policy: str) -> list[str]:
+    return ["java", "-jar", str(layout.FRONT_JAR), "--listen", f"{address}:{port}",
+            "--nodes", ",".join(node_addresses), "--policy", policy]
+
+
+def node_up_line(index: int, node_address: str) -> str:
+    """What the front logs when it first hears from node `index` of its --nodes list
+    (Nodes.setUp and Node.toString in src/front)."""
+    return f"node{index}({node_address}) is up"
+
+
+def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
+          timeout: float) -> processes.Process:
+    """Starts the front before `nodes`, records it, and returns once it listens and has heard from
+    every node (so that the first requests are spread, not answered 503); FrontError otherwise.
+    The caller stops it (with everything else) when this fails."""
+    folder = (run_dir / FOLDER).resolve()
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    log = folder / "console.log"
+    node_addresses = [n.sip_address for n in nodes]
+    try:
+        pid, ticks = processes.launch(command(address, port, node_addresses, policy), log, folder)
+    except RuntimeError as e:  # it ended before it could be recorded
+        raise FrontError(str(e)) from e
+    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder))
+    processes.record(run_dir, front)
+    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp), policy {policy}, folder {folder}",
+          file=sys.stderr, flush=True)
+    expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
+    wait_for_lines(front, log, expected, timeout)
+    return front
+
+
+def wait_for_lines(front: processes.Process, log: Path, expected: list[str], timeout: float) -> None:
+    """Polls the front's log until it holds every expected line; FrontError when the front died
+    or the deadline passed first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = log.read_text(errors="replace") if log.is_file() else ""
+        missing = [line for line in expected if line not in text]
+        if not missing:
+            return
+        if not processes.alive(front):
+            raise FrontError(f"the front (pid {front.pid}) ended while starting; see {log}")
+        if time.monotonic() >= deadline:
+            raise FrontError(f"the front did not log {missing} in time; see {log}")
+        time.sleep(0.1)  # poll interval; the front probes its nodes every second
