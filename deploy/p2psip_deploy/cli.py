@@ -42,6 +42,9 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help=f"application the nodes run (default {defaults.app})")
     parser.add_argument("--t1", type=duration_ms, default=defaults.t1_ms,
                         help="SIP timer T1 (baseTimerInterval); default 500ms as RFC 3261, 100ms allowed on a LAN")
+    parser.add_argument("--sip-trace", action="store_true",
+                        help="every node logs each SIP message it sends or receives to logs/container.log "
+                             "(slower; for tests that check which node a message reached)")
     parser.add_argument("--heap", default=defaults.heap, help=f"JVM heap, -Xms and -Xmx (default {defaults.heap})")
     parser.add_argument("--young", default=defaults.young, help="G1 young generation -Xmn (default half the heap)")
     parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
@@ -61,7 +64,7 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
 
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
-                           app=args.app, t1_ms=args.t1, heap=args.heap, young=args.young,
+                           app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, heap=args.heap, young=args.young,
                            overlay_offset=args.overlay_offset, settings=dict(args.settings),
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port)

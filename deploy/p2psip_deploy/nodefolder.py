@@ -34,6 +34,7 @@ class NodeSpec:
     app: layout.App
     t1_ms: int
     properties: dict
+    sip_trace: bool = False     # every SIP message into logs/container.log
 
     @property
     def sip_address(self) -> str:
@@ -100,8 +101,13 @@ gov.nist.javax.sip.REENTRANT_LISTENER=true
 gov.nist.javax.sip.AGGRESSIVE_CLEANUP=true
 gov.nist.javax.sip.DELIVER_UNSOLICITED_NOTIFY=true
 gov.nist.javax.sip.LOG_MESSAGE_CONTENT=false
-gov.nist.javax.sip.TRACE_LEVEL=0
+gov.nist.javax.sip.TRACE_LEVEL={TRACE_MESSAGES if spec.sip_trace else 0}
 """
+
+
+# JAIN-SIP's trace level at which the stack logs every message it sends or receives (from, to,
+# Call-ID, first line, the message) through log4j, under the stack's name: logs/container.log.
+TRACE_MESSAGES = 16
 
 
 LOG4J = """# Container logging (log4j 1.2): INFO to logs/container.log, the SIP stack quieter.

@@ -21,6 +21,7 @@ class UpOptions:
     address: str = "127.0.0.1"
     app: str = "p2psip"
     t1_ms: int = 500
+    sip_trace: bool = False
     heap: str = "1g"
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
@@ -116,7 +117,7 @@ def node_specs(options: UpOptions, app: layout.App) -> list[nodefolder.NodeSpec]
         }
         specs.append(nodefolder.NodeSpec(i, folder, options.address, options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
-                                         options.t1_ms, properties))
+                                         options.t1_ms, properties, options.sip_trace))
     return specs
 
 

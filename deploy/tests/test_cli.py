@@ -34,6 +34,8 @@ def test_readme_documents_every_option_of_up_with_its_default():
             default = "deploy/run"
         elif action.dest == "t1":
             default = f"{default}ms"
+        elif isinstance(default, bool):
+            default = "on" if default else "off"
         elif isinstance(default, float):
             default = f"{default:g}"
         assert f"`{default}`" in rows[0], f"{name}: default {default} not in the README row {rows[0]}"

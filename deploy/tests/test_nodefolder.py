@@ -74,6 +74,14 @@ def test_server_xml_has_udp_and_tcp_connectors_and_t1(tmp_path):
     assert connectors == {("127.0.0.1", "7001", "udp"), ("127.0.0.1", "7001", "tcp")}
 
 
+@pytest.mark.parametrize("trace, level", [(False, "0"), (True, "16")])
+def test_sip_trace_sets_the_stack_trace_level_that_logs_every_message(tmp_path, trace, level):
+    spec = specs(tmp_path, 1)[0]
+    spec.sip_trace = trace
+    lines = nodefolder.stack_properties(spec).splitlines()
+    assert f"gov.nist.javax.sip.TRACE_LEVEL={level}" in lines
+
+
 def test_application_router_sends_every_method_to_the_app():
     routes = dict(line.split(": ", 1) for line in nodefolder.dar_properties().splitlines())
     assert sorted(routes) == sorted(layout.ROUTED_METHODS)
