@@ -1,6 +1,6 @@
 """bench/run: argument parsing, the run's folders, and the one place that stops everything.
 
-Quick mode is a first look (about three minutes): the memory backend and both references, one
+Quick mode is a first look (about four minutes): the default backend (chord) and both references, one
 node, registration and calls, short steps and a coarse search. Full mode is the whole matrix:
 every landed backend, 1, 2, 4 and 8 nodes, every experiment, longer steps, a finer search.
 """
@@ -23,19 +23,19 @@ BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
-             cooldown=3.0, warmup=5.0, growth=3.0, recv_timeout_ms=4000)
+             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000)
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=10.0, growth=2.0, recv_timeout_ms=8000)
+            max_steps=10, cooldown=15.0, warmup=30.0, growth=2.0, recv_timeout_ms=8000)
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench/run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="about three minutes: memory backend, one node, "
+    p.add_argument("--quick", action="store_true", help="about four minutes: chord (the default backend), one node, "
                                                           "registration and calls, coarse search")
     p.add_argument("--experiments", type=_names(experiments.ALL),
                    help=f"comma-separated, from: {', '.join(experiments.ALL)} (default: quick register,call; full all)")
-    p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick memory; "
+    p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick chord; "
                                                   "full every landed one: " + ", ".join(deploy.backends()) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
     p.add_argument("--step-seconds", type=float, help="length of one rate step in seconds (quick 3, full 10)")
@@ -48,8 +48,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
     p.add_argument("--max-p99-ms", type=float, help="also fail a step whose p99 response time is above this "
                                                     "(default: no latency bound, as issue 7's rule)")
-    p.add_argument("--warmup", type=float, help="seconds of unjudged load at a quarter of the start rate before "
-                                                "each search (quick 3, full 10)")
+    p.add_argument("--warmup", type=float, help="seconds of unjudged load before each search, in three stages of "
+                                                "1/4, 1/2 and 1 x the start rate per node (quick 15, full 30)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     mode = QUICK if args.quick else FULL
     chosen = args.experiments or mode["experiments"]
-    backends = args.backends or (["memory"] if args.quick else deploy.backends())
+    backends = args.backends or (["chord"] if args.quick else deploy.backends())
     nodes = args.nodes or mode["nodes"]
     tools.require("sipp")
     tools.require("kamailio")
@@ -117,7 +117,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
               "load-balanced row) are skipped", file=sys.stderr)
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
     # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
-    worst = len(measurements) * plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2) / 60
+    worst = len(measurements) * (plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2)
+                                 + settings.warmup_s + settings.cooldown_s) / 60
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
           f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()

@@ -184,15 +184,20 @@ class Runner:
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
 
     def _warm_up(self, steps: StepRunner, workload, targets: list[Target]) -> None:
-        """A quarter of the first rate for a few seconds, not judged: a JVM just started runs its
-        first requests interpreted, and the first step would measure the JIT, not the server."""
+        """Unjudged load in three equal stages, each target getting a quarter, a half and then all
+        of the start rate: JVMs just started run their first requests interpreted while their JIT
+        compilers take the cores (measured: two cold Chord nodes on two cores fail at 300/s each
+        and pass 1,500/s each once warm). Scaling by target warms every node alike whatever their
+        number; a rest follows, so that the first judged step does not meet a backlog."""
         if self.settings.warmup_s <= 0:
             return
-        rate = max(len(targets), self.settings.plan.start // 4)
         label = self.progress.label
         self.progress.label = f"{label} (warm-up)"
-        steps.run(workload, targets, rate, self.progress, self.settings.warmup_s)
+        for share in (0.25, 0.5, 1.0):
+            rate = max(len(targets), int(self.settings.plan.start * share) * len(targets))
+            steps.run(workload, targets, rate, self.progress, self.settings.warmup_s / 3)
         self.progress.label = label
+        time.sleep(self.settings.cooldown_s)
 
     def _append_step(self, m: Measurement, step: search.Step) -> None:
         c = step.counts
