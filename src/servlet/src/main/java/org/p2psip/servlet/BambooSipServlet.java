@@ -1,11 +1,13 @@
 package org.p2psip.servlet;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.bamboo.BambooDht;
+import org.p2psip.dht.bamboo.BambooOptions;
 import org.p2psip.overlay.OverlayOptions;
 
 /**
@@ -28,6 +30,8 @@ public class BambooSipServlet extends P2PSipServlet {
 
     @Override
     protected List<Option<?>> backendOptions() {
-        return OverlayOptions.ALL; // its own bamboo.* options it checks itself, refusing to start on a misspelt one
+        List<Option<?>> options = new ArrayList<>(BambooOptions.ALL);
+        options.addAll(OverlayOptions.ALL);
+        return options;
     }
 }

@@ -68,7 +68,7 @@ public final class BambooDht implements Dht {
      * Blocks only while binding the socket and opening JE.
      *
      * @throws IllegalArgumentException without {@code p2psip.overlay.secret}, or with a
-     *         {@code bamboo.*} option this backend does not know (most often a misspelling)
+     *         {@code p2psip.bamboo.*} option this backend does not know (most often a misspelling)
      * @throws org.p2psip.dht.DhtException STORAGE if the JE environment cannot be opened
      */
     public static BambooDht start(Config config, Clock clock) {
@@ -102,7 +102,7 @@ public final class BambooDht implements Dht {
     }
 
     private static void checkOptions(Config config) {
-        Set<String> unknown = config.unknown("bamboo.", BambooOptions.ALL);
+        Set<String> unknown = config.unknown("p2psip.bamboo.", BambooOptions.ALL);
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown Bamboo options " + unknown + "; known: "
                     + BambooOptions.ALL.stream().map(o -> o.name()).toList());

@@ -11,35 +11,35 @@ import org.p2psip.config.Option;
  */
 public final class BambooOptions {
 
-    public static final Option<Integer> DIGIT_BITS = Option.integer("bamboo.digit.bits", 4, "4",
+    public static final Option<Integer> DIGIT_BITS = Option.integer("p2psip.bamboo.digit.bits", 4, "4",
             "Bits per digit of the prefix routing table (Pastry's b): 2^b columns, 160/b rows.");
-    public static final Option<Integer> LEAF_SET_SIDE = Option.integer("bamboo.leafset.side", 4, "8",
+    public static final Option<Integer> LEAF_SET_SIDE = Option.integer("p2psip.bamboo.leafset.side", 4, "8",
             "Leaf-set members kept on each side of the node (clockwise and counter-clockwise).");
-    public static final Option<Integer> REPLICAS = Option.integer("bamboo.replicas", 2, "3",
+    public static final Option<Integer> REPLICAS = Option.integer("p2psip.bamboo.replicas", 2, "3",
             "Copies of each key on the root's leaf-set neighbours, besides the root itself.");
-    public static final Option<Duration> LEAF_SET_PERIOD = Option.duration("bamboo.leafset.period", Duration.ofSeconds(1),
+    public static final Option<Duration> LEAF_SET_PERIOD = Option.duration("p2psip.bamboo.leafset.period", Duration.ofSeconds(1),
             "5s", "Period of leaf-set maintenance: the node exchanges leaf sets with every member, which also finds dead ones.");
-    public static final Option<Duration> TABLE_PERIOD = Option.duration("bamboo.table.period", Duration.ofSeconds(5),
+    public static final Option<Duration> TABLE_PERIOD = Option.duration("p2psip.bamboo.table.period", Duration.ofSeconds(5),
             "20s", "Period of routing-table maintenance: one row is refreshed from a neighbour or by a lookup.");
-    public static final Option<Duration> REPAIR_PERIOD = Option.duration("bamboo.repair.period", Duration.ofMinutes(10),
+    public static final Option<Duration> REPAIR_PERIOD = Option.duration("p2psip.bamboo.repair.period", Duration.ofMinutes(10),
             "1h", "Period of the full repair, which sends every key to all its holders; a leaf-set change sends keys only to new holders.");
-    public static final Option<Duration> MIN_TIMEOUT = Option.duration("bamboo.timeout.min", Duration.ofMillis(200),
+    public static final Option<Duration> MIN_TIMEOUT = Option.duration("p2psip.bamboo.timeout.min", Duration.ofMillis(200),
             "100ms", "Lower bound of a per-hop timeout, which is otherwise computed from observed round-trip times.");
-    public static final Option<Duration> MAX_TIMEOUT = Option.duration("bamboo.timeout.max", Duration.ofSeconds(2),
+    public static final Option<Duration> MAX_TIMEOUT = Option.duration("p2psip.bamboo.timeout.max", Duration.ofSeconds(2),
             "5s", "Upper bound of a per-hop timeout, and the timeout towards a node never measured.");
-    public static final Option<Duration> DEADLINE = Option.duration("bamboo.deadline", Duration.ofSeconds(5),
+    public static final Option<Duration> DEADLINE = Option.duration("p2psip.bamboo.deadline", Duration.ofSeconds(5),
             "3s", "Deadline of one DHT operation, from the caller's request to the root's answer.");
-    public static final Option<Integer> STORAGE_QUEUE = Option.integer("bamboo.storage.queue", 10_000, "50000",
+    public static final Option<Integer> STORAGE_QUEUE = Option.integer("p2psip.bamboo.storage.queue", 10_000, "50000",
             "Storage operations waiting for the storage thread; beyond this a request is refused as OVERLOADED.");
-    public static final Option<Integer> STORAGE_BATCH = Option.integer("bamboo.storage.batch", 512, "128",
+    public static final Option<Integer> STORAGE_BATCH = Option.integer("p2psip.bamboo.storage.batch", 512, "128",
             "Most storage operations committed together by one fsync (group commit).");
-    public static final Option<Boolean> STORAGE_FSYNC = Option.bool("bamboo.storage.fsync", true, "false",
+    public static final Option<Boolean> STORAGE_FSYNC = Option.bool("p2psip.bamboo.storage.fsync", true, "false",
             "Whether a write is acknowledged only after an fsync; false trusts the OS page cache (a JVM crash still loses nothing).");
-    public static final Option<Long> JE_CACHE_BYTES = Option.longInteger("bamboo.je.cache.bytes", 64L << 20, "268435456",
+    public static final Option<Long> JE_CACHE_BYTES = Option.longInteger("p2psip.bamboo.je.cache.bytes", 64L << 20, "268435456",
             "Berkeley DB JE cache, shared by every environment of the JVM.");
-    public static final Option<Long> JE_MAX_DISK_BYTES = Option.longInteger("bamboo.je.max.disk.bytes", 0, "10737418240",
+    public static final Option<Long> JE_MAX_DISK_BYTES = Option.longInteger("p2psip.bamboo.je.max.disk.bytes", 0, "10737418240",
             "Disk the JE environment may use (JE's je.maxDisk); past it writes fail as STORAGE. 0: no limit but the free space.");
-    public static final Option<Duration> SWEEP_PERIOD = Option.duration("bamboo.sweep.period", Duration.ofSeconds(30),
+    public static final Option<Duration> SWEEP_PERIOD = Option.duration("p2psip.bamboo.sweep.period", Duration.ofSeconds(30),
             "1m", "Period of the background sweep that deletes values past their time to live.");
 
     public static final List<Option<?>> ALL = List.of(DIGIT_BITS, LEAF_SET_SIDE, REPLICAS, LEAF_SET_PERIOD,

@@ -53,7 +53,7 @@ class BambooTcpContractTest extends DhtContract {
     void aNodeRefusesToStartWithoutTheOverlaySecretOrWithAnUnknownOption() {
         Config noSecret = config(9, "").with(NodeOptions.OVERLAY_SECRET.name(), "");
         assertThrows(IllegalArgumentException.class, () -> BambooDht.start(noSecret, clock));
-        Config misspelt = config(9, "").with("bamboo.leafset.sides", "8");
+        Config misspelt = config(9, "").with("p2psip.bamboo.leafset.sides", "8");
         assertThrows(IllegalArgumentException.class, () -> BambooDht.start(misspelt, clock));
     }
 }
