@@ -130,6 +130,7 @@ def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Djava.io.tmpdir={spec.folder / 'temp'}",
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
+            *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
             *options.jvm_args,
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
 

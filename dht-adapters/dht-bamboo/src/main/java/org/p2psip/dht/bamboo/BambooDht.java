@@ -97,7 +97,12 @@ public final class BambooDht implements Dht {
         bootstraps.add(config.get(NodeOptions.OVERLAY_BOOTSTRAP));
         bootstraps.addAll(NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
         var dht = new BambooDht(node, config.get(NodeOptions.OVERLAY_SECRET), clock, network);
-        dht.joined = node.joinInBackground(bootstraps);
+        CompletionStage<Void> joining = node.joinInBackground(bootstraps);
+        // Without a bootstrap this node founds the overlay: it serves at once (the others join
+        // it), while still trying the members, so that a founder restarted after a crash rejoins
+        // the overlay that carried on without it.
+        boolean founder = config.get(NodeOptions.OVERLAY_BOOTSTRAP).isBlank();
+        dht.joined = founder ? CompletableFuture.completedFuture(null) : joining;
         return dht;
     }
 

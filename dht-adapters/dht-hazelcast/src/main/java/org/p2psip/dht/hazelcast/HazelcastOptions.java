@@ -21,7 +21,7 @@ public final class HazelcastOptions {
     public static final Option<Duration> OPERATION_TIMEOUT = Option.duration("p2psip.hazelcast.operation-timeout",
             Duration.ofSeconds(2), "500ms", "Deadline of one get, put or remove; past it the operation fails with TIMEOUT (the servlet answers 503).");
     public static final Option<Duration> JOIN_TIMEOUT = Option.duration("p2psip.hazelcast.join-timeout",
-            Duration.ofSeconds(5), "2s", "How long a starting member tries to reach the listed members before it starts a cluster of its own.");
+            Duration.ofSeconds(5), "2s", "How long a starting member tries to reach the listed members before it starts a cluster of its own; also how long it then waits for its partitions to settle.");
     public static final Option<Duration> WAIT_BEFORE_JOIN = Option.duration("p2psip.hazelcast.wait-before-join",
             Duration.ofSeconds(1), "0s", "How long the master gathers join requests before admitting members in one step (whole seconds).");
     public static final Option<Duration> HEARTBEAT_TIMEOUT = Option.duration("p2psip.hazelcast.heartbeat-timeout",
