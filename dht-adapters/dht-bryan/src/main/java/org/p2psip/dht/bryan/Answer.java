@@ -1,0 +1,52 @@
+package org.p2psip.dht.bryan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.chord.NodeRef;
+
+/**
+ * A final response to one of this peer's REGISTERs, checked: signed by a peer of the overlay
+ * (refusals, 4xx without DHT-PeerID, are taken as they come). Immutable.
+ *
+ * @param responder the answering peer; null for an unsigned refusal
+ * @param contact   the peer a 302 points to; null otherwise
+ */
+record Answer(int status, String reason, NodeRef responder, NodeRef contact, List<LinkHeader> links,
+              String contentType, byte[] body) {
+
+    static Answer read(PeerResponse response, Signature signature, String requestAuth) {
+        boolean refusal = response.status() >= 400 && response.values(PeerIdHeader.NAME).isEmpty();
+        if (refusal) {
+            return new Answer(response.status(), response.reason(), null, null, List.of(), "", new byte[0]);
+        }
+        if (!signature.verifies(response, requestAuth)) {
+            throw new DhtException(Reason.UNREACHABLE, "a " + response.status() + " answer whose DHT-Auth does not verify");
+        }
+        try {
+            List<String> ids = response.values(PeerIdHeader.NAME);
+            NodeRef responder = ids.size() == 1 ? PeerIdHeader.parse(ids.get(0)).peer() : null;
+            NodeRef contact = null;
+            if (response.status() / 100 == 3) {
+                String uri = response.contact().trim();
+                uri = uri.startsWith("<") && uri.endsWith(">") ? uri.substring(1, uri.length() - 1) : uri;
+                contact = PeerUri.parse("Contact", response.contact(), uri);
+            }
+            var links = new ArrayList<LinkHeader>();
+            for (String link : response.values(LinkHeader.NAME)) {
+                links.add(LinkHeader.parse(link));
+            }
+            return new Answer(response.status(), response.reason(), responder, contact, List.copyOf(links),
+                    response.contentType(), response.body());
+        } catch (MalformedHeaderException e) {
+            throw new DhtException(Reason.UNREACHABLE, "an answer with a bad header: " + e.getMessage());
+        }
+    }
+
+    List<NodeRef> linked(LinkHeader.Kind kind) {
+        return links.stream().filter(l -> l.kind() == kind).sorted(Comparator.comparingInt(LinkHeader::index))
+                .map(LinkHeader::peer).toList();
+    }
+}

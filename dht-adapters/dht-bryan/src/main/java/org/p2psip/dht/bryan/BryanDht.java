@@ -1,0 +1,152 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.p2psip.config.Config;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Dht;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.overlay.Counters;
+
+/**
+ * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of
+ * SHA-1(AOR) on a Chord ring the peers keep with SIP REGISTERs; get, put and remove are peer
+ * REGISTERs routed to it iteratively (302).
+ *
+ * <p>Thread-safe: every call hops onto the peer's loop and returns at once.
+ */
+public final class BryanDht implements Dht {
+
+    private final BryanPeer peer;
+    private final Counters counters;
+    private volatile boolean closed;
+
+    private BryanDht(BryanPeer peer, Counters counters) {
+        this.peer = peer;
+        this.counters = counters;
+    }
+
+    /**
+     * Starts a peer on {@code link} (its address is the peer's SIP address) and begins joining
+     * through the configured bootstrap. Refuses (IllegalArgumentException) to start without
+     * {@code p2psip.overlay.secret}. Operations fail with UNREACHABLE until the peer has joined.
+     */
+    public static BryanDht start(PeerLink link, Config config, Clock clock) {
+        var counters = new Counters();
+        var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters);
+        peer.start(BryanSettings.bootstrap(config));
+        return new BryanDht(peer, counters);
+    }
+
+    /** Completes when the peer has its place on the ring (at once for the first peer). */
+    public CompletionStage<Void> joined() {
+        return peer.joined().copy();
+    }
+
+    public NodeRef self() {
+        return peer.self();
+    }
+
+    /** Whether this peer holds {@code aor}'s record (responsible or replica); for tests and tools. */
+    public CompletionStage<Boolean> holds(String aor) {
+        return peer.onLoop(() -> CompletableFuture.completedFuture(peer.store().holds(aor)));
+    }
+
+    /** This peer's predecessor (null if none known) followed by its successors; for tests and tools. */
+    public CompletionStage<Neighbours> neighbours() {
+        return peer.onLoop(() -> CompletableFuture.completedFuture(
+                new Neighbours(peer.links().predecessor(), peer.links().successors())));
+    }
+
+    public record Neighbours(NodeRef predecessor, List<NodeRef> successors) {
+    }
+
+    @Override
+    public CompletionStage<BindingSet> get(String aor) {
+        counters.increment("bryan.gets");
+        return operation(new OpHeader(OpHeader.Op.GET, Id.hash(aor), -1), "", new byte[0], true, outcome -> {
+            if (outcome.body().length == 0) {
+                return BindingSet.absent(aor);
+            }
+            try {
+                return BindingCodec.decode(outcome.body());
+            } catch (MalformedBindingException e) {
+                throw new DhtException(Reason.UNREACHABLE, "a get answer with a bad body: " + e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Boolean> put(BindingSet next) {
+        counters.increment("bryan.puts");
+        return operation(new OpHeader(OpHeader.Op.PUT, Id.hash(next.aor()), next.version()), RecordsBody.SET_TYPE,
+                BindingCodec.encode(next), false, outcome -> outcome.status() == 200);
+    }
+
+    @Override
+    public CompletionStage<Boolean> remove(String aor, long version) {
+        counters.increment("bryan.removes");
+        return operation(new OpHeader(OpHeader.Op.REMOVE, Id.hash(aor), version), "", new byte[0], false,
+                outcome -> outcome.status() == 200);
+    }
+
+    private <T> CompletionStage<T> operation(OpHeader op, String contentType, byte[] body, boolean idempotent,
+                                             Function<Outcome, T> read) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+        }
+        return peer.onLoop(() -> new RoutedCall(peer, op.key(),
+                peer.request((int) peer.linkExpires(), List.of(), op, contentType, body),
+                () -> Handlers.act(peer, op, contentType, body), null, idempotent, peer.settings().operationTimeout())
+                .run().thenApply(read))
+                .whenComplete((result, failure) -> {
+                    if (failure != null) {
+                        counters.increment("bryan.operation.failures");
+                    }
+                });
+    }
+
+    @Override
+    public Map<String, Long> metrics() {
+        var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
+                "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures"));
+        all.put("bryan.records", (long) peer.store().size());
+        return all;
+    }
+
+    /** Leaves gracefully (records to the successor, Expires: 0 to the neighbours), waiting a few request deadlines at most. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        CompletableFuture<Void> left = peer.onLoop(peer::leave);
+        closed = true;
+        try {
+            left.get(3 * peer.settings().requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            counters.increment("bryan.leave.incomplete"); // the neighbours repair as after a failure
+        }
+        peer.link().close();
+        peer.shutdownLoop();
+    }
+
+    /** Stops without a word to the other peers, as a crash would; for tests. */
+    public void crash() {
+        closed = true;
+        peer.execute(peer::crash);
+        peer.link().close();
+        peer.shutdownLoop();
+    }
+}

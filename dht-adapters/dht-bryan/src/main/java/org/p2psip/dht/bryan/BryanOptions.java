@@ -1,0 +1,52 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Duration;
+import java.util.List;
+import org.p2psip.config.Option;
+
+/**
+ * The Bryan backend's options. The peer's own address is the node's SIP address
+ * ({@code p2psip.sip.address}) and the secret is {@code p2psip.overlay.secret}: both NodeOptions.
+ */
+public final class BryanOptions {
+
+    public static final Option<String> BOOTSTRAP = Option.string("p2psip.bryan.bootstrap", "",
+            "127.0.0.1:25200", "SIP address (host:port) of any peer already in the overlay; empty: derived from p2psip.overlay.bootstrap minus the overlay offset, or none (this peer starts the overlay).");
+    public static final Option<Integer> OVERLAY_OFFSET = Option.integer("p2psip.bryan.overlay-offset", 1000,
+            "500", "Overlay port minus SIP port as deploy/p2psip lays nodes out; used only to turn p2psip.overlay.bootstrap into a SIP address.");
+    public static final Option<String> OVERLAY_NAME = Option.string("p2psip.bryan.overlay-name", "p2psip",
+            "lab-ring", "The overlay= parameter of DHT-PeerID; a peer message naming another overlay is refused with 403.");
+    public static final Option<Integer> SUCCESSORS = Option.integer("p2psip.bryan.successors", 4,
+            "6", "Length of the successor list (DHT-Link S1..Sn); the ring survives this many adjacent failures less one.");
+    public static final Option<Integer> REPLICAS = Option.integer("p2psip.bryan.replicas", 2,
+            "3", "Successors of a resource's responsible peer that hold a copy of it; at most the successor-list length.");
+    public static final Option<Duration> STABILIZE_INTERVAL = Option.duration("p2psip.bryan.stabilize-interval",
+            Duration.ofSeconds(1), "500ms", "How often a peer REGISTERs with its successor and its predecessor (stabilisation, failure detection) and checks its replicas.");
+    public static final Option<Duration> FIX_FINGERS_INTERVAL = Option.duration("p2psip.bryan.fix-fingers-interval",
+            Duration.ofSeconds(1), "2s", "How often a peer looks up the next entry of its finger table.");
+    public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.bryan.request-timeout",
+            Duration.ofSeconds(1), "500ms", "Deadline of one peer REGISTER; no final answer by then counts as a timeout.");
+    public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 2,
+            "3", "Timeouts in a row after which a peer is taken for failed and dropped from the links.");
+    public static final Option<Duration> OPERATION_TIMEOUT = Option.duration("p2psip.bryan.operation-timeout",
+            Duration.ofSeconds(4), "2s", "Deadline of one get, put or remove, redirects and retries included.");
+    public static final Option<Integer> MAX_HOPS = Option.integer("p2psip.bryan.max-hops", 32,
+            "48", "Redirects (302) one attempt follows before it starts over from the peer's own links.");
+    public static final Option<Duration> JOIN_RETRY_INTERVAL = Option.duration("p2psip.bryan.join-retry-interval",
+            Duration.ofSeconds(1), "2s", "Wait between attempts to join through the bootstrap peer.");
+    public static final Option<Duration> REPLICA_REFRESH_INTERVAL = Option.duration("p2psip.bryan.replica-refresh-interval",
+            Duration.ofMinutes(1), "5m", "How often a peer copies what it is responsible for to its replicas even if its links did not change.");
+    public static final Option<Duration> SWEEP_INTERVAL = Option.duration("p2psip.bryan.sweep-interval",
+            Duration.ofMinutes(1), "30s", "How often expired records and removal markers are dropped from memory.");
+    public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.bryan.tombstone-retention",
+            Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so that a stale copy cannot bring it back.");
+    public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
+            "1200", "Body size above which records copied to a replica or handed over are split into several REGISTERs.");
+
+    public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_OFFSET, OVERLAY_NAME, SUCCESSORS, REPLICAS,
+            STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
+            MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES);
+
+    private BryanOptions() {
+    }
+}

@@ -1,0 +1,57 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Duration;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+
+/** The values a peer runs with, read once from its configuration. Immutable. */
+record BryanSettings(String overlay, String secret, int successors, int replicas, Duration stabilize,
+                     Duration fixFingers, Duration requestTimeout, int timeoutsBeforeFailure,
+                     Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
+                     Duration sweep, Duration tombstoneRetention, int copyBatchBytes) {
+
+    BryanSettings {
+        if (secret.isEmpty()) {
+            throw new IllegalArgumentException(NodeOptions.OVERLAY_SECRET.name()
+                    + " is required: peer REGISTERs are authenticated with it");
+        }
+        if (successors < 1) {
+            throw new IllegalArgumentException(BryanOptions.SUCCESSORS.name() + " must be at least 1");
+        }
+        if (replicas < 0 || replicas > successors) {
+            throw new IllegalArgumentException(BryanOptions.REPLICAS.name() + " must be 0.." + successors);
+        }
+        if (timeoutsBeforeFailure < 1) {
+            throw new IllegalArgumentException(BryanOptions.TIMEOUTS_BEFORE_FAILURE.name() + " must be at least 1");
+        }
+    }
+
+    static BryanSettings from(Config c) {
+        return new BryanSettings(c.get(BryanOptions.OVERLAY_NAME), c.get(NodeOptions.OVERLAY_SECRET),
+                c.get(BryanOptions.SUCCESSORS), c.get(BryanOptions.REPLICAS), c.get(BryanOptions.STABILIZE_INTERVAL),
+                c.get(BryanOptions.FIX_FINGERS_INTERVAL), c.get(BryanOptions.REQUEST_TIMEOUT),
+                c.get(BryanOptions.TIMEOUTS_BEFORE_FAILURE), c.get(BryanOptions.OPERATION_TIMEOUT),
+                c.get(BryanOptions.MAX_HOPS), c.get(BryanOptions.JOIN_RETRY_INTERVAL),
+                c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
+                c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES));
+    }
+
+    /**
+     * The SIP address of the peer to join through: {@code p2psip.bryan.bootstrap}, else the node's
+     * overlay bootstrap moved back by the overlay offset (deploy/p2psip writes only that one), else
+     * empty.
+     */
+    static String bootstrap(Config c) {
+        String explicit = c.get(BryanOptions.BOOTSTRAP).trim();
+        if (!explicit.isEmpty()) {
+            return explicit;
+        }
+        String overlay = c.get(NodeOptions.OVERLAY_BOOTSTRAP).trim();
+        if (overlay.isEmpty()) {
+            return "";
+        }
+        int colon = overlay.lastIndexOf(':');
+        int port = Integer.parseInt(overlay.substring(colon + 1)) - c.get(BryanOptions.OVERLAY_OFFSET);
+        return overlay.substring(0, colon) + ":" + port;
+    }
+}

@@ -1,0 +1,70 @@
+package org.p2psip.dht.bryan;
+
+import java.util.Locale;
+import org.p2psip.dht.chord.Id;
+
+/**
+ * The DHT-Op header: what a peer REGISTER asks of the resource (or ring position) it names.
+ * Absent on the draft's own peer registrations (join, refresh, leave). Immutable.
+ * <pre>DHT-Op: get;key=RESOURCE-ID | put;key=RESOURCE-ID;version=N | remove;key=RESOURCE-ID;version=N
+ *        | find;key=ID | copy</pre>
+ *
+ * @param key     the resource-ID (SHA-1 of the AOR) or, for find, any ring position; null for copy
+ * @param version the compare-and-set version of put and remove; -1 otherwise
+ */
+record OpHeader(Op op, Id key, long version) {
+
+    static final String NAME = "DHT-Op";
+
+    enum Op {
+        GET, PUT, REMOVE, FIND, COPY;
+
+        boolean routed() {
+            return this != COPY;
+        }
+
+        boolean versioned() {
+            return this == PUT || this == REMOVE;
+        }
+    }
+
+    OpHeader {
+        if (op.routed() != (key != null) || op.versioned() != (version >= 0)) {
+            throw new IllegalArgumentException(op + " with key " + key + " and version " + version);
+        }
+    }
+
+    String print() {
+        return op.name().toLowerCase(Locale.ROOT) + (key == null ? "" : ";key=" + key)
+                + (version < 0 ? "" : ";version=" + version);
+    }
+
+    static OpHeader parse(String text) {
+        HeaderValue v = HeaderValue.parse(NAME, text, false);
+        Op op;
+        try {
+            op = Op.valueOf(v.head().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new MalformedHeaderException(NAME, text, "unknown operation " + v.head());
+        }
+        Id key = null;
+        if (op.routed()) {
+            String hex = v.required(NAME, text, "key");
+            if (!hex.matches("[0-9a-fA-F]{40}")) {
+                throw new MalformedHeaderException(NAME, text, "key must be 40 hex digits");
+            }
+            key = Id.parse(hex.toLowerCase(Locale.ROOT));
+        }
+        long version = op.versioned() ? v.number(NAME, text, "version", Long.MAX_VALUE, -2) : -1;
+        if (version == -2) {
+            throw new MalformedHeaderException(NAME, text, "lacks the version parameter");
+        }
+        for (String name : v.params().keySet()) {
+            boolean allowed = (name.equals("key") && op.routed()) || (name.equals("version") && op.versioned());
+            if (!allowed) {
+                throw new MalformedHeaderException(NAME, text, "parameter " + name + " does not belong to " + v.head());
+            }
+        }
+        return new OpHeader(op, key, version);
+    }
+}

@@ -1,0 +1,109 @@
+package org.p2psip.dht.bryan;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.MalformedBindingException;
+
+/**
+ * The body of {@code DHT-Op: copy} (Content-Type {@value #TYPE}): records handed over or copied
+ * to replicas, each with its stamp; a set travels in the shared {@link BindingCodec} encoding.
+ * <pre>
+ * body   = count:u16 record*count
+ * record = stamp:u64 kind:u8 (0: set:u32-length-prefixed BindingCodec bytes
+ *                             1: aor:u16-length-prefixed UTF-8, removedUntil:i64)
+ * </pre>
+ */
+final class RecordsBody {
+
+    static final String TYPE = "application/vnd.p2psip.records";
+    /** The body of get answers and put requests: one set in {@link BindingCodec}'s encoding. */
+    static final String SET_TYPE = "application/vnd.p2psip.bindings";
+
+    private RecordsBody() {
+    }
+
+    /** Splits {@code records} into bodies of about {@code maxBytes} each (at least one record per body). */
+    static List<byte[]> encode(List<StoredRecord> records, int maxBytes) {
+        var bodies = new ArrayList<byte[]>();
+        var batch = new ArrayList<byte[]>();
+        int size = 0;
+        for (StoredRecord r : records) {
+            byte[] one = encodeOne(r);
+            if (!batch.isEmpty() && (size + one.length > maxBytes || batch.size() == 0xFFFF)) {
+                bodies.add(join(batch));
+                batch.clear();
+                size = 0;
+            }
+            batch.add(one);
+            size += one.length;
+        }
+        if (!batch.isEmpty()) {
+            bodies.add(join(batch));
+        }
+        return bodies;
+    }
+
+    static List<StoredRecord> decode(byte[] body) {
+        var in = new DataInputStream(new ByteArrayInputStream(body));
+        try {
+            int count = in.readUnsignedShort();
+            var records = new ArrayList<StoredRecord>(count);
+            for (int i = 0; i < count; i++) {
+                long stamp = in.readLong();
+                int kind = in.readUnsignedByte();
+                if (kind == 0) {
+                    int length = in.readInt();
+                    if (length < 0 || length > in.available()) {
+                        throw new MalformedBindingException("record body truncated");
+                    }
+                    records.add(StoredRecord.of(BindingCodec.decode(in.readNBytes(length)), stamp));
+                } else if (kind == 1) {
+                    records.add(StoredRecord.removed(in.readUTF(), stamp, in.readLong()));
+                } else {
+                    throw new MalformedBindingException("unknown record kind " + kind);
+                }
+            }
+            if (in.available() > 0) {
+                throw new MalformedBindingException(in.available() + " bytes after the records");
+            }
+            return records;
+        } catch (IOException e) {
+            throw new MalformedBindingException("record body truncated: " + e);
+        }
+    }
+
+    private static byte[] encodeOne(StoredRecord r) {
+        var bytes = new ByteArrayOutputStream();
+        try (var out = new DataOutputStream(bytes)) {
+            out.writeLong(r.stamp());
+            if (r.set() != null) {
+                byte[] set = BindingCodec.encode(r.set());
+                out.writeByte(0);
+                out.writeInt(set.length);
+                out.write(set);
+            } else {
+                out.writeByte(1);
+                out.writeUTF(r.aor());
+                out.writeLong(r.removedUntil());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static byte[] join(List<byte[]> parts) {
+        var bytes = new ByteArrayOutputStream();
+        bytes.write(parts.size() >> 8);
+        bytes.write(parts.size() & 0xFF);
+        parts.forEach(bytes::writeBytes);
+        return bytes.toByteArray();
+    }
+}

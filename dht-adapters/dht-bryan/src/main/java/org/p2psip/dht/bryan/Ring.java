@@ -1,0 +1,259 @@
+package org.p2psip.dht.bryan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+
+/**
+ * How a peer takes and keeps its place on the Chord ring with plain peer REGISTERs (no DHT-Op):
+ * join through a bootstrap (routed to the admitting peer), stabilisation with the successor,
+ * the predecessor check, finger repair, and the graceful leave (Expires: 0). Also the answers to
+ * those REGISTERs. Not thread-safe: runs on the peer's loop.
+ */
+final class Ring {
+
+    private final BryanPeer peer;
+    private boolean stabilizing;
+    private boolean checking;
+    private boolean fixing;
+    private int nextFinger;
+    private long successorHeardNanos = System.nanoTime();
+
+    Ring(BryanPeer peer) {
+        this.peer = peer;
+    }
+
+    private Links links() {
+        return peer.links();
+    }
+
+    /** A REGISTER carrying this peer's DHT-PeerID and links, no operation. */
+    private PeerRequest registration(int expires, boolean withLinks) {
+        return peer.request(expires, withLinks ? links().headers(peer.linkExpires(), false) : List.of(), null, "",
+                new byte[0]);
+    }
+
+    /** Joins through {@code bootstrap}: the admitting peer's 200 names it and its links; retried until then. */
+    void join(NodeRef bootstrap) {
+        new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, bootstrap, true,
+                peer.settings().operationTimeout()).run().whenComplete((outcome, failure) -> {
+                    if (peer.isClosing()) {
+                        return;
+                    }
+                    if (failure != null || outcome.status() != 200 || outcome.responder() == null
+                            || outcome.responder().equals(peer.self())) {
+                        peer.counters().increment("bryan.join.retries");
+                        peer.schedule(() -> join(bootstrap), peer.settings().joinRetry().toMillis());
+                        return;
+                    }
+                    var successors = new ArrayList<NodeRef>();
+                    successors.add(outcome.responder());
+                    successors.addAll(outcome.linked(LinkHeader.Kind.S));
+                    links().successors(successors);
+                    outcome.links().forEach(l -> links().hint(l.peer()));
+                    successorHeardNanos = System.nanoTime();
+                    peer.joined().complete(null);
+                    stabilize();
+                });
+    }
+
+    /** Stabilisation: REGISTER with S1; adopt its predecessor if that lies between; S1 takes this peer as its P. */
+    void stabilize() {
+        if (stabilizing || !peer.joined().isDone()) {
+            return;
+        }
+        NodeRef successor = links().successor();
+        if (successor.equals(peer.self())) {
+            if (links().predecessor() != null) {
+                links().successors(List.of(links().predecessor())); // a ring of one meets its first peer
+            }
+            return;
+        }
+        stabilizing = true;
+        peer.send(successor, registration((int) peer.linkExpires(), true), peer.settings().requestTimeout())
+                .whenComplete((answer, failure) -> {
+                    stabilizing = false;
+                    if (failure != null) {
+                        successorFailed(successor, failure);
+                        return;
+                    }
+                    if (answer.status() != 200) {
+                        return;
+                    }
+                    peer.heard(successor);
+                    successorHeardNanos = System.nanoTime();
+                    var list = new ArrayList<NodeRef>();
+                    List<NodeRef> between = answer.linked(LinkHeader.Kind.P);
+                    if (!between.isEmpty() && between.get(0).id().inOpen(peer.self().id(), successor.id())) {
+                        list.add(between.get(0));
+                    }
+                    list.add(successor);
+                    list.addAll(answer.linked(LinkHeader.Kind.S));
+                    links().successors(list);
+                });
+    }
+
+    /**
+     * Drops a silent successor after the usual run of timeouts. The last peer known is dropped only
+     * after twice the operation deadline without an answer: then this peer carries on as a ring of one.
+     */
+    private void successorFailed(NodeRef successor, Throwable failure) {
+        peer.failed(successor, failure);
+        boolean lastKnown = links().successor().equals(successor);
+        if (lastKnown && System.nanoTime() - successorHeardNanos > 2 * peer.settings().operationTimeout().toNanos()) {
+            peer.counters().increment("bryan.isolated");
+            links().drop(successor, true);
+        }
+    }
+
+    /** Failure detection of P by timeout: REGISTER with it (it learns this peer as a successor candidate). */
+    void checkPredecessor() {
+        NodeRef predecessor = links().predecessor();
+        if (checking || predecessor == null) {
+            return;
+        }
+        checking = true;
+        peer.send(predecessor, registration((int) peer.linkExpires(), true), peer.settings().requestTimeout())
+                .whenComplete((answer, failure) -> {
+                    checking = false;
+                    if (failure != null) {
+                        peer.failed(predecessor, failure);
+                    } else {
+                        peer.heard(predecessor);
+                    }
+                });
+    }
+
+    /** Refreshes the next finger whose start lies beyond S1, by a routed find (one per call). */
+    void fixFingers() {
+        if (fixing || !peer.joined().isDone()) {
+            return;
+        }
+        NodeRef successor = links().successor();
+        while (nextFinger < Id.BITS && start(nextFinger).inHalfOpen(peer.self().id(), successor.id())) {
+            links().finger(nextFinger++, successor);
+        }
+        if (nextFinger >= Id.BITS) {
+            nextFinger = 0;
+            return;
+        }
+        int index = nextFinger;
+        Id start = start(index);
+        var op = new OpHeader(OpHeader.Op.FIND, start, -1);
+        fixing = true;
+        new RoutedCall(peer, start, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
+                () -> Handlers.act(peer, op, "", new byte[0]), null, true, peer.settings().requestTimeout().multipliedBy(2))
+                .run().whenComplete((outcome, failure) -> {
+                    fixing = false;
+                    if (failure != null || outcome.responder() == null) {
+                        return;
+                    }
+                    NodeRef finger = outcome.responder();
+                    int i = index;
+                    do {
+                        links().finger(i++, finger);
+                    } while (i < Id.BITS && start(i).inHalfOpen(peer.self().id(), finger.id()));
+                    nextFinger = i >= Id.BITS ? 0 : i;
+                });
+    }
+
+    private Id start(int i) {
+        return peer.self().id().plusPowerOfTwo(i);
+    }
+
+    /** This peer's answer to a plain peer registration: leave, stabilisation, predecessor check or join. */
+    PeerResponse registration(Incoming in) {
+        NodeRef sender = in.sender().peer();
+        if (in.expires() == 0) {
+            leaving(sender, in);
+            return links200(false);
+        }
+        if (in.names(peer.self(), LinkHeader.Kind.S, 1)) {
+            notified(sender);
+            return links200(false);
+        }
+        if (in.names(peer.self(), LinkHeader.Kind.P, 0)) {
+            if (sender.id().inOpen(peer.self().id(), links().successor().id()) || links().successors().isEmpty()) {
+                var list = new ArrayList<NodeRef>();
+                list.add(sender);
+                list.addAll(links().successors());
+                links().successors(list);
+            }
+            return links200(false);
+        }
+        return admit(sender);
+    }
+
+    /** A join: admitted here when this peer is the newcomer's successor-to-be, else redirected closer. */
+    private PeerResponse admit(NodeRef newcomer) {
+        if (!peer.joined().isDone() || peer.isClosing()) {
+            return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
+        }
+        if (links().responsibleFor(newcomer.id()) || links().successors().isEmpty()) {
+            peer.counters().increment("bryan.admitted");
+            return links200(true);
+        }
+        NodeRef next = links().nextHop(newcomer.id());
+        if (next.equals(peer.self()) || next.equals(newcomer)) {
+            return peer.reply(480, "Ring repairing: no closer peer known", null, List.of(), "", new byte[0]);
+        }
+        return peer.reply(302, "Moved Temporarily", next, List.of(), "", new byte[0]);
+    }
+
+    private PeerResponse links200(boolean withFingers) {
+        return peer.reply(200, "OK", null, links().headers(peer.linkExpires(), withFingers), "", new byte[0]);
+    }
+
+    /** {@code candidate} says this peer is its S1: take it as P if it lies closer, and hand it its records. */
+    private void notified(NodeRef candidate) {
+        NodeRef old = links().predecessor();
+        if (candidate.equals(peer.self()) || candidate.equals(old)
+                || (old != null && !candidate.id().inOpen(old.id(), peer.self().id()))) {
+            return;
+        }
+        links().predecessor(candidate);
+        links().hint(candidate);
+        peer.store().handOver(candidate);
+    }
+
+    /** A neighbour leaves (Expires: 0): close the gap with the links it names. */
+    private void leaving(NodeRef leaver, Incoming in) {
+        List<NodeRef> successors = links().successors();
+        boolean wasPredecessor = leaver.equals(links().predecessor());
+        var list = new ArrayList<NodeRef>();
+        if (successors.contains(leaver)) {
+            list.addAll(successors.subList(0, successors.indexOf(leaver)));
+            list.addAll(in.linked(LinkHeader.Kind.S));
+            list.addAll(successors.subList(successors.indexOf(leaver) + 1, successors.size()));
+        }
+        links().drop(leaver, true);
+        if (!list.isEmpty()) {
+            links().successors(list);
+        }
+        if (wasPredecessor) {
+            List<NodeRef> before = in.linked(LinkHeader.Kind.P);
+            links().predecessor(before.isEmpty() ? null : before.get(0));
+        }
+        peer.counters().increment("bryan.departures");
+    }
+
+    /** Graceful leave: every record to S1, then Expires: 0 to S1 and P. Completes when they answered or failed. */
+    CompletableFuture<Void> leave() {
+        NodeRef successor = links().successor();
+        if (successor.equals(peer.self())) {
+            return CompletableFuture.completedFuture(null);
+        }
+        NodeRef predecessor = links().predecessor();
+        return peer.store().handOverAll(successor).thenCompose(handed -> {
+            PeerRequest goodbye = registration(0, true);
+            var told = new ArrayList<CompletableFuture<?>>();
+            told.add(peer.send(successor, goodbye, peer.settings().requestTimeout()).exceptionally(e -> null));
+            if (predecessor != null && !predecessor.equals(successor)) {
+                told.add(peer.send(predecessor, goodbye, peer.settings().requestTimeout()).exceptionally(e -> null));
+            }
+            return CompletableFuture.allOf(told.toArray(CompletableFuture[]::new));
+        });
+    }
+}

@@ -1,0 +1,152 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Supplier;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+
+/**
+ * One peer REGISTER routed iteratively to the peer responsible for its key: this peer sends it to
+ * the closest peer it knows; a 302 names the next one, which it asks in turn, until a peer acts
+ * on it (200, or 412 for a refused compare-and-set). While the ring repairs (480, a redirect
+ * loop, a silent peer on a read) it starts over after a short pause, until the deadline. A write
+ * is not sent again once a peer failed to answer it: that peer may have applied it.
+ * Not thread-safe: runs on the peer's loop.
+ */
+final class RoutedCall {
+
+    private final BryanPeer peer;
+    private final Id key;
+    private final PeerRequest request;
+    private final Supplier<CompletableFuture<Outcome>> local;
+    private final NodeRef first;
+    private final boolean idempotent;
+    private final long deadlineNanos;
+    private final CompletableFuture<Outcome> result = new CompletableFuture<>();
+    private DhtException lastFailure;
+
+    /**
+     * @param local what to do when this peer is itself responsible; null: always ask a peer
+     * @param first the peer to ask first on every attempt (a bootstrap); null: this peer's links decide
+     */
+    RoutedCall(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local, NodeRef first,
+               boolean idempotent, Duration timeout) {
+        this.peer = peer;
+        this.key = key;
+        this.request = request;
+        this.local = local;
+        this.first = first;
+        this.idempotent = idempotent;
+        this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+    }
+
+    CompletableFuture<Outcome> run() {
+        ScheduledFuture<?> timer = null;
+        try {
+            timer = peer.scheduler().schedule(() -> peer.execute(() -> result.completeExceptionally(lastFailure != null
+                    ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
+                    : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline"))),
+                    Math.max(0, deadlineNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            result.completeExceptionally(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+        }
+        ScheduledFuture<?> armed = timer;
+        result.whenComplete((o, e) -> {
+            if (armed != null) {
+                armed.cancel(false);
+            }
+        });
+        attempt();
+        return result;
+    }
+
+    private void attempt() {
+        if (result.isDone()) {
+            return;
+        }
+        if (first != null) {
+            ask(first, 0);
+            return;
+        }
+        if (peer.isClosing()) {
+            result.completeExceptionally(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+            return;
+        }
+        if (!peer.joined().isDone()) {
+            retry(new DhtException(Reason.UNREACHABLE, peer.self() + " has not joined the overlay yet"));
+            return;
+        }
+        if (local != null && peer.links().responsibleFor(key)) {
+            local.get().whenComplete(this::settle);
+            return;
+        }
+        NodeRef next = peer.links().nextHop(key);
+        if (next.equals(peer.self())) {
+            retry(new DhtException(Reason.UNREACHABLE, peer.self() + " knows no peer responsible for " + key));
+            return;
+        }
+        ask(next, 0);
+    }
+
+    private void ask(NodeRef target, int hops) {
+        if (result.isDone()) {
+            return;
+        }
+        if (hops > peer.settings().maxHops()) {
+            retry(new DhtException(Reason.UNREACHABLE, "more than " + peer.settings().maxHops() + " redirects for " + key));
+            return;
+        }
+        long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+        // a write's answer waits for the replicas' answers: it gets what is left of the deadline
+        long timeout = idempotent ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
+        peer.send(target, request, Duration.ofMillis(timeout)).whenComplete((answer, failure) -> {
+            if (failure != null) {
+                DhtException why = BryanPeer.unwrap(failure);
+                peer.failed(target, why);
+                if (idempotent) {
+                    retry(why);
+                } else {
+                    result.completeExceptionally(why);
+                }
+                return;
+            }
+            peer.heard(target);
+            int status = answer.status();
+            if (status / 100 == 3 && answer.contact() != null && !answer.contact().equals(peer.self())) {
+                peer.links().hint(answer.contact());
+                ask(answer.contact(), hops + 1);
+            } else if (status == 200 || status == 412) {
+                peer.counters().add("bryan.lookup.hops", hops + 1L);
+                settle(Outcome.of(answer), null);
+            } else if (status == 480 || status / 100 == 3) {
+                retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));
+            } else {
+                result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
+                        target + " refused: " + status + " " + answer.reason()));
+            }
+        });
+    }
+
+    private void settle(Outcome outcome, Throwable failure) {
+        if (failure != null) {
+            result.completeExceptionally(BryanPeer.unwrap(failure));
+        } else {
+            result.complete(outcome);
+        }
+    }
+
+    private void retry(DhtException why) {
+        lastFailure = why;
+        long pause = Math.max(10, peer.settings().stabilize().toMillis() / 4);
+        if (System.nanoTime() + pause * 1_000_000 >= deadlineNanos) {
+            result.completeExceptionally(why);
+            return;
+        }
+        peer.counters().increment("bryan.retries");
+        peer.schedule(this::attempt, pause);
+    }
+}

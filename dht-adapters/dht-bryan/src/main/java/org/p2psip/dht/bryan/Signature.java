@@ -1,0 +1,109 @@
+package org.p2psip.dht.bryan;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The DHT-Auth header: HMAC-SHA256 under the overlay's shared secret over a canonical text of the
+ * message (see the README for its exact lines). A response's text includes its request's DHT-Auth
+ * value, which binds the answer to the question. Thread-safe.
+ * <pre>DHT-Auth: hmac-sha256=BASE64</pre>
+ */
+final class Signature {
+
+    static final String NAME = "DHT-Auth";
+    private static final String PREFIX = "hmac-sha256=";
+
+    private final SecretKeySpec key;
+
+    Signature(String secret) {
+        this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+    }
+
+    /** The request with a DHT-Auth header appended. */
+    PeerRequest sign(PeerRequest request) {
+        var headers = new java.util.ArrayList<>(request.headers());
+        headers.add(new PeerHeader(NAME, value(requestText(request))));
+        return new PeerRequest(request.peerUri(), request.expires(), headers, request.contentType(), request.body());
+    }
+
+    /** The response with a DHT-Auth header appended, bound to the request's own DHT-Auth. */
+    PeerResponse sign(PeerResponse response, String requestAuth) {
+        var headers = new java.util.ArrayList<>(response.headers());
+        headers.add(new PeerHeader(NAME, value(responseText(response, requestAuth))));
+        return new PeerResponse(response.status(), response.reason(), response.contact(), headers,
+                response.contentType(), response.body());
+    }
+
+    /** Whether the request carries exactly one DHT-Auth and it verifies. */
+    boolean verifies(PeerRequest request) {
+        List<String> auth = request.values(NAME);
+        return auth.size() == 1 && equal(auth.get(0), value(requestText(request)));
+    }
+
+    boolean verifies(PeerResponse response, String requestAuth) {
+        List<String> auth = response.values(NAME);
+        return auth.size() == 1 && equal(auth.get(0), value(responseText(response, requestAuth)));
+    }
+
+    static String authOf(PeerRequest request) {
+        List<String> auth = request.values(NAME);
+        return auth.isEmpty() ? "" : auth.get(0);
+    }
+
+    private static String requestText(PeerRequest r) {
+        return "REGISTER\n" + r.peerUri() + "\n" + r.expires() + "\n" + headerLines(r.headers())
+                + r.contentType() + "\n" + digest(r.body());
+    }
+
+    private static String responseText(PeerResponse r, String requestAuth) {
+        return r.status() + "\n" + requestAuth + "\n" + r.contact().trim().replaceAll("^<|>$", "") + "\n" + headerLines(r.headers())
+                + r.contentType() + "\n" + digest(r.body());
+    }
+
+    /**
+     * The DHT-* header values as lines, grouped by name in alphabetical order, each name's values
+     * in their order: SIP keeps the order of values within one header name, but a container or
+     * parser may regroup different names or join one name's values with commas.
+     */
+    private static String headerLines(List<PeerHeader> headers) {
+        var byName = new java.util.TreeMap<String, List<String>>();
+        for (PeerHeader h : headers) {
+            String name = h.name().toLowerCase(java.util.Locale.ROOT);
+            if (!name.equals("dht-auth")) {
+                h.parts().forEach(part -> byName.computeIfAbsent(name, n -> new java.util.ArrayList<>()).add(part));
+            }
+        }
+        var text = new StringBuilder();
+        byName.forEach((name, values) -> values.forEach(v -> text.append(name).append(':').append(v).append('\n')));
+        return text.toString();
+    }
+
+    private String value(String text) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            return PREFIX + Base64.getEncoder().encodeToString(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+        }
+    }
+
+    private static String digest(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    private static boolean equal(String a, String b) {
+        return MessageDigest.isEqual(a.trim().getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+}

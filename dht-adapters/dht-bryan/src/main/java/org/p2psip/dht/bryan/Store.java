@@ -1,0 +1,185 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+
+/**
+ * The records a peer holds, as responsible peer or replica, and the operations on them: the
+ * compare-and-set of put and remove, copies to the replicas (the first r successors) before a
+ * write is acknowledged, hand-overs to a new predecessor or, on leaving, to the successor, and the
+ * sweep of expired records. Not thread-safe: runs on the peer's loop.
+ */
+final class Store {
+
+    private final BryanPeer peer;
+    private final Clock clock;
+    private final Map<Id, StoredRecord> records = new HashMap<>();
+    private volatile int size;
+    private boolean pushing;
+    private long pushedAtNanos;
+    private List<NodeRef> pushedTo = List.of();
+    private NodeRef pushedWithPredecessor;
+
+    Store(BryanPeer peer, Clock clock) {
+        this.peer = peer;
+        this.clock = clock;
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean holds(String aor) {
+        StoredRecord r = records.get(Id.hash(aor));
+        return r != null && r.set() != null;
+    }
+
+    Outcome get(Id key) {
+        BindingSet current = visible(key);
+        if (!current.exists()) {
+            return Outcome.of(200, "OK", peer.self());
+        }
+        return new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
+    }
+
+    CompletableFuture<Outcome> put(OpHeader op, String contentType, byte[] body) {
+        BindingSet next;
+        try {
+            if (!contentType.equals(RecordsBody.SET_TYPE)) {
+                return done(400, "A put needs a body of " + RecordsBody.SET_TYPE);
+            }
+            next = BindingCodec.decode(body);
+        } catch (MalformedBindingException e) {
+            return done(400, "Bad bindings body: " + e.getMessage());
+        }
+        if (!Id.hash(next.aor()).equals(op.key()) || next.version() != op.version()) {
+            return done(400, "The body's AOR or version differs from DHT-Op");
+        }
+        StoredRecord held = records.get(op.key());
+        if (visible(op.key()).version() != next.version()) {
+            return done(412, "Conditional Request Failed");
+        }
+        return write(StoredRecord.of(next.stored(), stampAfter(held)));
+    }
+
+    CompletableFuture<Outcome> remove(OpHeader op) {
+        StoredRecord held = records.get(op.key());
+        BindingSet current = visible(op.key());
+        if (!current.exists() || current.version() != op.version()) {
+            return done(412, "Conditional Request Failed");
+        }
+        long until = clock.millis() + peer.settings().tombstoneRetention().toMillis();
+        return write(StoredRecord.removed(held.aor(), stampAfter(held), until));
+    }
+
+    private BindingSet visible(Id key) {
+        StoredRecord held = records.get(key);
+        return held == null ? BindingSet.absent("") : held.visibleAt(clock.millis());
+    }
+
+    private static long stampAfter(StoredRecord held) {
+        return held == null ? 1 : held.stamp() + 1;
+    }
+
+    private CompletableFuture<Outcome> write(StoredRecord record) {
+        records.put(record.key(), record);
+        size = records.size();
+        return copyTo(replicaTargets(), List.of(record)).thenApply(copied -> Outcome.of(200, "OK", peer.self()));
+    }
+
+    private CompletableFuture<Outcome> done(int status, String reason) {
+        return CompletableFuture.completedFuture(Outcome.of(status, reason, peer.self()));
+    }
+
+    /** Keeps every received copy newer than what this peer holds. */
+    void merge(List<StoredRecord> copies) {
+        for (StoredRecord copy : copies) {
+            records.merge(copy.key(), copy, (held, received) -> received.stamp() > held.stamp() ? received : held);
+        }
+        size = records.size();
+    }
+
+    List<NodeRef> replicaTargets() {
+        return peer.links().successors().stream().limit(peer.settings().replicas()).toList();
+    }
+
+    /**
+     * Copies what this peer is responsible for to its replicas when they or its range changed
+     * since the last complete copy, and at least once per refresh interval.
+     */
+    void maintainReplicas() {
+        if (pushing || !peer.joined().isDone()) {
+            return;
+        }
+        List<NodeRef> targets = replicaTargets();
+        NodeRef predecessor = peer.links().predecessor();
+        boolean unchanged = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor);
+        if (unchanged && System.nanoTime() - pushedAtNanos < peer.settings().replicaRefresh().toNanos()) {
+            return;
+        }
+        pushing = true;
+        peer.counters().increment("bryan.replica.pushes");
+        copyTo(targets, held(r -> peer.links().responsibleFor(r.key()))).whenComplete((all, ignored) -> {
+            pushing = false;
+            if (Boolean.TRUE.equals(all)) {
+                pushedAtNanos = System.nanoTime();
+                pushedTo = targets;
+                pushedWithPredecessor = predecessor;
+            }
+        });
+    }
+
+    /** A new predecessor: it gets every record outside this peer's new range (candidate, self]. */
+    CompletableFuture<Boolean> handOver(NodeRef newPredecessor) {
+        Id self = peer.self().id();
+        return copyTo(List.of(newPredecessor), held(r -> !r.key().inHalfOpen(newPredecessor.id(), self)));
+    }
+
+    CompletableFuture<Boolean> handOverAll(NodeRef to) {
+        return copyTo(List.of(to), held(r -> true));
+    }
+
+    void sweep() {
+        long now = clock.millis();
+        records.values().removeIf(r -> r.forgettableAt(now));
+        size = records.size();
+    }
+
+    private List<StoredRecord> held(Predicate<StoredRecord> which) {
+        return records.values().stream().filter(which).toList();
+    }
+
+    /** Sends the records to every target (DHT-Op: copy, in batches); true when all were taken, never fails. */
+    private CompletableFuture<Boolean> copyTo(List<NodeRef> targets, List<StoredRecord> copies) {
+        if (targets.isEmpty() || copies.isEmpty()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        var sends = new ArrayList<CompletableFuture<Boolean>>();
+        for (byte[] body : RecordsBody.encode(copies, peer.settings().copyBatchBytes())) {
+            PeerRequest request = peer.request((int) peer.linkExpires(), List.of(),
+                    new OpHeader(OpHeader.Op.COPY, null, -1), RecordsBody.TYPE, body);
+            for (NodeRef target : targets) {
+                sends.add(peer.send(target, request, peer.settings().requestTimeout()).handle((answer, failure) -> {
+                    boolean taken = failure == null && answer.status() == 200;
+                    if (!taken) {
+                        peer.counters().increment("bryan.replica.failures");
+                    }
+                    return taken;
+                }));
+            }
+        }
+        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+                .thenApply(all -> sends.stream().allMatch(CompletableFuture::join));
+    }
+}

@@ -1,0 +1,129 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.p2psip.config.Config;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+
+/** A ring of in-process peers for tests, with short timers and ways to wait on the ring's state. */
+final class Peers implements AutoCloseable {
+
+    static final String SECRET = "test-secret";
+    final InProcessPeerNetwork network = new InProcessPeerNetwork();
+    final List<BryanDht> live = new ArrayList<>();
+    private final Clock clock;
+
+    Peers(Clock clock) {
+        this.clock = clock;
+    }
+
+    static Config config(String bootstrap) {
+        return Config.empty().with("p2psip.overlay.secret", SECRET).with("p2psip.bryan.bootstrap", bootstrap)
+                .with("p2psip.bryan.stabilize-interval", "100ms").with("p2psip.bryan.fix-fingers-interval", "50ms")
+                .with("p2psip.bryan.request-timeout", "300ms").with("p2psip.bryan.operation-timeout", "8s");
+    }
+
+    static Peers ring(int count, Clock clock) {
+        var peers = new Peers(clock);
+        for (int i = 0; i < count; i++) {
+            peers.add(25200 + i);
+        }
+        peers.awaitStable();
+        return peers;
+    }
+
+    /** Starts a peer at 127.0.0.1:port, joining through the first live peer. */
+    BryanDht add(int port) {
+        String bootstrap = live.isEmpty() ? "" : live.get(0).self().address();
+        BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock);
+        live.add(peer);
+        return peer;
+    }
+
+    void crash(BryanDht peer) {
+        live.remove(peer);
+        peer.crash();
+    }
+
+    /** Waits until every live peer has joined and names its true predecessor and successor. */
+    void awaitStable() {
+        await(this::stable, "the ring of " + live.size() + " to stabilise: " + describe());
+    }
+
+    boolean stable() {
+        List<BryanDht> sorted = live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
+        for (int i = 0; i < sorted.size(); i++) {
+            BryanDht p = sorted.get(i);
+            if (!p.joined().toCompletableFuture().isDone()) {
+                return false;
+            }
+            var n = neighbours(p);
+            NodeRef next = sorted.get((i + 1) % sorted.size()).self();
+            NodeRef previous = sorted.get((i + sorted.size() - 1) % sorted.size()).self();
+            if (sorted.size() > 1 && (n.successors().isEmpty() || !n.successors().get(0).equals(next)
+                    || !previous.equals(n.predecessor()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The live peer responsible for {@code aor}: the first clockwise from its resource-ID. */
+    BryanDht responsibleFor(String aor) {
+        Id key = Id.hash(aor);
+        return live.stream().min(Comparator.comparing(p -> key.distanceTo(p.self().id()))).orElseThrow();
+    }
+
+    static BryanDht.Neighbours neighbours(BryanDht p) {
+        try {
+            return p.neighbours().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static boolean holds(BryanDht p, String aor) {
+        try {
+            return p.holds(aor).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private String describe() {
+        var text = new StringBuilder();
+        for (BryanDht p : live) {
+            text.append("\n ").append(p.self()).append(" -> ").append(neighbours(p));
+        }
+        return text.toString();
+    }
+
+    /** Polls {@code condition} until it holds, for at most a minute; the message says what was awaited. */
+    static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("gave up waiting for " + what);
+            }
+            try {
+                Thread.sleep(20); // a polling period, not an assumption about how long the work takes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        new ArrayList<>(live).forEach(BryanDht::crash);
+        live.clear();
+        network.close();
+    }
+}
