@@ -1,0 +1,90 @@
+package org.p2psip.dht.bryan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.chord.NodeRef;
+
+/** The DHT-* header grammar of the README: what is printed parses back the same; what breaks it is refused. */
+class HeadersTest {
+
+    private static final NodeRef PEER = NodeRef.at("127.0.0.1:25200");
+    private static final String URI = "<sip:" + PEER.id() + "@127.0.0.1:25200>";
+
+    @Test
+    void aPeerIdHeaderSurvivesPrintAndParse() {
+        var header = new PeerIdHeader(PEER, "lab-ring", 30);
+        assertEquals(URI + ";algorithm=sha1;dht=Chord1.0;overlay=lab-ring;expires=30", header.print());
+        assertEquals(header, PeerIdHeader.parse(header.print()));
+    }
+
+    @Test
+    void aPeerIdHeaderIsReadWithSpacesUpperCaseHexAndParametersInAnyOrder() {
+        String text = " <sip:" + PEER.id().toString().toUpperCase() + "@127.0.0.1:25200> ; overlay=x ; DHT=chord1.0 ;algorithm=SHA1";
+        assertEquals(new PeerIdHeader(PEER, "x", 0), PeerIdHeader.parse(text));
+    }
+
+    @Test
+    void everyKindOfLinkSurvivesPrintAndParse() {
+        for (var link : new LinkHeader[] {new LinkHeader(PEER, LinkHeader.Kind.P, 0, 3),
+                new LinkHeader(PEER, LinkHeader.Kind.S, 1, 3), new LinkHeader(PEER, LinkHeader.Kind.S, 99, 0),
+                new LinkHeader(PEER, LinkHeader.Kind.F, 0, 3), new LinkHeader(PEER, LinkHeader.Kind.F, 159, 4294967295L)}) {
+            assertEquals(link, LinkHeader.parse(link.print()), link.print());
+        }
+        assertEquals(URI + ";link=S2;expires=3", new LinkHeader(PEER, LinkHeader.Kind.S, 2, 3).print());
+    }
+
+    @Test
+    void everyOperationSurvivesPrintAndParse() {
+        Id key = Id.hash("sip:alice@example.com");
+        for (var op : new OpHeader[] {new OpHeader(OpHeader.Op.GET, key, -1), new OpHeader(OpHeader.Op.PUT, key, 0),
+                new OpHeader(OpHeader.Op.REMOVE, key, 42), new OpHeader(OpHeader.Op.FIND, key, -1),
+                new OpHeader(OpHeader.Op.COPY, null, -1)}) {
+            assertEquals(op, OpHeader.parse(op.print()), op.print());
+        }
+        assertEquals("put;key=" + key + ";version=7", new OpHeader(OpHeader.Op.PUT, key, 7).print());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "",
+        "sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200;algorithm=sha1;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25201>;algorithm=sha1;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393f@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1>;algorithm=sha1;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=md5;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Kademlia;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0;overlay=o;expires=-1",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0;overlay=o;expires=soon",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0;overlay=o;colour=red",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;algorithm=sha1;dht=Chord1.0;overlay=o",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;algorithm=sha1;dht=Chord1.0;overlay",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200> algorithm=sha1;dht=Chord1.0;overlay=o",
+    })
+    void aMalformedPeerIdIsRefused(String text) {
+        assertThrows(MalformedHeaderException.class, () -> PeerIdHeader.parse(text), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"link=S0", "link=S100", "link=P1", "link=F", "link=F160", "link=X1", "link=S1;expires=x",
+        "expires=3", "link=S1;depth=2", "link=S-1"})
+    void aMalformedLinkIsRefused(String params) {
+        String text = URI + ";" + params;
+        assertThrows(MalformedHeaderException.class, () -> LinkHeader.parse(text), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "fetch;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "get",
+        "get;key=c32e4ddef88b606921054bbcd3c7527a82f393f", "get;key=c32e4ddef88b606921054bbcd3c7527a82f393fc;version=1",
+        "put;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "remove;key=c32e4ddef88b606921054bbcd3c7527a82f393fc;version=-1",
+        "copy;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "<sip:x@y>"})
+    void aMalformedOperationIsRefused(String text) {
+        assertThrows(MalformedHeaderException.class, () -> OpHeader.parse(text), text);
+    }
+}
