@@ -62,6 +62,15 @@ public abstract class P2PSipServlet extends SipServlet {
         return List.of();
     }
 
+    /**
+     * Whether init waits for the backend to join before the node serves. A backend whose join
+     * travels through this servlet (Bryan's peer REGISTERs and their responses) cannot join while
+     * init holds the servlet, so it says no and joins once the node serves.
+     */
+    protected boolean joinsBeforeServing() {
+        return true;
+    }
+
     @Override
     public void init() throws ServletException {
         Config config = loadConfig();
@@ -78,7 +87,9 @@ public abstract class P2PSipServlet extends SipServlet {
         } catch (Exception e) {
             throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);
         }
-        awaitJoin(config.get(ServletOptions.JOIN_WAIT));
+        if (joinsBeforeServing()) {
+            awaitJoin(config.get(ServletOptions.JOIN_WAIT));
+        }
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         var service = new RegistrarService(dht, config, clock);
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));

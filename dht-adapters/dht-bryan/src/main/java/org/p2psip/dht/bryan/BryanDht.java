@@ -50,6 +50,7 @@ public final class BryanDht implements Dht {
     }
 
     /** Completes when the peer has its place on the ring (at once for the first peer). */
+    @Override
     public CompletionStage<Void> joined() {
         return peer.joined().copy();
     }

@@ -8,8 +8,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -64,9 +62,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
             } catch (ParseException | java.util.concurrent.RejectedExecutionException e) {
                 answer.completeExceptionally(new DhtException(Reason.UNREACHABLE, "cannot send: " + e, e));
             }
-            return answer.orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e ->
-                    CompletableFuture.failedFuture(e instanceof TimeoutException
-                            ? new DhtException(Reason.TIMEOUT, target + " did not answer within " + deadline) : e));
+            return Deadlines.within(answer, target, deadline);
         }
 
         private void deliver(String target, byte[] text, CompletableFuture<PeerResponse> answer) {
