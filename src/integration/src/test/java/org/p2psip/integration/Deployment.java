@@ -3,6 +3,8 @@ package org.p2psip.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Nodes started with deploy/p2psip for one test class, in a run folder and port range of its own
@@ -20,6 +22,9 @@ final class Deployment implements AutoCloseable {
     private final int nodes;
     private final Path runDir;
     private final Command command;
+    /** The front's policy (deploy/p2psip up --front), or null for none. */
+    private String frontPolicy;
+    private int frontPort;
 
     Deployment(String name, int basePort, int nodes) {
         this(name, "memory", basePort, nodes);
@@ -34,11 +39,25 @@ final class Deployment implements AutoCloseable {
         this.command = new Command("deploy-" + name);
     }
 
-    /** Starts the nodes; returns when each answers OPTIONS (deploy/p2psip up), else fails the test. */
+    /**
+     * Puts a front with this policy on the port before the nodes (call before {@link #up()}); the
+     * nodes then log every SIP message (--sip-trace), so that a test can see which node got what.
+     */
+    Deployment withFront(String policy, int port) {
+        this.frontPolicy = policy;
+        this.frontPort = port;
+        return this;
+    }
+
+    /** Starts the nodes (and the front); returns when each answers (deploy/p2psip up), else fails the test. */
     Deployment up() {
-        int code = command.run(600, "deploy/p2psip", "up", "--dht", dht, "--app", APP,
+        List<String> args = new ArrayList<>(List.of("up", "--dht", dht, "--app", APP,
                 "--nodes", String.valueOf(nodes), "--base-port", String.valueOf(basePort), "--heap", "512m",
-                "--run-dir", runDir.toString(), "--timeout", "180");
+                "--run-dir", runDir.toString(), "--timeout", "180"));
+        if (frontPolicy != null) {
+            args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort), "--sip-trace"));
+        }
+        int code = command.run(600, "deploy/p2psip", args.toArray(String[]::new));
         assertEquals(0, code, "deploy/p2psip up of " + name + " failed; see " + command.log()
                 + " and " + runDir + "/node-*/logs/console.log");
         return this;
@@ -47,6 +66,21 @@ final class Deployment implements AutoCloseable {
     /** host:port of node i's SIP connectors. */
     String node(int i) {
         return "127.0.0.1:" + (basePort + i);
+    }
+
+    /** host:port of the front (see {@link #withFront}). */
+    String front() {
+        return "127.0.0.1:" + frontPort;
+    }
+
+    /** The front's stdout and stderr (its listening line, nodes up and down). */
+    Path frontLog() {
+        return runDir.resolve("front/console.log");
+    }
+
+    /** Node i's container log: with a front, every SIP message the node sent or received. */
+    Path containerLog(int i) {
+        return runDir.resolve("node-" + i + "/logs/container.log");
     }
 
     /** KILLs node i without warning (deploy/p2psip kill): a crash. */
