@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,11 @@ abstract class SharedBindingsIT extends DeployedNodes {
     static final int VICTIM = 3;
     /** First user number of the warm-up AORs, apart from those the tests count. */
     static final int WARM_UP_START = 1_000_000;
-    /** How long the overlay may take to repair itself after the kill before the test fails. */
+    /**
+     * How long the overlay may take to repair itself after the kill: checks after it run again
+     * until they pass or this is over (right after a kill a request may meet the dead node before
+     * the overlay noticed: 503). A lost binding stays lost, so a loss still fails.
+     */
     static final Duration REPAIR = Duration.ofSeconds(60);
 
     private final int users;
@@ -67,7 +70,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
     @Order(4)
     void nothingRegisteredIsLostWhenANodeIsKilled() {
         deployment.kill(VICTIM);
-        assertEquals(0, eventually(() -> sipp.query(deployment.node(2), users, 0, RATE)),
+        assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.node(2), users, 0, RATE)),
                 "after node " + VICTIM + " was killed, node 2 no longer lists every binding registered before; "
                         + sipp.where());
     }
@@ -76,22 +79,8 @@ abstract class SharedBindingsIT extends DeployedNodes {
     @Order(5)
     void callsAfterTheKillReachTheCalleeRegisteredBefore() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
-        assertEquals(0, eventually(() -> sipp.calls(deployment.node(0), null, "callee", uasPort, 20)),
+        assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.calls(deployment.node(0), null, "callee", uasPort, 20)),
                 "after node " + VICTIM + " was killed, calls through node 0 to the callee registered before failed; "
                         + sipp.where());
-    }
-
-    /**
-     * Runs the check until it passes or the repair time is over: right after a kill a request may
-     * meet the dead node before the overlay noticed (503, retried by the next run). A binding that
-     * was lost stays lost, so this waits on repair and still fails on loss.
-     */
-    private static int eventually(IntSupplier check) {
-        long deadline = System.nanoTime() + REPAIR.toNanos();
-        int code;
-        do {
-            code = check.getAsInt();
-        } while (code != 0 && System.nanoTime() < deadline);
-        return code;
     }
 }
