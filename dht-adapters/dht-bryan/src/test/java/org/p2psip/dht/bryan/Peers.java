@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.p2psip.config.Config;
@@ -18,19 +19,34 @@ final class Peers implements AutoCloseable {
     final InProcessPeerNetwork network = new InProcessPeerNetwork();
     final List<BryanDht> live = new ArrayList<>();
     private final Clock clock;
+    private final Map<String, String> extra;
 
     Peers(Clock clock) {
-        this.clock = clock;
+        this(clock, Map.of());
     }
 
-    static Config config(String bootstrap) {
-        return Config.empty().with("p2psip.overlay.secret", SECRET).with("p2psip.bryan.bootstrap", bootstrap)
+    /** Peers whose configuration also has {@code extra} (options a test varies). */
+    Peers(Clock clock, Map<String, String> extra) {
+        this.clock = clock;
+        this.extra = extra;
+    }
+
+    Config config(String bootstrap) {
+        Config config = Config.empty().with("p2psip.overlay.secret", SECRET).with("p2psip.bryan.bootstrap", bootstrap)
                 .with("p2psip.bryan.stabilize-interval", "100ms").with("p2psip.bryan.fix-fingers-interval", "50ms")
                 .with("p2psip.bryan.request-timeout", "300ms").with("p2psip.bryan.operation-timeout", "8s");
+        for (var e : extra.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
+        return config;
     }
 
     static Peers ring(int count, Clock clock) {
-        var peers = new Peers(clock);
+        return ring(count, clock, Map.of());
+    }
+
+    static Peers ring(int count, Clock clock, Map<String, String> extra) {
+        var peers = new Peers(clock, extra);
         for (int i = 0; i < count; i++) {
             peers.add(25200 + i);
         }
