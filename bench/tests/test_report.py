@@ -85,6 +85,7 @@ def test_table2_asks_for_two_nodes_even_when_not_chosen():
 
 def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
     shutil.copy(DATA / "summary.csv", tmp_path / "summary.csv")
+    (tmp_path / "run.tsv").write_text("mode\tquick\ncommand\tbench/run --quick\n-\n")
     done = subprocess.run([sys.executable, str(RUN), "--report-only", str(tmp_path)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -93,6 +94,8 @@ def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
         png = tmp_path / f"{figure}.png"
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", figure
     assert not (tmp_path / "register-front.png").exists()  # nothing measured through a front
+    # the targets are rebuilt too, judged in the quick mode the run's run.tsv records
+    assert "met, indicative (quick mode's search precision is 0.35)" in (tmp_path / "report.md").read_text()
 
 
 def test_references_measured_twice_are_averaged_and_a_drift_is_reported():
@@ -141,3 +144,107 @@ def test_front_measurements_get_their_own_deployment_per_policy():
     groups = [(system, nodes, [m.routing for m in ms]) for system, nodes, ms in experiments.deployments(plan)]
     assert groups[2:] == [("memory", 2, ["spread"]), ("memory", 2, ["front-hash"]), ("memory", 2, ["front-rr"])]
     assert experiments.plan(["register-front"], ["memory"], [2]) == []  # no front, nothing to measure
+
+
+# The Targets section: ratios of two figures of the same run, judged against the issues' targets.
+
+FULL = {"mode": "full", "command": "bench/run", "front": "rr, hash, cjsq, tjsq, tlwl"}
+QUICK = {"mode": "quick", "command": "bench/run --quick", "front": "rr, hash, cjsq, tjsq, tlwl"}
+
+
+def registration(system, nodes, routing, rate, note=""):
+    return {"workload": "registration", "system": system, "nodes": nodes, "routing": routing, "round": "1",
+            "rate": rate, "p50_ms": "2", "p99_ms": "40", "retransmissions": "0", "steps": "8", "hops": "",
+            "note": note}
+
+
+def target(lines, compared):
+    return next(line for line in lines if line.startswith(f"| {compared} |"))
+
+
+def write_full(tmp_path):
+    return report.write_report(tmp_path, rows(), {}, FULL).read_text()
+
+
+def test_a_met_target_gives_both_figures_their_ratio_and_the_target(tmp_path):
+    text = write_full(tmp_path)
+    section = text[text.index("## Targets"):text.index("## Results")]
+    # chord, issue 3: 2 nodes spread 1,200 against 1 node's 1,000.
+    assert ("| chord 2 nodes (spread, single server) / chord 1 node | issue 3 | 1,200 / 1,000 | 1.20 | >= 0.80 "
+            "| met |") in section
+    # the container: memory's 2,000 against the ceiling's 4,000, no target.
+    assert "| memory 1 node / container ceiling | - | 2,000 / 4,000 | 0.50 | none | informative |" in section
+
+
+def test_an_unmet_target_says_not_met():
+    lines = report.targets_section([registration("hazelcast", 1, "one", 1500),
+                                    registration("memory", 1, "one", 2000)], FULL)
+    assert target(lines, "hazelcast 1 node / memory backend 1 node") == (
+        "| hazelcast 1 node / memory backend 1 node | issue 8 | 1,500 / 2,000 | 0.75 | >= 0.90 | not met |")
+
+
+def test_the_target_is_met_exactly_at_its_threshold_and_not_below():
+    at, below = ([registration("bamboo", 1, "one", rate), registration("bamboo-tmpfs", 1, "one", 1000)]
+                 for rate in (700, 699))
+    compared = "bamboo on disk, 1 node / bamboo on tmpfs, 1 node"
+    assert target(report.targets_section(at, FULL), compared).endswith("| >= 0.70 | met |")
+    assert target(report.targets_section(below, FULL), compared).endswith("| >= 0.70 | not met |")
+
+
+def test_a_missing_measurement_names_the_options_that_measure_it():
+    lines = report.targets_section(rows(), FULL)  # no bamboo, no hazelcast, no front in the data
+    assert target(lines, "bamboo 2 nodes (spread) / bamboo 1 node") == (
+        "| bamboo 2 nodes (spread) / bamboo 1 node | issue 4 | not measured in this run "
+        "(needs: `bench/run --experiments register --backends bamboo --nodes 1,2`) | - | >= 0.80 | - |")
+    assert ("needs: `bench/run --experiments register --backends hazelcast,memory --nodes 1`"
+            in target(lines, "hazelcast 1 node / memory backend 1 node"))
+    assert ("needs: `bench/run --experiments register,register-front --backends chord --nodes 1`)"
+            in target(lines, "chord 1 node through the front / chord 1 node directly"))
+    assert "needs: `bench/run --experiments register --backends chord --nodes 1,8`" in target(
+        lines, "chord 8 nodes (spread) / chord 1 node")
+
+
+def test_a_front_hint_says_when_deploy_cannot_start_a_front():
+    no_front = {**FULL, "front": "not available (deploy/p2psip up has no --front)"}
+    line = target(report.targets_section(rows(), no_front), "chord 1 node through the front / chord 1 node directly")
+    assert "with a deploy/p2psip whose `up` has --front" in line
+
+
+def test_quick_mode_verdicts_are_indicative_and_name_the_precision():
+    lines = report.targets_section(rows(), QUICK)
+    assert target(lines, "chord 2 nodes (spread, single server) / chord 1 node").endswith(
+        "| met, indicative (quick mode's search precision is 0.35) |")
+    finer = report.targets_section(rows(), {**QUICK, "command": "bench/run --quick --precision 0.1"})
+    assert "met, indicative (quick mode's search precision is 0.1) |" in "\n".join(finer)
+    assert target(report.targets_section(rows(), FULL), "chord 2 nodes (spread, single server) / chord 1 node"
+                  ).endswith("| met |")
+
+
+def test_informative_node_counts_say_whether_their_search_ran_to_the_end():
+    data = rows() + [registration("chord", 8, "spread", 0, "no step passed")]
+    lines = report.targets_section(data, FULL)
+    assert target(lines, "chord 4 nodes (spread) / chord 1 node") == (
+        "| chord 4 nodes (spread) / chord 1 node | - | 2,000 / 1,000 | 2.00 | none "
+        "| informative; its search ran to the end |")
+    assert target(lines, "chord 8 nodes (spread) / chord 1 node").endswith(
+        "| 0.00 | none | informative; its search did not run to the end (chord 8 nodes (spread): no step passed) |")
+    failed = rows() + [registration("chord", 8, "spread", 300, "deployment failed: node 5 did not answer")]
+    assert "did not run to the end" in target(report.targets_section(failed, FULL),
+                                              "chord 8 nodes (spread) / chord 1 node")
+
+
+def test_a_target_whose_reference_figure_passed_nothing_cannot_be_judged():
+    data = [registration("hazelcast", 1, "one", 0, "no step passed"), registration("hazelcast", 2, "spread", 900)]
+    assert target(report.targets_section(data, FULL), "hazelcast 2 nodes (spread) / hazelcast 1 node").endswith(
+        "| n/a | >= 0.80 | cannot be judged: hazelcast 1 node passed no step |")
+
+
+def test_the_front_is_judged_per_policy_against_the_same_node_directly():
+    data = rows() + [registration("chord", 1, "front-rr", 950), registration("chord", 1, "front-tlwl", 850),
+                     registration("chord", 2, "front-rr", 2000)]
+    lines = report.targets_section(data, FULL)
+    assert target(lines, "chord 1 node through the front (rr) / chord 1 node directly").endswith(
+        "| issue 6 | 950 / 1,000 | 0.95 | >= 0.90 | met |")
+    assert target(lines, "chord 1 node through the front (tlwl) / chord 1 node directly").endswith(
+        "| 850 / 1,000 | 0.85 | >= 0.90 | not met |")
+    assert "not measured" not in "\n".join(line for line in lines if "front" in line)
