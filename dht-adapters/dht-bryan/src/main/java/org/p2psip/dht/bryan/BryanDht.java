@@ -109,7 +109,8 @@ public final class BryanDht implements Dht {
         }
         return peer.onLoop(() -> new RoutedCall(peer, op.key(),
                 peer.request((int) peer.linkExpires(), List.of(), op, contentType, body),
-                () -> Handlers.act(peer, op, contentType, body), null, idempotent, peer.settings().operationTimeout())
+                () -> Handlers.act(peer, op, contentType, body), null, idempotent, false,
+                peer.settings().operationTimeout())
                 .run().thenApply(read))
                 .whenComplete((result, failure) -> {
                     if (failure != null) {

@@ -26,8 +26,8 @@ public final class BryanOptions {
             Duration.ofSeconds(1), "2s", "How often a peer looks up the next entry of its finger table.");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.bryan.request-timeout",
             Duration.ofSeconds(1), "500ms", "Deadline of one peer REGISTER; no final answer by then counts as a timeout.");
-    public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 2,
-            "3", "Timeouts in a row after which a peer is taken for failed and dropped from the links.");
+    public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 3,
+            "2", "Timeouts in a row of the ring's own REGISTERs (stabilisation, predecessor check, finger repair) after which a peer is taken for failed and dropped from the links.");
     public static final Option<Duration> OPERATION_TIMEOUT = Option.duration("p2psip.bryan.operation-timeout",
             Duration.ofSeconds(4), "2s", "Deadline of one get, put or remove, redirects and retries included.");
     public static final Option<Integer> MAX_HOPS = Option.integer("p2psip.bryan.max-hops", 32,

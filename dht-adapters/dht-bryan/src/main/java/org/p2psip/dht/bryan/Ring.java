@@ -37,7 +37,7 @@ final class Ring {
 
     /** Joins through {@code bootstrap}: the admitting peer's 200 names it and its links; retried until then. */
     void join(NodeRef bootstrap) {
-        new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, bootstrap, true,
+        new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, bootstrap, true, true,
                 peer.settings().operationTimeout()).run().whenComplete((outcome, failure) -> {
                     if (peer.isClosing()) {
                         return;
@@ -144,7 +144,7 @@ final class Ring {
         var op = new OpHeader(OpHeader.Op.FIND, start, -1);
         fixing = true;
         new RoutedCall(peer, start, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
-                () -> Handlers.act(peer, op, "", new byte[0]), null, true, peer.settings().requestTimeout().multipliedBy(2))
+                () -> Handlers.act(peer, op, "", new byte[0]), null, true, true, peer.settings().requestTimeout().multipliedBy(2))
                 .run().whenComplete((outcome, failure) -> {
                     fixing = false;
                     if (failure != null || outcome.responder() == null) {

@@ -25,6 +25,7 @@ final class RoutedCall {
     private final Supplier<CompletableFuture<Outcome>> local;
     private final NodeRef first;
     private final boolean idempotent;
+    private final boolean maintenance;
     private final long deadlineNanos;
     private final CompletableFuture<Outcome> result = new CompletableFuture<>();
     private DhtException lastFailure;
@@ -32,15 +33,20 @@ final class RoutedCall {
     /**
      * @param local what to do when this peer is itself responsible; null: always ask a peer
      * @param first the peer to ask first on every attempt (a bootstrap); null: this peer's links decide
+     * @param maintenance whether a timeout here counts towards taking the peer for failed: only the
+     *        ring's own traffic does, so that an overloaded node whose users' operations time out
+     *        does not drop live neighbours (a dropped predecessor stops it serving its whole range
+     *        until the next stabilisation, which feeds the overload)
      */
     RoutedCall(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local, NodeRef first,
-               boolean idempotent, Duration timeout) {
+               boolean idempotent, boolean maintenance, Duration timeout) {
         this.peer = peer;
         this.key = key;
         this.request = request;
         this.local = local;
         this.first = first;
         this.idempotent = idempotent;
+        this.maintenance = maintenance;
         this.deadlineNanos = System.nanoTime() + timeout.toNanos();
     }
 
@@ -106,7 +112,9 @@ final class RoutedCall {
         peer.send(target, request, Duration.ofMillis(timeout)).whenComplete((answer, failure) -> {
             if (failure != null) {
                 DhtException why = BryanPeer.unwrap(failure);
-                peer.failed(target, why);
+                if (maintenance || why.reason() != Reason.TIMEOUT) {
+                    peer.failed(target, why);
+                }
                 if (idempotent) {
                     retry(why);
                 } else {
