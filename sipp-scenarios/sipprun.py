@@ -69,3 +69,22 @@ def stats_args(name: str, out: Path | None) -> list[str]:
         return ["-trace_err", "-error_file", os.devnull]
     return ["-trace_stat", "-stf", str(out / f"{name}.stat.csv"), "-fd", "1",
             "-trace_rtt", "-rtt_freq", "1", "-trace_err", "-error_file", str(out / f"{name}.errors.log")]
+
+
+def report(name: str, code: int) -> int:
+    """Prints a check's verdict line (pass/FAIL with SIPp's exit code); 1 if it failed, to count."""
+    print(f"{'pass' if code == 0 else 'FAIL'} {name} (SIPp exit code {code})")
+    return 1 if code != 0 else 0
+
+
+def run_each(folder: str, target: str, names: list[str], domain: str, address: str = "127.0.0.1") -> int:
+    """Runs folder/NAME.xml once per name (all of the folder's scenarios when names is empty) with
+    -key domain, prints each verdict; 0 when all passed, else 1. For folders of one-call checks."""
+    names = names or sorted(p.stem for p in (HERE / folder).glob("*.xml"))
+    failed = 0
+    for name in names:
+        # 10 s: covers the UDP retransmissions of a request nobody answers
+        code = run(f"{folder}/{name}.xml", target, ["-m", "1", "-key", "domain", domain], address,
+                   timeout_seconds=10, quiet=True)
+        failed += report(name, code)
+    return 1 if failed else 0
