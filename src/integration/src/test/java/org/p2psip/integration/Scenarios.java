@@ -75,4 +75,14 @@ final class Scenarios {
     int badInput(String node, String scenario) {
         return command.run(120, "sipp-scenarios/bad-input/run", node, scenario);
     }
+
+    /** One check of sipp-scenarios/proxy/run (unavailable, loop, cancel, q-order, ...). */
+    int proxy(String node, String check) {
+        return command.run(120, "sipp-scenarios/proxy/run", node, check);
+    }
+
+    /** One check of sipp-scenarios/registrar/run (answer-lists-date-and-expires, ...). */
+    int registrar(String node, String check) {
+        return command.run(120, "sipp-scenarios/registrar/run", node, check);
+    }
 }
