@@ -119,10 +119,6 @@ final class BryanPeer {
         }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS));
     }
 
-    ScheduledExecutorService scheduler() {
-        return loop;
-    }
-
     void execute(Runnable work) {
         try {
             loop.execute(work);
@@ -131,13 +127,15 @@ final class BryanPeer {
         }
     }
 
-    void schedule(Runnable work, long millis) {
+    /** Runs {@code work} on the loop after {@code millis}; null if the peer is closed. */
+    ScheduledFuture<?> schedule(Runnable work, long millis) {
         try {
-            loop.schedule(work, millis, TimeUnit.MILLISECONDS);
+            return loop.schedule(work, millis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
-            // the peer is closed
+            return null; // the peer is closed
         }
     }
+
 
     /** Runs {@code work} on the loop (at once if already there); failures arrive unwrapped. */
     <T> CompletableFuture<T> onLoop(Supplier<CompletableFuture<T>> work) {

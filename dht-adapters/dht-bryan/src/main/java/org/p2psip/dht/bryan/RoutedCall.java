@@ -2,7 +2,6 @@ package org.p2psip.dht.bryan;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -51,21 +50,16 @@ final class RoutedCall {
     }
 
     CompletableFuture<Outcome> run() {
-        ScheduledFuture<?> timer = null;
-        try {
-            timer = peer.scheduler().schedule(() -> peer.execute(() -> result.completeExceptionally(lastFailure != null
-                    ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
-                    : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline"))),
-                    Math.max(0, deadlineNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        // the timer runs on the peer's loop, like every other step of the call
+        var timer = peer.schedule(() -> result.completeExceptionally(lastFailure != null
+                ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
+                : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline")),
+                Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000));
+        if (timer == null) {
             result.completeExceptionally(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+        } else {
+            result.whenComplete((o, e) -> timer.cancel(false));
         }
-        ScheduledFuture<?> armed = timer;
-        result.whenComplete((o, e) -> {
-            if (armed != null) {
-                armed.cancel(false);
-            }
-        });
         attempt();
         return result;
     }
