@@ -4,6 +4,6 @@ package org.p2psip.integration;
 class BambooNodesIT extends SharedBindingsIT {
 
     BambooNodesIT() {
-        super("bamboo", 25140, 2_000);
+        super("bamboo", 25140, 2_000, 200);
     }
 }

@@ -4,6 +4,6 @@ package org.p2psip.integration;
 class HazelcastNodesIT extends SharedBindingsIT {
 
     HazelcastNodesIT() {
-        super("hazelcast", 25120, 2_000);
+        super("hazelcast", 25120, 2_000, 200);
     }
 }

@@ -18,8 +18,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 abstract class SharedBindingsIT extends DeployedNodes {
 
     static final int NODES = 4;
-    /** REGISTERs (and queries) per second: well under what four nodes on a 2-core machine carry. */
-    static final int RATE = 400;
     /** The node killed: neither the registrar (1), nor the proxy (2), nor the bootstrap (0). */
     static final int VICTIM = 3;
     /** First user number of the warm-up AORs, apart from those the tests count. */
@@ -32,11 +30,18 @@ abstract class SharedBindingsIT extends DeployedNodes {
     static final Duration REPAIR = Duration.ofSeconds(60);
 
     private final int users;
+    private final int rate;
     private final int uasPort;
 
-    SharedBindingsIT(String backend, int basePort, int users) {
+    /**
+     * @param users AORs registered, queried and checked after the kill
+     * @param rate  REGISTERs (and queries) per second: well under what four nodes of the backend
+     *              carry on a 2-core machine shared with SIPp
+     */
+    SharedBindingsIT(String backend, int basePort, int users, int rate) {
         super(backend + "-shared", backend, basePort, NODES);
         this.users = users;
+        this.rate = rate;
         this.uasPort = basePort + 10;
     }
 
@@ -47,14 +52,14 @@ abstract class SharedBindingsIT extends DeployedNodes {
         // cluster is still migrating partitions to the members that joined last; the first
         // requests may miss the DHT deadline (503, which a client retries). The bench warms up too.
         sipp.register(deployment.node(1), 200, WARM_UP_START, 50);
-        assertEquals(0, sipp.register(deployment.node(1), users, 0, RATE),
+        assertEquals(0, sipp.register(deployment.node(1), users, 0, rate),
                 "a REGISTER through node 1 was not answered 200; " + sipp.where());
     }
 
     @Test
     @Order(2)
     void anotherNodeFindsThoseBindings() {
-        assertEquals(0, sipp.query(deployment.node(0), users, 0, RATE),
+        assertEquals(0, sipp.query(deployment.node(0), users, 0, rate),
                 "node 0 did not list a binding registered through node 1; " + sipp.where());
     }
 
@@ -70,7 +75,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
     @Order(4)
     void nothingRegisteredIsLostWhenANodeIsKilled() {
         deployment.kill(VICTIM);
-        assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.node(2), users, 0, RATE)),
+        assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.node(2), users, 0, rate)),
                 "after node " + VICTIM + " was killed, node 2 no longer lists every binding registered before; "
                         + sipp.where());
     }

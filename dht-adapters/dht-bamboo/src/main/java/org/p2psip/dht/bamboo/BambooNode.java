@@ -226,8 +226,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             // the root's work (storage, replicas) takes unknown time under load: it gets the whole
             // deadline, and a silent root is found by leaf-set maintenance, not by this request
             return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
-                if (reply instanceof Redirect r && tries < MAX_RETRIES) {
-                    return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);
+                if (reply instanceof Redirect r) {
+                    if (tries < MAX_RETRIES) {
+                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);
+                    }
+                    // the nodes do not agree on the key's root yet (leaf sets still converging):
+                    // a clear, retryable failure, never the redirect taken for the answer
+                    return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                            "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
                 }
                 return CompletableFuture.completedFuture(reply);
             }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
