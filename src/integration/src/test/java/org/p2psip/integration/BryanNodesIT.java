@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -41,7 +40,7 @@ class BryanNodesIT extends DeployedNodes {
     @Order(1)
     void registrationsThroughOneNodeAreAllAnswered200() {
         // the ring forms after `up` returned: warm-up rounds until one is all 200, within the patience
-        assertEquals(0, untilPassing(() -> sipp.register(deployment.node(1), 100, WARM_UP_START, 50)),
+        assertEquals(0, sipp.untilPassed(PATIENCE, () -> sipp.register(deployment.node(1), 100, WARM_UP_START, 50)),
                 "the ring did not form: warm-up REGISTERs through node 1 kept failing; " + sipp.where());
         assertEquals(0, sipp.register(deployment.node(1), USERS, 0, RATE),
                 "a REGISTER through node 1 was not answered 200; " + sipp.where());
@@ -66,7 +65,7 @@ class BryanNodesIT extends DeployedNodes {
     @Order(4)
     void nothingRegisteredIsLostWhenANodeIsKilled() {
         deployment.kill(VICTIM);
-        assertEquals(0, untilPassing(() -> sipp.query(deployment.node(0), USERS, 0, RATE)),
+        assertEquals(0, sipp.untilPassed(PATIENCE, () -> sipp.query(deployment.node(0), USERS, 0, RATE)),
                 "after node " + VICTIM + " was killed, node 0 no longer lists every binding registered before; "
                         + sipp.where());
     }
@@ -75,18 +74,8 @@ class BryanNodesIT extends DeployedNodes {
     @Order(5)
     void callsAfterTheKillReachTheCalleeRegisteredBefore() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
-        assertEquals(0, untilPassing(() -> sipp.calls(deployment.node(0), null, "callee", UAS_PORT, 20)),
+        assertEquals(0, sipp.untilPassed(PATIENCE, () -> sipp.calls(deployment.node(0), null, "callee", UAS_PORT, 20)),
                 "after node " + VICTIM + " was killed, calls through node 0 to the callee registered before failed; "
                         + sipp.where());
-    }
-
-    /** Repeats the check until it passes or the patience is over; a binding lost stays lost, so loss still fails. */
-    private static int untilPassing(IntSupplier check) {
-        long giveUp = System.nanoTime() + PATIENCE.toNanos();
-        int code = check.getAsInt();
-        while (code != 0 && System.nanoTime() < giveUp) {
-            code = check.getAsInt();
-        }
-        return code;
     }
 }
