@@ -21,9 +21,9 @@ import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.bryan.AbstractPeerLink;
 import org.p2psip.dht.bryan.Deadlines;
 import org.p2psip.dht.bryan.PeerHeader;
-import org.p2psip.dht.bryan.PeerLink;
 import org.p2psip.dht.bryan.PeerRequest;
 import org.p2psip.dht.bryan.PeerResponse;
 
@@ -36,30 +36,22 @@ import org.p2psip.dht.bryan.PeerResponse;
  * <p>Each request gets its own application session, ended once the final response came or the
  * deadline passed, so that peer traffic leaves nothing behind in the container.
  */
-final class SipServletPeerLink implements PeerLink {
+final class SipServletPeerLink extends AbstractPeerLink {
 
     private static final Logger LOG = System.getLogger(SipServletPeerLink.class.getName());
     static final String PEER_HEADER = "DHT-PeerID";
 
     private final SipFactory factory;
-    private final String address;
     private final Map<String, CompletableFuture<PeerResponse>> pending = new ConcurrentHashMap<>();
-    private volatile Handler handler;
-    private volatile boolean closed;
 
     SipServletPeerLink(SipFactory factory, String address) {
+        super(address);
         this.factory = factory;
-        this.address = address;
-    }
-
-    @Override
-    public String address() {
-        return address;
     }
 
     @Override
     public CompletionStage<PeerResponse> send(String target, PeerRequest request, Duration deadline) {
-        if (closed) {
+        if (isClosed()) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "the peer link is closed"));
         }
         SipApplicationSession session = factory.createApplicationSession();
@@ -115,8 +107,8 @@ final class SipServletPeerLink implements PeerLink {
 
     /** A peer REGISTER (it carries DHT-PeerID) reached this node: the overlay answers it. */
     void received(SipServletRequest request) {
-        Handler serving = handler;
-        if (serving == null || closed) {
+        Handler serving = handler();
+        if (serving == null) {
             send(request, PeerResponse.refusal(480, "Peer not started"));
             return;
         }
@@ -186,13 +178,8 @@ final class SipServletPeerLink implements PeerLink {
     }
 
     @Override
-    public void serve(Handler handler) {
-        this.handler = handler;
-    }
-
-    @Override
     public void close() {
-        closed = true;
+        super.close();
         pending.values().forEach(f -> f.completeExceptionally(new DhtException(Reason.CLOSED, "the peer link closed")));
     }
 }

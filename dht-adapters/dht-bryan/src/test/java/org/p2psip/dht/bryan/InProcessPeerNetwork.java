@@ -38,26 +38,17 @@ final class InProcessPeerNetwork implements AutoCloseable {
         wire.shutdownNow();
     }
 
-    private final class InProcessLink implements PeerLink {
-
-        private final String address;
-        private volatile Handler handler;
-        private volatile boolean closed;
+    private final class InProcessLink extends AbstractPeerLink {
 
         InProcessLink(String address) {
-            this.address = address;
-        }
-
-        @Override
-        public String address() {
-            return address;
+            super(address);
         }
 
         @Override
         public CompletionStage<PeerResponse> send(String target, PeerRequest request, Duration deadline) {
             var answer = new CompletableFuture<PeerResponse>();
             try {
-                byte[] text = JainSipText.request(address, target, request, cseq.incrementAndGet());
+                byte[] text = JainSipText.request(address(), target, request, cseq.incrementAndGet());
                 wire.execute(() -> deliver(target, text, answer));
             } catch (ParseException | java.util.concurrent.RejectedExecutionException e) {
                 answer.completeExceptionally(new DhtException(Reason.UNREACHABLE, "cannot send: " + e, e));
@@ -67,12 +58,13 @@ final class InProcessPeerNetwork implements AutoCloseable {
 
         private void deliver(String target, byte[] text, CompletableFuture<PeerResponse> answer) {
             InProcessLink to = links.get(target);
-            if (closed || to == null || to.closed || to.handler == null) {
+            Handler handler = to == null ? null : to.handler();
+            if (isClosed() || handler == null) {
                 return; // lost
             }
             try {
-                to.handler.handle(JainSipText.readRequest(text)).whenComplete((response, failure) -> {
-                    if (failure == null && !to.closed && !closed) {
+                handler.handle(JainSipText.readRequest(text)).whenComplete((response, failure) -> {
+                    if (failure == null && !to.isClosed() && !isClosed()) {
                         try {
                             byte[] back = JainSipText.response(text, response);
                             wire.execute(() -> {
@@ -93,14 +85,9 @@ final class InProcessPeerNetwork implements AutoCloseable {
         }
 
         @Override
-        public void serve(Handler handler) {
-            this.handler = handler;
-        }
-
-        @Override
         public void close() {
-            closed = true;
-            links.remove(address, this);
+            super.close();
+            links.remove(address(), this);
         }
     }
 }
