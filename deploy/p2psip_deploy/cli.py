@@ -90,6 +90,8 @@ def parser() -> argparse.ArgumentParser:
     run_dir_argument(demo)
     test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
     test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
+    test.add_argument("--matrix", action="store_true",
+                      help="also the integration tests of the other backends and front policies (about 8 more minutes)")
     return top
 
 
@@ -118,7 +120,7 @@ def main(argv: list[str]) -> int:
             return demo.run(up_options(args), args.users, args.calls, args.rate)
         if args.command == "test":
             from . import testrun
-            return testrun.run(install=not args.no_install)
+            return testrun.run(install=not args.no_install, matrix=args.matrix)
     except (nodes.DeployError, front.FrontError, build.BuildError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1

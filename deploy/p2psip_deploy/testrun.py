@@ -10,7 +10,7 @@ import sys
 from . import layout, sipp
 
 
-def run(install: bool) -> int:
+def run(install: bool, matrix: bool = False) -> int:
     if not sipp.available():
         if not install or not sipp.ensure_installed():
             print("deploy/p2psip test: SIPp is missing (Debian package sip-tester)", file=sys.stderr)
@@ -21,7 +21,8 @@ def run(install: bool) -> int:
         print("deploy/p2psip test: pytest is missing", file=sys.stderr)
         return 1
     failures += step("deploy tool tests", [sys.executable, "-m", "pytest", "-q", "deploy/tests"]) != 0
-    failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify"]) != 0
+    failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify",
+                                           f"-Dp2psip.it.matrix={'true' if matrix else 'false'}"]) != 0
     if bench_tests_present():
         failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests"]) != 0
     print("deploy/p2psip test: " + ("all passed" if failures == 0 else f"{failures} step(s) FAILED"))

@@ -1,6 +1,7 @@
 package org.p2psip.integration;
 
 /** {@link SharedBindingsIT} on a Bamboo overlay of four nodes, Berkeley DB JE on disk (SIP 25140-25143). */
+@Matrix
 class BambooNodesIT extends SharedBindingsIT {
 
     BambooNodesIT() {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * through its own servlet, after init), so the first step waits until registrations succeed.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Matrix
 class BryanNodesIT extends DeployedNodes {
 
     private static final int USERS = 1_000;
