@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import org.p2psip.dht.chord.Record;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -30,11 +31,11 @@ final class RecordsBody {
     }
 
     /** Splits {@code records} into bodies of about {@code maxBytes} each (at least one record per body). */
-    static List<byte[]> encode(List<StoredRecord> records, int maxBytes) {
+    static List<byte[]> encode(List<Record> records, int maxBytes) {
         var bodies = new ArrayList<byte[]>();
         var batch = new ArrayList<byte[]>();
         int size = 0;
-        for (StoredRecord r : records) {
+        for (Record r : records) {
             byte[] one = encodeOne(r);
             if (!batch.isEmpty() && (size + one.length > maxBytes || batch.size() == 0xFFFF)) {
                 bodies.add(join(batch));
@@ -50,11 +51,11 @@ final class RecordsBody {
         return bodies;
     }
 
-    static List<StoredRecord> decode(byte[] body) {
+    static List<Record> decode(byte[] body) {
         var in = new DataInputStream(new ByteArrayInputStream(body));
         try {
             int count = in.readUnsignedShort();
-            var records = new ArrayList<StoredRecord>(count);
+            var records = new ArrayList<Record>(count);
             for (int i = 0; i < count; i++) {
                 long stamp = in.readLong();
                 int kind = in.readUnsignedByte();
@@ -63,9 +64,9 @@ final class RecordsBody {
                     if (length < 0 || length > in.available()) {
                         throw new MalformedBindingException("record body truncated");
                     }
-                    records.add(StoredRecord.of(BindingCodec.decode(in.readNBytes(length)), stamp));
+                    records.add(Record.of(BindingCodec.decode(in.readNBytes(length)), stamp));
                 } else if (kind == 1) {
-                    records.add(StoredRecord.removed(in.readUTF(), stamp, in.readLong()));
+                    records.add(Record.removed(in.readUTF(), stamp, in.readLong()));
                 } else {
                     throw new MalformedBindingException("unknown record kind " + kind);
                 }
@@ -79,7 +80,7 @@ final class RecordsBody {
         }
     }
 
-    private static byte[] encodeOne(StoredRecord r) {
+    private static byte[] encodeOne(Record r) {
         var bytes = new ByteArrayOutputStream();
         try (var out = new DataOutputStream(bytes)) {
             out.writeLong(r.stamp());

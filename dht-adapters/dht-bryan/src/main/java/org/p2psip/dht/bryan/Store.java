@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import org.p2psip.dht.chord.Record;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +25,7 @@ final class Store {
 
     private final BryanPeer peer;
     private final Clock clock;
-    private final Map<Id, StoredRecord> records = new HashMap<>();
+    private final Map<Id, Record> records = new HashMap<>();
     private volatile int size;
     private boolean pushing;
     private long pushedAtNanos;
@@ -41,7 +42,7 @@ final class Store {
     }
 
     boolean holds(String aor) {
-        StoredRecord r = records.get(Id.hash(aor));
+        Record r = records.get(Id.hash(aor));
         return r != null && r.set() != null;
     }
 
@@ -66,33 +67,33 @@ final class Store {
         if (!Id.hash(next.aor()).equals(op.key()) || next.version() != op.version()) {
             return done(400, "The body's AOR or version differs from DHT-Op");
         }
-        StoredRecord held = records.get(op.key());
+        Record held = records.get(op.key());
         if (visible(op.key()).version() != next.version()) {
             return done(412, "Conditional Request Failed");
         }
-        return write(StoredRecord.of(next.stored(), stampAfter(held)));
+        return write(Record.of(next.stored(), stampAfter(held)));
     }
 
     CompletableFuture<Outcome> remove(OpHeader op) {
-        StoredRecord held = records.get(op.key());
+        Record held = records.get(op.key());
         BindingSet current = visible(op.key());
         if (!current.exists() || current.version() != op.version()) {
             return done(412, "Conditional Request Failed");
         }
         long until = clock.millis() + peer.settings().tombstoneRetention().toMillis();
-        return write(StoredRecord.removed(held.aor(), stampAfter(held), until));
+        return write(Record.removed(held.aor(), stampAfter(held), until));
     }
 
     private BindingSet visible(Id key) {
-        StoredRecord held = records.get(key);
+        Record held = records.get(key);
         return held == null ? BindingSet.absent("") : held.visibleAt(clock.millis());
     }
 
-    private static long stampAfter(StoredRecord held) {
+    private static long stampAfter(Record held) {
         return held == null ? 1 : held.stamp() + 1;
     }
 
-    private CompletableFuture<Outcome> write(StoredRecord record) {
+    private CompletableFuture<Outcome> write(Record record) {
         records.put(record.key(), record);
         size = records.size();
         return copyTo(replicaTargets(), List.of(record)).thenApply(copied -> Outcome.of(200, "OK", peer.self()));
@@ -103,8 +104,8 @@ final class Store {
     }
 
     /** Keeps every received copy newer than what this peer holds. */
-    void merge(List<StoredRecord> copies) {
-        for (StoredRecord copy : copies) {
+    void merge(List<Record> copies) {
+        for (Record copy : copies) {
             records.merge(copy.key(), copy, (held, received) -> received.stamp() > held.stamp() ? received : held);
         }
         size = records.size();
@@ -156,12 +157,12 @@ final class Store {
         size = records.size();
     }
 
-    private List<StoredRecord> held(Predicate<StoredRecord> which) {
+    private List<Record> held(Predicate<Record> which) {
         return records.values().stream().filter(which).toList();
     }
 
     /** Sends the records to every target (DHT-Op: copy, in batches); true when all were taken, never fails. */
-    private CompletableFuture<Boolean> copyTo(List<NodeRef> targets, List<StoredRecord> copies) {
+    private CompletableFuture<Boolean> copyTo(List<NodeRef> targets, List<Record> copies) {
         if (targets.isEmpty() || copies.isEmpty()) {
             return CompletableFuture.completedFuture(true);
         }

@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import org.p2psip.dht.chord.Record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,7 +100,7 @@ class RefusalTest {
     private PeerRequest copyOf(String aor) {
         var set = new BindingSet(aor, 1, System.currentTimeMillis() + 3_600_000,
                 List.of(new Binding(aor, "sip:m@10.0.0.9", System.currentTimeMillis() + 3_600_000, 1000, "c", 1, List.of(), "", 0)));
-        byte[] body = RecordsBody.encode(List.of(StoredRecord.of(set, 99)), 8000).get(0);
+        byte[] body = RecordsBody.encode(List.of(Record.of(set, 99)), 8000).get(0);
         return request(List.of(), new OpHeader(OpHeader.Op.COPY, null, -1), RecordsBody.TYPE, body);
     }
 

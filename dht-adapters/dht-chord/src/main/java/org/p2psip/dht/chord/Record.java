@@ -7,7 +7,8 @@ import org.p2psip.dht.BindingSet;
  * What a node stores for one AOR, as owner or replica: the binding set as last accepted, or a
  * removal marker. The stamp orders revisions of the AOR across nodes: the owner raises it by one
  * on every accepted put or remove, and a node receiving a copy keeps the higher stamp. (The
- * BindingSet version cannot order them: it restarts at 1 after a remove.) Immutable.
+ * BindingSet version cannot order them: it restarts at 1 after a remove.) Immutable. Public for
+ * dht-bryan, whose peers keep the same records and only carry them in SIP bodies instead.
  *
  * @param aor          the address-of-record
  * @param key          SHA-1 of the AOR
@@ -15,22 +16,22 @@ import org.p2psip.dht.BindingSet;
  * @param set          the stored set; null for a removal marker
  * @param removedUntil for a marker, when it may be forgotten (clock millis); else 0
  */
-record Record(String aor, Id key, long stamp, BindingSet set, long removedUntil) {
+public record Record(String aor, Id key, long stamp, BindingSet set, long removedUntil) {
 
-    static Record of(BindingSet set, long stamp) {
+    public static Record of(BindingSet set, long stamp) {
         return new Record(set.aor(), Id.hash(set.aor()), stamp, set, 0);
     }
 
-    static Record removed(String aor, long stamp, long until) {
+    public static Record removed(String aor, long stamp, long until) {
         return new Record(aor, Id.hash(aor), stamp, null, until);
     }
 
-    boolean isRemoved() {
+    public boolean isRemoved() {
         return set == null;
     }
 
     /** The set a reader sees at {@code now}: absent when removed or past retention, else the live bindings. */
-    BindingSet visibleAt(long now) {
+    public BindingSet visibleAt(long now) {
         if (set == null || set.retainUntil() <= now) {
             return BindingSet.absent(aor);
         }
@@ -38,7 +39,7 @@ record Record(String aor, Id key, long stamp, BindingSet set, long removedUntil)
     }
 
     /** Whether the sweep may forget it at {@code now}. */
-    boolean forgettableAt(long now) {
+    public boolean forgettableAt(long now) {
         return set == null ? removedUntil <= now : set.retainUntil() <= now;
     }
 
