@@ -60,6 +60,10 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              "no front)")
     parser.add_argument("--front-port", type=int, default=defaults.front_port,
                         help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
+    parser.add_argument("--netns", action="store_true",
+                        help="every node (and the front) in a network namespace of its own, p2psip-ID-N, with "
+                             "its own address on a private /24 behind a bridge; SIPp reaches them from the "
+                             "root namespace's gateway address (needs root; `down` removes them)")
 
 
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
@@ -67,7 +71,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, heap=args.heap, young=args.young,
                            overlay_offset=args.overlay_offset, settings=dict(args.settings),
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
-                           front=args.front, front_port=args.front_port)
+                           front=args.front, front_port=args.front_port, netns=args.netns)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -19,8 +19,9 @@ def run(options: nodes.UpOptions, users: int, calls: int, rate: int) -> int:
     shutil.rmtree(out, ignore_errors=True)  # SIPp appends to statistics files
     started = entry_points(nodes.up(options))
     try:
-        registered = register_half_per_node(started, users, rate, out)
-        called = call_across(started, options.dht, calls, rate, out)
+        local = nodes.client_address(options.run_dir, options.address)
+        registered = register_half_per_node(started, users, rate, out, local)
+        called = call_across(started, options.dht, calls, rate, out, local)
     finally:
         nodes.stop_all(options.run_dir)
     print_summary(options, registered, called)
@@ -57,29 +58,32 @@ def counter(stat_file: Path, column: str) -> int:
     return int(rows[-1].get(column) or 0) if rows else 0
 
 
-def register_half_per_node(started: list[processes.Process], users: int, rate: int, out: Path) -> Outcome:
-    """Half the AORs through node 0, the other half through node 1, at once; rate is the total."""
+def register_half_per_node(started: list[processes.Process], users: int, rate: int, out: Path,
+                           local: str = "127.0.0.1") -> Outcome:
+    """Half the AORs through node 0, the other half through node 1, at once; rate is the total.
+    SIPp binds `local` (the gateway with --netns)."""
     first, second = started[0], started[1 % len(started)]
     half = users // 2
     began = time.monotonic()
     runs = [sipp.start_script("register", first.sip_address, "--users", str(half), "--start", "0",
-                              "--rate", str(rate // 2 or 1), "--out", str(out / "register-0")),
+                              "--rate", str(rate // 2 or 1), "--out", str(out / "register-0"), "--address", local),
             sipp.start_script("register", second.sip_address, "--users", str(users - half), "--start", str(half),
-                              "--rate", str(rate // 2 or 1), "--out", str(out / "register-1"))]
+                              "--rate", str(rate // 2 or 1), "--out", str(out / "register-1"), "--address", local)]
     codes = [run.wait() for run in runs]
     seconds = time.monotonic() - began
     stats = [out / "register-0" / "register.stat.csv", out / "register-1" / "register.stat.csv"]
     return Outcome("registrations", codes, stats, seconds)
 
 
-def call_across(started: list[processes.Process], dht: str, calls: int, rate: int, out: Path) -> Outcome:
+def call_across(started: list[processes.Process], dht: str, calls: int, rate: int, out: Path,
+                local: str = "127.0.0.1") -> Outcome:
     """The callee registers through node 0; calls go through node 1, unless the backend keeps
     bindings per node (memory), when they go through node 0 as well."""
     registrar = started[0]
     proxy = registrar if dht in layout.LOCAL_BACKENDS else started[1 % len(started)]
     began = time.monotonic()
     code = sipp.script("call", proxy.sip_address, "--register-via", registrar.sip_address, "--calls", str(calls),
-                       "--rate", str(min(rate, 50)), "--out", str(out / "call"))
+                       "--rate", str(min(rate, 50)), "--out", str(out / "call"), "--address", local)
     seconds = time.monotonic() - began
     print(f"calls: callee registered through {registrar.sip_address}, calls through {proxy.sip_address}")
     return Outcome("calls", [code], [out / "call" / "uac.stat.csv"], seconds)

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import layout, processes
+from . import layout, netns, processes
 
 ROLE = "front"
 FOLDER = "front"
@@ -29,7 +29,7 @@ def node_up_line(index: int, node_address: str) -> str:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float) -> processes.Process:
+          timeout: float, namespace: str = "") -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
     The caller stops it (with everything else) when this fails."""
@@ -39,12 +39,14 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     log = folder / "console.log"
     node_addresses = [n.sip_address for n in nodes]
     try:
-        pid, ticks = processes.launch(command(address, port, node_addresses, policy), log, folder)
+        pid, ticks = processes.launch(netns.exec_in(namespace, command(address, port, node_addresses, policy)),
+                                      log, folder)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
-    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder))
+    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace)
     processes.record(run_dir, front)
-    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp), policy {policy}, folder {folder}",
+    where = f", namespace {namespace}" if namespace else ""
+    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){where}, policy {policy}, folder {folder}",
           file=sys.stderr, flush=True)
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
     wait_for_lines(front, log, expected, timeout)

@@ -35,6 +35,8 @@ class NodeSpec:
     t1_ms: int
     properties: dict
     sip_trace: bool = False     # every SIP message into logs/container.log
+    netns: str = ""             # the network namespace it runs in (`up --netns`), "" for the root one
+    host_address: str = "127.0.0.1"  # where it reaches the root namespace ({host} in --set, --jvm-arg)
 
     @property
     def sip_address(self) -> str:

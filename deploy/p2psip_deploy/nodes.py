@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, front, layout, nodefolder, processes, sipp
+from . import build, front, layout, netns, nodefolder, processes, sipp
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 ROUTER_SPI = ("-Djavax.servlet.sip.ar.spi.SipApplicationRouterProvider="
@@ -31,6 +31,7 @@ class UpOptions:
     jvm_args: list = field(default_factory=list)
     front: str = layout.NO_FRONT    # or a policy of layout.FRONT_POLICIES
     front_port: int = 5060
+    netns: bool = False             # every node (and the front) in a network namespace of its own
 
     @property
     def wants_front(self) -> bool:
@@ -50,29 +51,66 @@ def up(options: UpOptions) -> list[processes.Process]:
     build.ensure(app)
     if options.wants_front:
         build.ensure_front()
-    specs = node_specs(options, app)
-    ports = sorted(node_ports(options)) + ([options.front_port] if options.wants_front else [])
-    busy = [(options.address, p) for p in ports if not processes.port_free(options.address, p)]
-    if busy:
-        raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
+    if not options.netns:  # a fresh namespace has every port free
+        ports = sorted(node_ports(options)) + ([options.front_port] if options.wants_front else [])
+        busy = [(options.address, p) for p in ports if not processes.port_free(options.address, p)]
+        if busy:
+            raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     processes.save(options.run_dir, [])
+    try:
+        network = _network(options)
+        specs = node_specs(options, app, network)
+        _write_folders(specs, app)
+        local = host_address(options, network)
+        first = start(specs[0], options)
+        wait_answering([first], options.timeout, local)
+        rest = [start(spec, options) for spec in specs[1:]]
+        wait_answering(rest, options.timeout, local)
+        if options.wants_front:
+            front.start(options.run_dir, network.front_address if network else options.address, options.front_port,
+                        options.front, [first, *rest], options.timeout,
+                        network.front_namespace if network else "")
+    except netns.NetnsError as e:
+        stop_all(options.run_dir)
+        raise DeployError(f"--netns: {e}") from e
+    except BaseException:  # a failed start, a late node, Ctrl-C: leave nothing running
+        stop_all(options.run_dir)
+        raise
+    return processes.load(options.run_dir)
+
+
+def _write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
     try:
         for spec in specs:
             nodefolder.write(spec)
     except ValueError as e:
         raise DeployError(f"cannot deploy {app.exploded}: {e}") from e
-    try:
-        first = start(specs[0], options)
-        wait_answering([first], options.timeout)
-        rest = [start(spec, options) for spec in specs[1:]]
-        wait_answering(rest, options.timeout)
-        if options.wants_front:
-            front.start(options.run_dir, options.address, options.front_port, options.front, [first, *rest],
-                        options.timeout)
-    except BaseException:  # a failed start, a late node, Ctrl-C: leave nothing running
-        stop_all(options.run_dir)
-        raise
-    return processes.load(options.run_dir)
+
+
+def _network(options: UpOptions) -> netns.Network | None:
+    """With --netns, the deployment's namespaces, created (and recorded first, for `down`)."""
+    if not options.netns:
+        return None
+    reason = netns.unavailable_reason()
+    if reason:
+        raise netns.NetnsError(reason)
+    network = netns.plan(options.run_dir, options.nodes, options.wants_front)
+    netns.create(options.run_dir, network)
+    print(f"network: {network.describe()}", file=sys.stderr, flush=True)
+    return network
+
+
+def host_address(options: UpOptions, network: "netns.Network | None") -> str:
+    """Where the nodes reach the machine's root namespace (SIPp, a callee): the gateway with
+    --netns, else --address. `{host}` in --set values and --jvm-arg is replaced by it."""
+    return network.gateway if network else options.address
+
+
+def expand(text: str, host: str) -> str:
+    return text.replace(HOST_PLACEHOLDER, host)
+
+
+HOST_PLACEHOLDER = "{host}"
 
 
 def _check(options: UpOptions) -> None:
@@ -87,10 +125,16 @@ def _check(options: UpOptions) -> None:
         raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:
         raise DeployError("--nodes must be at least 1")
+    if options.netns and options.address != UpOptions.address:
+        raise DeployError("--address and --netns exclude each other: with --netns every node gets its "
+                          "namespace's address")
     running = [p for p in processes.load(options.run_dir) if processes.alive(p)]
     if running:
         raise DeployError(f"{len(running)} processes of an earlier `up` still run in {options.run_dir}; "
                           "run `deploy/p2psip down` first")
+    left = netns.remove(options.run_dir)  # the network of an earlier `up` that was never taken down
+    if left:
+        raise DeployError(f"could not remove the earlier deployment's network: {', '.join(left)}")
 
 
 def node_ports(options: UpOptions) -> set[int]:
@@ -99,29 +143,41 @@ def node_ports(options: UpOptions) -> set[int]:
     return {port + offset for port in sip for offset in (0, options.overlay_offset)}
 
 
-def node_specs(options: UpOptions, app: layout.App) -> list[nodefolder.NodeSpec]:
-    overlay = [f"{options.address}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
+def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None) -> list[nodefolder.NodeSpec]:
+    """Every node's folder, addresses and properties: on --address, or with a network each on its
+    namespace's address."""
+    def address(i: int) -> str:
+        return network.node_address(i) if network else options.address
+
+    host = host_address(options, network)
+    overlay = [f"{address(i)}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
     secret = secrets.token_hex(16)
     specs = []
     for i in range(options.nodes):
         folder = (options.run_dir / f"node-{i}").resolve()
         properties = {
             "p2psip.dht": options.dht,
-            "p2psip.sip.address": f"{options.address}:{options.base_port + i}",
+            "p2psip.sip.address": f"{address(i)}:{options.base_port + i}",
             "p2psip.overlay.address": overlay[i],
             "p2psip.overlay.bootstrap": "" if i == 0 else overlay[0],
             "p2psip.overlay.members": ",".join(overlay),
             "p2psip.overlay.secret": secret,
             "p2psip.data.dir": str(folder / "data"),
-            **options.settings,
+            **{key: expand(value, host) for key, value in options.settings.items()},
         }
-        specs.append(nodefolder.NodeSpec(i, folder, options.address, options.base_port + i,
+        specs.append(nodefolder.NodeSpec(i, folder, address(i), options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
-                                         options.t1_ms, properties, options.sip_trace))
+                                         options.t1_ms, properties, options.sip_trace,
+                                         network.node_namespace(i) if network else "", host))
     return specs
 
 
 def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
+    """The node's JVM, inside its namespace with --netns."""
+    return netns.exec_in(spec.netns, _java_command(spec, options))
+
+
+def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
     young = options.young or _half(options.heap)
     return ["java", "-XX:+UseG1GC", f"-Xms{options.heap}", f"-Xmx{options.heap}", f"-Xmn{young}",
             f"-Xlog:gc:file={spec.folder / 'logs' / 'gc.log'}:time,uptime",
@@ -131,7 +187,7 @@ def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
             *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
-            *options.jvm_args,
+            *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
 
 
@@ -145,16 +201,17 @@ def _half(size: str) -> str:
 def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     pid, ticks = processes.launch(jvm_command(spec, options), spec.folder / "logs" / "console.log", spec.folder)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
-                                spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port)
+                                spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns)
     processes.record(options.run_dir, process)
-    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp), folder {spec.folder}",
+    where = f", namespace {spec.netns}" if spec.netns else ""
+    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){where}, folder {spec.folder}",
           file=sys.stderr, flush=True)
     return process
 
 
-def wait_answering(started: list[processes.Process], timeout: float) -> None:
-    """Polls every process with an OPTIONS probe until all answer; DeployError past the deadline
-    or as soon as one of them has died."""
+def wait_answering(started: list[processes.Process], timeout: float, local: str = "127.0.0.1") -> None:
+    """Polls every process with an OPTIONS probe (SIPp on `local`) until all answer; DeployError
+    past the deadline or as soon as one of them has died."""
     deadline = time.monotonic() + timeout
     waiting = list(started)
     while waiting:
@@ -162,7 +219,7 @@ def wait_answering(started: list[processes.Process], timeout: float) -> None:
             if not processes.alive(process):
                 raise DeployError(f"node at {process.sip_address} (pid {process.pid}) died while starting; "
                                   f"see {process.folder}/logs/console.log")
-            if sipp.options_probe(process.address, process.port):
+            if sipp.options_probe(process.address, process.port, local):
                 waiting.remove(process)
         if waiting and time.monotonic() >= deadline:
             raise DeployError("no answer within the deadline from " + ", ".join(p.sip_address for p in waiting)
@@ -172,19 +229,24 @@ def wait_answering(started: list[processes.Process], timeout: float) -> None:
 
 
 def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
-    """Stops every recorded process, then waits until their SIP and overlay ports are free.
-    True when everything stopped and every port is free."""
+    """Stops every recorded process, then waits until their SIP and overlay ports are free, and
+    removes the namespaces, veths and bridge of `up --netns` (their ports go with them).
+    True when everything stopped, every port is free and the network is gone."""
     recorded = processes.load(run_dir)
     stuck = processes.stop(recorded, grace_seconds)
     for process in stuck:
         print(f"could not stop pid {process.pid} ({process.sip_address})", file=sys.stderr)
-    ports = [(p.address, port) for p in recorded for port in (p.port, p.overlay_port) if port]
+    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port) if port]
     busy = processes.wait_ports_free(ports, 15)
     for address, port in busy:
         print(f"port {address}:{port} still in use after down", file=sys.stderr)
+    left = []
     if not stuck:
         processes.save(run_dir, [])
-    return not stuck and not busy
+        left = netns.remove(run_dir)   # kept while a process still runs in it, for the next `down`
+        for name in left:
+            print(f"could not remove {name}", file=sys.stderr)
+    return not stuck and not busy and not left
 
 
 def kill_node(run_dir: Path, index: int) -> None:
@@ -196,11 +258,21 @@ def kill_node(run_dir: Path, index: int) -> None:
         raise DeployError(f"node {index} (pid {found[0].pid}) still runs after KILL")
 
 
+def client_address(run_dir: Path, address: str) -> str:
+    """The address SIPp binds to reach the deployment in run_dir: its gateway with --netns, else
+    `address` (the nodes' own, loopback)."""
+    network = netns.load(run_dir)
+    return network.gateway if network else address
+
+
 def status_lines(run_dir: Path) -> list[str]:
-    lines = []
+    network = netns.load(run_dir)
+    lines = [f"network {network.describe()}"] if network else []
     for p in processes.load(run_dir):
         running = processes.alive(p)
-        answers = running and sipp.options_probe(p.address, p.port)
+        local = network.gateway if network and p.netns else p.address
+        answers = running and sipp.options_probe(p.address, p.port, local)
         lines.append(f"{p.role:5} {p.backend:9} {p.sip_address:21} pid {p.pid:<7} "
-                     f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}")
+                     f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}"
+                     + (f" namespace {p.netns}" if p.netns else ""))
     return lines

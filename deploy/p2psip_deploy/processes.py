@@ -23,6 +23,7 @@ class Process:
     start_ticks: int   # field 22 of /proc/PID/stat when it was recorded
     folder: str
     overlay_port: int = 0
+    netns: str = ""    # the network namespace it runs in (`up --netns`); "" for the root namespace
 
     @property
     def sip_address(self) -> str:

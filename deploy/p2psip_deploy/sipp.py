@@ -42,6 +42,7 @@ def script(folder: str, *args: str) -> int:
     return start_script(folder, *args).wait()
 
 
-def options_probe(address: str, port: int) -> bool:
-    """One OPTIONS to the node; True when it answered 200."""
-    return script("options", f"{address}:{port}", "--address", address, "--quiet") == 0
+def options_probe(address: str, port: int, local: str = "") -> bool:
+    """One OPTIONS to the node from SIPp on `local` (default: the node's own address); True when
+    it answered 200."""
+    return script("options", f"{address}:{port}", "--address", local or address, "--quiet") == 0
