@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, report, search, tools
+from . import deploy, experiments, machine, network, report, search, tools
 from .procs import BenchError, Processes
 from .runner import Runner, Settings
 from .sipp import SCENARIOS, Timing
@@ -55,6 +55,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
     p.add_argument("--base-port", type=int, default=25070,
                    help="SIP port of node 0; the front on +40, Kamailio on +50, the callee on +60 (default 25070)")
+    p.add_argument("--network", choices=network.MODES,
+                   help="netns: every deploy/p2psip deployment (nodes, front, ceiling) with each node in a network "
+                        "namespace of its own, SIPp in the root namespace; loopback: all on 127.0.0.1 (default: "
+                        "netns when root and `ip netns add` works, else loopback)")
     p.add_argument("--out", type=Path, default=BENCH / "results", help="results root (default bench/results)")
     p.add_argument("--references-again", action=argparse.BooleanOptionalAction, default=None,
                    help="measure the references again at the end, to show drift (default: full mode yes, quick no)")
@@ -98,6 +102,12 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     unknown = [b for b in backends if b not in deploy.backends()]
     if unknown:
         raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
+    try:
+        mode_of_network, why = network.choose(args.network,
+                                              network.netns_unavailable_reason() if args.network != "loopback" else "")
+    except ValueError as e:
+        raise BenchError(str(e)) from e
+    print(f"bench: network {mode_of_network} ({why})", file=sys.stderr)
     timing = Timing(step_s=args.step_seconds or mode["step"], recv_timeout_ms=mode["recv_timeout_ms"])
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
@@ -105,7 +115,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms))
+                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms),
+                        netns=mode_of_network == network.NETNS)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
@@ -122,11 +133,11 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
           f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
-    Runner(settings, out, out / "work", processes).run(measurements)
+    runner = Runner(settings, out, out / "work", processes)
+    runner.run(measurements)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": commit, "mode": "quick" if args.quick else "full",
-            "network": "loopback (every node, reference and SIPp on 127.0.0.1 of one machine; "
-                       "no network namespaces)",
+            "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)

@@ -67,12 +67,18 @@ def front_available() -> bool:
     return "--front" in out.stdout
 
 
+LOOPBACK = "127.0.0.1"
+
+
 class Deployment:
-    """One `deploy/p2psip up` ... `down` of N nodes (or the ceiling app) on loopback ports."""
+    """One `deploy/p2psip up` ... `down` of N nodes (or the ceiling app): on loopback ports, or
+    with `netns` each node in a network namespace of its own (`up --netns`), reached from the root
+    namespace's gateway address."""
 
     def __init__(self, run_dir: Path, log: Path, dht: str, nodes: int, base_port: int,
                  app: str = "p2psip", t1_ms: int | None = None, heap: str | None = None,
-                 extra: list[str] | None = None, more_ports: list[int] | None = None) -> None:
+                 extra: list[str] | None = None, more_ports: list[int] | None = None,
+                 netns: bool = False) -> None:
         self.run_dir = run_dir
         self.log = log
         self.dht = dht
@@ -83,7 +89,9 @@ class Deployment:
         self.heap = heap
         self.extra = extra or []
         self.more_ports = more_ports or []  # e.g. the front's, checked free with the nodes'
+        self.netns = netns
         self.up_done = False
+        self.network: dict = {}   # with netns: what deploy/p2psip recorded (subnet, gateway), once up
 
     def ports(self) -> list[int]:
         return [self.base_port + i for i in range(self.nodes)]
@@ -91,9 +99,12 @@ class Deployment:
     def start(self) -> None:
         if not available():
             raise BenchError(f"{P2PSIP} is missing: the bench starts nodes only through it")
-        require_ports_free("127.0.0.1", self.ports() + self.more_ports, f"{self.app} node or front")
+        if not self.netns:  # in fresh namespaces every port is free
+            require_ports_free(LOOPBACK, self.ports() + self.more_ports, f"{self.app} node or front")
         command = ["up", "--dht", self.dht, "--nodes", str(self.nodes),
                    "--base-port", str(self.base_port), "--app", self.app]
+        if self.netns:
+            command += ["--netns"]
         if self.t1_ms is not None:
             command += ["--t1", f"{self.t1_ms}ms"]
         if self.heap:
@@ -106,6 +117,32 @@ class Deployment:
             self.stop()
             raise BenchError(f"deploy/p2psip up --dht {self.dht} --nodes {self.nodes} --app {self.app} "
                              f"failed (exit {code}); its output is in {self.log}:\n{_tail(self.log)}")
+        self.network = self._recorded_network()
+
+    @property
+    def local_address(self) -> str:
+        """Where SIPp binds to reach the nodes: the gateway of their namespaces, or loopback."""
+        return self.network.get("gateway", LOOPBACK)
+
+    def addresses(self, role: str = "node") -> list[tuple[str, int]]:
+        """(address, SIP port) of every recorded process of `role` (node or front), in start order."""
+        return [(e["address"], e["port"]) for e in self._recorded() if e.get("role") == role]
+
+    def network_summary(self) -> dict:
+        """What the report says of this deployment's network: subnet, gateway, node and front addresses."""
+        if not self.network:
+            return {}
+        fronts = self.addresses("front")
+        return {"subnet": self.network["subnet"], "gateway": self.network["gateway"],
+                "nodes": [address for address, _ in self.addresses()],
+                "front": fronts[0][0] if fronts else ""}
+
+    def _recorded_network(self) -> dict:
+        path = self.run_dir / "netns.json"
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            return {}
 
     def stop(self) -> None:
         if not self.up_done:

@@ -40,6 +40,7 @@ class Settings:
     criteria: search.Criteria = search.Criteria()
     heap: str | None = None
     t1_ms: int | None = None
+    netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
 
     @property
     def kamailio_port(self) -> int:
@@ -86,6 +87,7 @@ class Runner:
         self.processes = processes
         self.progress = ProgressLine()
         self.summary: list[dict] = []
+        self.networks: dict[str, dict] = {}   # deployment label -> its namespaces' addresses (netns)
         self._deployment: Deployment | None = None
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
@@ -114,15 +116,16 @@ class Runner:
                                       self.settings.t1_ms or 500)
             self._kamailio.start()
             targets = [Target("127.0.0.1", self.settings.kamailio_port)]
+            local = "127.0.0.1"
         else:
             extra = []
             app = "p2psip"
             if system == CEILING:
                 app = "ceiling"
-                extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:127.0.0.1:{self.settings.callee_port}"]
+                # {host}: deploy/p2psip's address of the root namespace, where the callee listens
+                extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:{{host}}:{self.settings.callee_port}"]
             if policy:
                 extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
-                front = [Target("127.0.0.1", self.settings.front_port)]
             run_dir = self.work / "deploy-run"
             if on_tmpfs(system):
                 run_dir = TMPFS / f"p2psip-bench-{os.getpid()}" / f"{system}-{nodes}"
@@ -130,11 +133,15 @@ class Runner:
                                           "memory" if system == CEILING else dht_of(system), nodes,
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra,
-                                          [self.settings.front_port] if policy else [])
+                                          [self.settings.front_port] if policy else [], self.settings.netns)
             self._deployment.start()
-            targets = [Target("127.0.0.1", port) for port in self._deployment.ports()]
+            local = self._deployment.local_address
+            targets = [Target(host, port, local) for host, port in self._deployment.addresses()]
+            front = [Target(host, port, local) for host, port in self._deployment.addresses("front")]
+            if self._deployment.network:
+                self.networks[folder.name] = self._deployment.network_summary()
         if any(m.workload == "call" for m in group):
-            self._callee = Callee(self.processes, folder / "callee", self.settings.callee_port)
+            self._callee = Callee(self.processes, folder / "callee", self.settings.callee_port, local)
             # The ceiling proxies to a fixed address and stores nothing: nothing to register there.
             registrars = [] if system == CEILING else targets
             self._callee.start(registrars, self.settings.timing)

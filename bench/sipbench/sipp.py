@@ -40,8 +40,11 @@ def _scenario_helpers():
 
 @dataclass(frozen=True)
 class Target:
+    """Where SIPp sends (host:port), and the address it binds to get there (`local`): loopback, or
+    the gateway of the nodes' network namespaces."""
     host: str
     port: int
+    local: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ def base_command(target: Target, scenario: Path, timing: Timing, run_s: float, p
     sipprun, _ = _scenario_helpers()
     return sipprun.command(str(scenario.relative_to(SCENARIOS)), f"{target.host}:{target.port}",
                            ["-t", "u1", "-recv_timeout", str(timing.recv_timeout_ms), "-max_retrans", "5"],
-                           target.host, port, run_s)
+                           target.local, port, run_s)
 
 
 def stats_options(name: str, folder: Path) -> list[str]:
@@ -221,16 +224,17 @@ class Callee:
     Contact is where the UAS then listens.
     """
 
-    def __init__(self, processes: Processes, folder: Path, port: int) -> None:
+    def __init__(self, processes: Processes, folder: Path, port: int, address: str = "127.0.0.1") -> None:
         self.processes = processes
         self.folder = folder
         self.port = port
+        self.address = address   # where the UAS listens: loopback, or the nodes' gateway
         self.process = None
 
     def start(self, registrars: list[Target], timing: Timing) -> None:
         """Registers the callee with every registrar (each node, so that backends which share
         nothing between nodes can still route the calls), then starts the UAS."""
-        require_ports_free("127.0.0.1", [self.port], "the callee (SIPp UAS)")
+        require_ports_free(self.address, [self.port], "the callee (SIPp UAS)")
         self.folder.mkdir(parents=True, exist_ok=True)
         _, registering = _scenario_helpers()
         csv = registering.write_user(self.folder / "callee.csv", CALLEE, DOMAIN)
@@ -243,12 +247,12 @@ class Callee:
             if code != 0:
                 raise BenchError(f"the callee could not register with {registrar.host}:{registrar.port} "
                                  f"(SIPp exit {code}; see {log})")
-        proxy = registrars[0] if registrars else Target("127.0.0.1", self.port)
+        proxy = registrars[0] if registrars else Target(self.address, self.port, self.address)
         command = base_command(proxy, SCENARIOS / "call" / "uas.xml", timing, 24 * 3600, self.port) \
             + stats_options("uas", self.folder)
         self.process = self.processes.start("sipp callee (UAS)", command, self.folder / "uas.log",
                                             cwd=self.folder)
-        wait_until(lambda: self.process.poll() is not None or port_taken("127.0.0.1", self.port), 5.0)
+        wait_until(lambda: self.process.poll() is not None or port_taken(self.address, self.port), 5.0)
         if self.process.poll() is not None:
             raise BenchError(f"the callee SIPp stopped at once (see {self.folder / 'uas.log'})")
 
