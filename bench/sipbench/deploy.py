@@ -150,6 +150,8 @@ class Deployment:
         self.up_done = False
         if self._p2psip(["down"]) != 0:
             self._signal_recorded()
+            if self.netns:
+                self._p2psip(["down"])  # its processes gone, `down` can now remove the namespaces
         if self.run_dir.is_relative_to(TMPFS):
             shutil.rmtree(self.run_dir, ignore_errors=True)  # the data, in memory: give it back
 
