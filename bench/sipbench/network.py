@@ -51,8 +51,13 @@ def describe(mode: str, why: str, deployments: dict[str, dict]) -> str:
     if mode == LOOPBACK:
         return (f"loopback (every node, reference and SIPp on 127.0.0.1 of one machine; no network "
                 f"namespaces: {why})")
-    parts = [f"{label}: {d['subnet']}, SIPp at {d['gateway']}, nodes {', '.join(d['nodes'])}"
-             + (f", front {d['front']}" if d.get("front") else "") for label, d in deployments.items()]
+    by_subnet: dict[tuple[str, str], list[str]] = {}
+    for label, d in deployments.items():
+        nodes = d["nodes"]
+        where = f"node {nodes[0]}" if len(nodes) == 1 else f"nodes {nodes[0]}-{nodes[-1]}" if nodes else "no node"
+        by_subnet.setdefault((d["subnet"], d["gateway"]), []).append(
+            f"{label} ({where}" + (f", front {d['front']}" if d.get("front") else "") + ")")
+    parts = [f"{subnet}, SIPp at {gateway}: {', '.join(labels)}" for (subnet, gateway), labels in by_subnet.items()]
     return ("network namespaces (each node, the front and the container's ceiling in a namespace of its own "
             "with its own address, veth pairs to a bridge in a namespace of its own; SIPp and the callee in the "
             "root namespace at the gateway; Kamailio on loopback 127.0.0.1; all on one machine's cores; "

@@ -34,8 +34,15 @@ def test_the_report_names_the_network_used_and_its_addresses():
     text = network.describe(network.NETNS, "the default", {"chord-2": {
         "subnet": "10.201.7.0/24", "gateway": "10.201.7.1", "nodes": ["10.201.7.10", "10.201.7.11"], "front": ""}})
     assert text.startswith("network namespaces") and not network.is_loopback(text)
-    assert "chord-2: 10.201.7.0/24, SIPp at 10.201.7.1, nodes 10.201.7.10, 10.201.7.11" in text
+    assert "10.201.7.0/24, SIPp at 10.201.7.1: chord-2 (nodes 10.201.7.10-10.201.7.11)" in text
     assert "Kamailio on loopback" in text
+    two = network.describe(network.NETNS, "", {
+        "ceiling-1": {"subnet": "10.201.7.0/24", "gateway": "10.201.7.1", "nodes": ["10.201.7.10"], "front": ""},
+        "chord-1-front-rr": {"subnet": "10.201.7.0/24", "gateway": "10.201.7.1", "nodes": ["10.201.7.10"],
+                             "front": "10.201.7.2"},
+        "bamboo-tmpfs-1": {"subnet": "10.140.1.0/24", "gateway": "10.140.1.1", "nodes": ["10.140.1.10"]}})
+    assert ("10.201.7.0/24, SIPp at 10.201.7.1: ceiling-1 (node 10.201.7.10), chord-1-front-rr "
+            "(node 10.201.7.10, front 10.201.7.2); 10.140.1.0/24, SIPp at 10.140.1.1: bamboo-tmpfs-1") in two
     loopback = network.describe(network.LOOPBACK, "--network loopback", {})
     assert network.is_loopback(loopback) and "127.0.0.1" in loopback
 
