@@ -11,9 +11,7 @@ import org.p2psip.config.Option;
 public final class BryanOptions {
 
     public static final Option<String> BOOTSTRAP = Option.string("p2psip.bryan.bootstrap", "",
-            "127.0.0.1:25200", "SIP address (host:port) of any peer already in the overlay; empty: derived from p2psip.overlay.bootstrap minus the overlay offset, or none (this peer starts the overlay).");
-    public static final Option<Integer> OVERLAY_OFFSET = Option.integer("p2psip.bryan.overlay-offset", 1000,
-            "500", "Overlay port minus SIP port as deploy/p2psip lays nodes out; used only to turn p2psip.overlay.bootstrap into a SIP address.");
+            "127.0.0.1:25200", "SIP address (host:port) of any peer already in the overlay; empty: p2psip.overlay.bootstrap moved by this node's own overlay-to-SIP port difference (as deploy/p2psip lays nodes out), or none (this peer starts the overlay).");
     public static final Option<String> OVERLAY_NAME = Option.string("p2psip.bryan.overlay-name", "p2psip",
             "lab-ring", "The overlay= parameter of DHT-PeerID; a peer message naming another overlay is refused with 403.");
     public static final Option<Integer> SUCCESSORS = Option.integer("p2psip.bryan.successors", 4,
@@ -43,7 +41,7 @@ public final class BryanOptions {
     public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
             "1200", "Body size above which records copied to a replica or handed over are split into several REGISTERs.");
 
-    public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_OFFSET, OVERLAY_NAME, SUCCESSORS, REPLICAS,
+    public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
             MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES);
 

@@ -38,8 +38,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
 
     /**
      * The SIP address of the peer to join through: {@code p2psip.bryan.bootstrap}, else the node's
-     * overlay bootstrap moved back by the overlay offset (deploy/p2psip writes only that one), else
-     * empty.
+     * overlay bootstrap moved by this node's own overlay-to-SIP port difference (deploy/p2psip
+     * writes only the overlay bootstrap, and lays out every node with the same difference, its
+     * {@code --overlay-offset}), else empty.
      */
     static String bootstrap(Config c) {
         String explicit = c.get(BryanOptions.BOOTSTRAP).trim();
@@ -50,8 +51,19 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
         if (overlay.isEmpty()) {
             return "";
         }
-        int colon = overlay.lastIndexOf(':');
-        int port = Integer.parseInt(overlay.substring(colon + 1)) - c.get(BryanOptions.OVERLAY_OFFSET);
-        return overlay.substring(0, colon) + ":" + port;
+        int offset = port(c.get(NodeOptions.OVERLAY_ADDRESS)) - port(c.get(NodeOptions.SIP_ADDRESS));
+        return host(overlay) + ":" + (port(overlay) - offset);
+    }
+
+    private static String host(String hostPort) {
+        return hostPort.substring(0, hostPort.lastIndexOf(':'));
+    }
+
+    private static int port(String hostPort) {
+        try {
+            return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1).trim());
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("not a host:port: '" + hostPort + "'", e);
+        }
     }
 }
