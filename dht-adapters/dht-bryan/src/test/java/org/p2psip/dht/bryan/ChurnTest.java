@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
@@ -17,20 +17,14 @@ import org.p2psip.dht.Dht;
 
 /**
  * Eight peers: every resource lands on the peer responsible for its ID; two neighbouring peers
- * crash and nothing registered is lost once the ring has repaired; a newcomer takes over what it
- * is now responsible for.
+ * crash without a word and nothing registered is lost once the ring has repaired; a newcomer
+ * takes over what it is now responsible for.
  */
-class ChurnTest {
+class ChurnTest extends RingTest {
 
     private static final int AORS = 200;
-    private Peers ring;
-
-    @AfterEach
-    void stop() {
-        if (ring != null) {
-            ring.close();
-        }
-    }
+    /** In-process addresses (no socket is opened): the newcomer's falls where it owns resources. */
+    private static final int NEWCOMER_PORT = 25240;
 
     @Test
     void resourcesLandOnTheirPeerSurviveTwoCrashesAndMoveToANewcomer() throws Exception {
@@ -38,7 +32,7 @@ class ChurnTest {
         var writes = new ArrayList<CompletableFuture<Boolean>>();
         for (int i = 0; i < AORS; i++) {
             Dht through = ring.live.get(i % ring.live.size());
-            writes.add(through.put(set(aor(i))).toCompletableFuture());
+            writes.add(through.put(oneBinding(aor(i), "10.0.0.1")).toCompletableFuture());
         }
         for (var write : writes) {
             assertTrue(write.get(20, TimeUnit.SECONDS));
@@ -47,15 +41,19 @@ class ChurnTest {
 
         // two neighbours at once: a resource's responsible peer and its first replica
         List<BryanDht> sorted = ring.live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
-        ring.crash(sorted.get(3));
-        ring.crash(sorted.get(4));
+        List<BryanDht> crashed = List.of(sorted.get(3), sorted.get(4));
+        long onCrashed = IntStream.range(0, AORS).filter(i -> crashed.contains(ring.responsibleFor(aor(i)))).count();
+        assertTrue(onCrashed > 0, "the crashed peers were responsible for nothing: the test would prove nothing");
+        crashed.forEach(ring::crash);
         ring.awaitStable();
-        Peers.await(this::everyResourceHeldByItsResponsiblePeer, "every resource back on its responsible peer");
+        Peers.await(this::everyResourceHeldByItsResponsiblePeer,
+                "every resource back on its responsible peer, the " + onCrashed + " of the crashed peers included");
         everyResourceIsReadableThrough(ring.live.get(ring.live.size() - 1));
 
-        BryanDht newcomer = ring.add(25240);
+        BryanDht newcomer = ring.add(NEWCOMER_PORT);
         ring.awaitStable();
-        long owned = java.util.stream.IntStream.range(0, AORS).filter(i -> ring.responsibleFor(aor(i)) == newcomer).count();
+        long owned = IntStream.range(0, AORS).filter(i -> ring.responsibleFor(aor(i)) == newcomer).count();
+        assertTrue(owned > 0, "the newcomer " + newcomer.self() + " owns no resource: the take-over would prove nothing");
         Peers.await(this::everyResourceHeldByItsResponsiblePeer, "the newcomer to hold its " + owned + " resources");
         everyResourceIsReadableThrough(newcomer);
     }
@@ -68,14 +66,10 @@ class ChurnTest {
     }
 
     private boolean everyResourceHeldByItsResponsiblePeer() {
-        for (int i = 0; i < AORS; i++) {
-            if (!Peers.holds(ring.responsibleFor(aor(i)), aor(i))) {
-                return false;
-            }
-        }
-        return true;
+        return IntStream.range(0, AORS).allMatch(i -> Peers.holds(ring.responsibleFor(aor(i)), aor(i)));
     }
 
+    /** Every AOR reads back, through {@code reader}, with exactly the contact written. */
     private void everyResourceIsReadableThrough(Dht reader) throws Exception {
         for (int i = 0; i < AORS; i++) {
             BindingSet got = reader.get(aor(i)).toCompletableFuture().get(20, TimeUnit.SECONDS);
@@ -85,12 +79,5 @@ class ChurnTest {
 
     private static String aor(int i) {
         return "sip:u" + i + "@example.com";
-    }
-
-    private static BindingSet set(String aor) {
-        long now = System.currentTimeMillis();
-        String contact = aor.replace("@example.com", "@10.0.0.1");
-        return new BindingSet(aor, 0, now + 86_400_000L,
-                List.of(new Binding(aor, contact, now + 3_600_000L, 1000, "call-" + aor, 1, List.of(), "", 0)));
     }
 }

@@ -4,35 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 
 /** A graceful leave (Expires: 0) hands everything on: with no replicas at all, nothing is lost. */
-class LeaveTest {
+class LeaveTest extends RingTest {
 
     private static final int AORS = 100;
-    private Peers ring;
-
-    @AfterEach
-    void stop() {
-        ring.close();
-    }
-
     @Test
     void aPeerThatLeavesGracefullyLosesNothingEvenWithoutReplicas() throws Exception {
         ring = Peers.ring(4, Clock.systemUTC(), Map.of("p2psip.bryan.replicas", "0"));
         BryanDht writer = ring.live.get(0);
-        long now = System.currentTimeMillis();
         for (int i = 0; i < AORS; i++) {
             String aor = "sip:leave" + i + "@example.com";
-            var binding = new Binding(aor, "sip:leave" + i + "@10.0.0.2", now + 3_600_000, 1000, "c" + i, 1, List.of(), "", 0);
-            assertTrue(writer.put(new BindingSet(aor, 0, now + 86_400_000, List.of(binding)))
-                    .toCompletableFuture().get(20, TimeUnit.SECONDS));
+            assertTrue(writer.put(oneBinding(aor, "10.0.0.2")).toCompletableFuture().get(20, TimeUnit.SECONDS));
         }
         BryanDht leaver = ring.live.get(2);
         ring.live.remove(leaver);
