@@ -122,7 +122,8 @@ public final class BryanDht implements Dht {
     @Override
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
-                "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures"));
+                "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
+                "bryan.replica.batches", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
         all.put("bryan.records", (long) peer.store().size());
         return all;
     }

@@ -4,6 +4,7 @@ import org.p2psip.dht.chord.Record;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,11 @@ import org.p2psip.dht.chord.NodeRef;
  * compare-and-set of put and remove, copies to the replicas (the first r successors) before a
  * write is acknowledged, hand-overs to a new predecessor or, on leaving, to the successor, and the
  * sweep of expired records. Not thread-safe: runs on the peer's loop.
+ *
+ * <p>A write's copies are pipelined per replica: at most one copy REGISTER is in flight to each
+ * replica, and the writes made while it travels go together in the next one. Under load one peer
+ * REGISTER then carries many writes instead of one each (on the servlet container a peer REGISTER
+ * costs as much as a user's), and at low load a write still leaves at once.
  */
 final class Store {
 
@@ -31,6 +37,7 @@ final class Store {
     private long pushedAtNanos;
     private List<NodeRef> pushedTo = List.of();
     private NodeRef pushedWithPredecessor;
+    private final Map<NodeRef, CopyQueue> copyQueues = new HashMap<>();
 
     Store(BryanPeer peer, Clock clock) {
         this.peer = peer;
@@ -96,7 +103,45 @@ final class Store {
     private CompletableFuture<Outcome> write(Record record) {
         records.put(record.key(), record);
         size = records.size();
-        return copyTo(replicaTargets(), List.of(record)).thenApply(copied -> Outcome.of(200, "OK", peer.self()));
+        var copies = replicaTargets().stream().map(target -> replicate(target, record)).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(copies).thenApply(copied -> Outcome.of(200, "OK", peer.self()));
+    }
+
+    /** Copies one write to a replica, in the next copy REGISTER to it; true when the replica took it, never fails. */
+    private CompletableFuture<Boolean> replicate(NodeRef target, Record record) {
+        CopyQueue queue = copyQueues.computeIfAbsent(target, t -> new CopyQueue());
+        var taken = new CompletableFuture<Boolean>();
+        queue.records.merge(record.key(), record, (held, newer) -> newer.stamp() > held.stamp() ? newer : held);
+        queue.waiting.add(taken);
+        if (!queue.inFlight) {
+            sendQueued(target, queue);
+        }
+        return taken;
+    }
+
+    private void sendQueued(NodeRef target, CopyQueue queue) {
+        if (queue.waiting.isEmpty()) {
+            queue.inFlight = false;
+            copyQueues.remove(target, queue);
+            return;
+        }
+        List<Record> batch = List.copyOf(queue.records.values());
+        List<CompletableFuture<Boolean>> waiting = List.copyOf(queue.waiting);
+        queue.records.clear();
+        queue.waiting.clear();
+        queue.inFlight = true;
+        peer.counters().increment("bryan.replica.batches");
+        copyTo(List.of(target), batch).whenComplete((all, ignored) -> {
+            waiting.forEach(w -> w.complete(Boolean.TRUE.equals(all)));
+            sendQueued(target, queue);
+        });
+    }
+
+    /** The writes waiting for the next copy REGISTER to one replica (the newest record per key). */
+    private static final class CopyQueue {
+        final Map<Id, Record> records = new LinkedHashMap<>();
+        final List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
+        boolean inFlight;
     }
 
     private CompletableFuture<Outcome> done(int status, String reason) {

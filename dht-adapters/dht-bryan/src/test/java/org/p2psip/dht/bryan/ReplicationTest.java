@@ -1,0 +1,54 @@
+package org.p2psip.dht.bryan;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.chord.Id;
+
+/**
+ * A write is acknowledged only once its replicas took it, also when many writes share one copy
+ * REGISTER: every acknowledged write is on its responsible peer and its two successors, and a
+ * burst of writes needs far fewer copy REGISTERs than it has writes.
+ */
+class ReplicationTest extends RingTest {
+
+    private static final int WRITES = 300;
+    private static final int REPLICAS = 2;
+    @Test
+    void aBurstOfWritesIsOnEveryReplicaWhenAcknowledgedAndSharesCopyRegisters() throws Exception {
+        ring = Peers.ring(4, Clock.systemUTC());
+        long batchesBefore = batches();
+        var writes = new ArrayList<CompletableFuture<Boolean>>();
+        for (int i = 0; i < WRITES; i++) {
+            writes.add(ring.live.get(i % ring.live.size()).put(oneBinding("sip:burst" + i + "@example.com", "10.0.0.3")).toCompletableFuture());
+        }
+        for (int i = 0; i < WRITES; i++) {
+            assertTrue(writes.get(i).get(20, TimeUnit.SECONDS), "write " + i + " refused");
+            String aor = "sip:burst" + i + "@example.com";
+            for (BryanDht holder : responsibleAndReplicas(aor)) {
+                // acknowledged means copied: no waiting here
+                assertTrue(Peers.holds(holder, aor), aor + " acknowledged but not on " + holder.self());
+            }
+        }
+        long batches = batches() - batchesBefore;
+        assertTrue(batches < WRITES, "a burst of " + WRITES + " writes took " + batches
+                + " copy REGISTERs (one per write per replica would be " + WRITES * REPLICAS + ")");
+    }
+
+    /** The responsible peer of aor and the next REPLICAS peers clockwise. */
+    private List<BryanDht> responsibleAndReplicas(String aor) {
+        Id key = Id.hash(aor);
+        List<BryanDht> clockwise = ring.live.stream().sorted(Comparator.comparing(p -> key.distanceTo(p.self().id()))).toList();
+        return clockwise.subList(0, REPLICAS + 1);
+    }
+
+    private long batches() {
+        return ring.live.stream().mapToLong(p -> p.metrics().getOrDefault("bryan.replica.batches", 0L)).sum();
+    }
+}
