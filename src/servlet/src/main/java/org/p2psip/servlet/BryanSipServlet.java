@@ -7,6 +7,7 @@ import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
+import javax.servlet.sip.SipURI;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
@@ -19,12 +20,18 @@ import org.p2psip.dht.bryan.BryanOptions;
  * REGISTERs through this same container. A REGISTER carrying DHT-PeerID is a peer's and goes to
  * the overlay; every other request is a user agent's and goes to the registrar and proxy, whose
  * bindings the overlay stores. Responses to this node's own peer REGISTERs come back here.
+ *
+ * <p>The node joins after init (below), so until it has taken its place on the ring its health
+ * probe, an OPTIONS to the node itself, is answered 503: deploy/p2psip up, which waits for every
+ * node to answer 200, then returns once the ring serves every key, as it does for the backends
+ * that join inside init.
  */
 public class BryanSipServlet extends P2PSipServlet {
 
     private static final long serialVersionUID = 1L;
 
     private transient SipServletPeerLink link;
+    private transient BryanDht dht;
 
     @Override
     protected String backendName() {
@@ -35,7 +42,8 @@ public class BryanSipServlet extends P2PSipServlet {
     protected Dht createDht(Config config, Clock clock) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS));
-        return BryanDht.start(link, config, clock);
+        dht = BryanDht.start(link, config, clock);
+        return dht;
     }
 
     @Override
@@ -53,6 +61,8 @@ public class BryanSipServlet extends P2PSipServlet {
     protected void doRequest(SipServletRequest request) throws ServletException, IOException {
         if (link != null && request.isInitial() && isPeerRegister(request)) {
             link.received(request);
+        } else if (dht != null && request.isInitial() && isHealthProbe(request) && !dht.placed().toCompletableFuture().isDone()) {
+            notOnTheRingYet(request);
         } else {
             super.doRequest(request);
         }
@@ -64,6 +74,23 @@ public class BryanSipServlet extends P2PSipServlet {
             link.answered(response);
         } else {
             super.doResponse(response);
+        }
+    }
+
+    /** An OPTIONS to the node itself (no user in the Request-URI), as P2PSipServlet's proxy answers it. */
+    private static boolean isHealthProbe(SipServletRequest request) {
+        return "OPTIONS".equals(request.getMethod()) && request.getRequestURI() instanceof SipURI sip
+                && (sip.getUser() == null || sip.getUser().isEmpty());
+    }
+
+    private static void notOnTheRingYet(SipServletRequest request) throws IOException {
+        try {
+            SipServletResponse response = request.createResponse(SipServletResponse.SC_SERVICE_UNAVAILABLE,
+                    "Not on the ring yet");
+            response.setHeader("Retry-After", "1");
+            response.send();
+        } finally {
+            Sessions.release(request);
         }
     }
 

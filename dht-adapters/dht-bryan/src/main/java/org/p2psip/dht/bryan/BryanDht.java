@@ -55,6 +55,15 @@ public final class BryanDht implements Dht {
         return peer.joined().copy();
     }
 
+    /**
+     * Completes once the peer has joined and serves its range of the ring: it has a predecessor
+     * (the peer before it took it as successor and told it so), or it is the first peer. Until
+     * then every key it would own is still served by no one, and operations wait for the ring.
+     */
+    public CompletionStage<Void> placed() {
+        return peer.placed().copy();
+    }
+
     public NodeRef self() {
         return peer.self();
     }

@@ -38,6 +38,7 @@ final class BryanPeer {
     private final ScheduledExecutorService loop;
     private volatile Thread loopThread;
     private final CompletableFuture<Void> joined = new CompletableFuture<>();
+    private final CompletableFuture<Void> placed = new CompletableFuture<>();
     private final Map<NodeRef, Integer> timeouts = new HashMap<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private volatile boolean closing;
@@ -90,6 +91,19 @@ final class BryanPeer {
         return joined;
     }
 
+    /** Completes once this peer has joined and serves a range of the ring (it has a predecessor, or is alone). */
+    CompletableFuture<Void> placed() {
+        return placed;
+    }
+
+    /** Completes {@link #placed()} when the peer has just taken its place; call after its joined state or predecessor changed. */
+    void checkPlaced() {
+        if (!placed.isDone() && joined.isDone() && !joined.isCompletedExceptionally()
+                && (links.predecessor() != null || links.successors().isEmpty())) {
+            placed.complete(null);
+        }
+    }
+
     boolean isClosing() {
         return closing;
     }
@@ -105,6 +119,7 @@ final class BryanPeer {
             every(settings.sweep(), store::sweep);
             if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
                 joined.complete(null);
+                checkPlaced();
             } else {
                 ring.join(NodeRef.at(bootstrap));
             }
@@ -260,6 +275,7 @@ final class BryanPeer {
         closing = true;
         tasks.forEach(t -> t.cancel(false));
         joined.completeExceptionally(new DhtException(Reason.CLOSED, self() + " closed"));
+        placed.completeExceptionally(new DhtException(Reason.CLOSED, self() + " closed"));
         return ring.leave();
     }
 

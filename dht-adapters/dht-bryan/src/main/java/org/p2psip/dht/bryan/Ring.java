@@ -55,6 +55,7 @@ final class Ring {
                     outcome.links().forEach(l -> links().hint(l.peer()));
                     successorHeardNanos = System.nanoTime();
                     peer.joined().complete(null);
+                    peer.checkPlaced();
                     stabilize();
                 });
     }
@@ -214,6 +215,7 @@ final class Ring {
             return;
         }
         links().predecessor(candidate);
+        peer.checkPlaced();
         links().hint(candidate);
         peer.store().handOver(candidate);
     }
