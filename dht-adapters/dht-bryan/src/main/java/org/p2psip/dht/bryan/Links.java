@@ -97,12 +97,19 @@ final class Links {
 
     /**
      * Where a message about {@code key} goes next (the 302's Contact): S1 when the key lies in
-     * (self, S1], else the known peer closest before the key; this peer itself when it knows none.
+     * (self, S1]; S(i+1) when it lies in (Si, S(i+1)], since the successor list names consecutive
+     * peers (one hop instead of two through Si, and on a ring no longer than the list every key is
+     * one hop away); else the known peer closest before the key; this peer itself when it knows none.
      */
     NodeRef nextHop(Id key) {
         NodeRef successor = successor();
         if (key.inHalfOpen(self.id(), successor.id())) {
             return successor;
+        }
+        for (int i = 0; i + 1 < successors.size(); i++) {
+            if (key.inHalfOpen(successors.get(i).id(), successors.get(i + 1).id())) {
+                return successors.get(i + 1);
+            }
         }
         return known().stream().filter(p -> p.id().inOpen(self.id(), key))
                 .min(Comparator.comparing(p -> p.id().distanceTo(key))).orElse(successor);
