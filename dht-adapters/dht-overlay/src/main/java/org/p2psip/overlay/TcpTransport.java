@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -77,7 +78,9 @@ public final class TcpTransport extends AbstractTransport {
     private void initChannel(Channel ch, String peer) {
         var codec = new FrameCodec(settings.secret());
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
-        ch.pipeline().addLast(new IdleStateHandler(0, 0, IDLE_SECONDS),
+        // one write syscall for the answers and requests of one loop turn instead of one each
+        ch.pipeline().addLast(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                new IdleStateHandler(0, 0, IDLE_SECONDS),
                 new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()),
                 new FrameEncoder(codec), new PeerHandler(peer));
     }
