@@ -16,8 +16,8 @@ import org.p2psip.overlay.Counters;
  * The records one node holds, as owner or replica, and the owner's side of get, put and remove.
  * The owner serialises the writes of its keys simply by running on one event loop: a put's
  * version check and store happen in one step. It then copies the record to its first r
- * successors and answers only when they have answered (or failed: a failed copy is counted and
- * made good by the next replica push). Not thread-safe: used only on the node's event loop.
+ * successors ({@link Replication}) and answers only when they have answered (or failed: a failed
+ * copy is counted and made good by the next replica push). Not thread-safe: used only on the node's event loop.
  */
 final class Storage {
 
@@ -29,6 +29,7 @@ final class Storage {
     private final Clock clock;
     private final Counters counters;
     private final Map<String, Record> records = new HashMap<>();
+    private final Replication replication;
     private List<NodeRef> pushedTo;
     private NodeRef pushedWithPredecessor;
     private boolean pushing;
@@ -39,6 +40,7 @@ final class Storage {
         this.node = node;
         this.clock = clock;
         this.counters = counters;
+        this.replication = new Replication(node, counters);
     }
 
     /** How many records this node holds; readable from any thread (refreshed on every change). */
@@ -109,7 +111,7 @@ final class Storage {
     private CompletableFuture<byte[]> write(Record record) {
         records.put(record.aor(), record);
         size = records.size();
-        return copyTo(node.replicaTargets(), List.of(record))
+        return replication.copy(node.replicaTargets(), record)
                 .thenApply(copied -> new Wire.Writer().u8(MessageType.OK).blob(new byte[0]).bytes());
     }
 
@@ -191,7 +193,7 @@ final class Storage {
     }
 
     /** STORE payloads of at most {@link #BATCH} records and about {@link #BATCH_BYTES} bytes each. */
-    private static List<byte[]> batches(List<Record> copies) {
+    static List<byte[]> batches(List<Record> copies) {
         var payloads = new ArrayList<byte[]>();
         int start = 0;
         while (start < copies.size()) {
