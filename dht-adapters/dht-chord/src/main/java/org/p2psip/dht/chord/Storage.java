@@ -22,7 +22,7 @@ import org.p2psip.overlay.Counters;
 final class Storage {
 
     /** Records per STORE message, so that a hand-over stays far below the frame limit. */
-    private static final int BATCH = 256;
+    static final int BATCH = 256;
     private static final int BATCH_BYTES = 512 * 1024;
 
     private final ChordNode node;
