@@ -40,11 +40,13 @@ class InProcessTransportTest {
             assertEquals(true, b.executor().inEventLoop());
             return CompletableFuture.completedFuture(new byte[] {(byte) type, payload[0]});
         });
-        byte[] answer = a.request("b:1", 5, new byte[] {9}, Duration.ofSeconds(5)).toCompletableFuture()
-                .thenApply(bytes -> {
-                    assertEquals(true, a.executor().inEventLoop());
-                    return bytes;
-                }).get(10, TimeUnit.SECONDS);
+        // asked from a's loop, so the check is attached before the answer can arrive (on that loop)
+        byte[] answer = CompletableFuture.supplyAsync(() -> a.request("b:1", 5, new byte[] {9}, Duration.ofSeconds(5))
+                        .toCompletableFuture().thenApply(bytes -> {
+                            assertEquals(true, a.executor().inEventLoop());
+                            return bytes;
+                        }), a.executor())
+                .thenCompose(f -> f).get(10, TimeUnit.SECONDS);
         assertArrayEquals(new byte[] {5, 9}, answer);
     }
 
