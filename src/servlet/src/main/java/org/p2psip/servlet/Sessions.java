@@ -1,6 +1,8 @@
 package org.p2psip.servlet;
 
 import javax.servlet.sip.SipServletRequest;
+import javax.sip.ServerTransaction;
+import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 
 /**
  * Ends a request's application session once the node has sent its own final answer. The
@@ -15,9 +17,30 @@ final class Sessions {
 
     static void release(SipServletRequest request) {
         try {
+            keepServerTransaction(request);
             request.getApplicationSession().invalidate();
         } catch (IllegalStateException alreadyInvalid) {
             // invalidated already: nothing to free
+        }
+    }
+
+    /**
+     * Takes the request's server transaction out of its SIP session, so that invalidating the
+     * session does not terminate it. The container terminates every transaction of a session it
+     * invalidates; a terminated transaction drops the client's retransmissions silently, so a UDP
+     * client whose 200 was lost would retransmit into silence until it gave up. Kept, the
+     * transaction lives its RFC 3261 §17.2.2 life in the SIP stack: it answers retransmissions
+     * with the final response until Timer J, then ends by itself. Over TCP Timer J is zero and
+     * there are no retransmissions, but keeping it costs nothing either.
+     */
+    private static void keepServerTransaction(SipServletRequest request) {
+        if (request instanceof MobicentsSipServletMessage message
+                && message.getTransaction() instanceof ServerTransaction transaction
+                && message.getSipSession() != null) {
+            message.getSipSession().removeOngoingTransaction(transaction);
+            // the container's data on the transaction leads to the request, its session and their
+            // messages: dropped, the stack keeps only its own copy of request and final response
+            transaction.setApplicationData(null);
         }
     }
 }
