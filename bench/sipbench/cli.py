@@ -46,8 +46,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
     p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 10)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
-    p.add_argument("--max-p99-ms", type=float, help="also fail a step whose p99 response time is above this "
-                                                    "(default: no latency bound, as issue 7's rule)")
+    p.add_argument("--max-p99-ms", type=float, default=search.Criteria.max_p99_ms,
+                   help="also fail a step whose p99 response time is above this many ms; 0: no bound (default "
+                        "1500: before SIPp's second retransmission)")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load before each search, in three stages of "
                                                 "1/4, 1/2 and 1 x the start rate per node (quick 15, full 30)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms),
+                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms or None),
                         netns=mode_of_network == network.NETNS)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
@@ -139,6 +140,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "commit": commit, "mode": "quick" if args.quick else "full",
             "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
+            "max_p99_ms": f"{args.max_p99_ms:g}" if args.max_p99_ms else "none",
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)

@@ -314,6 +314,15 @@ def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
     return lines + [""]
 
 
+def latency_rule(meta: dict[str, str]) -> str:
+    """The run's p99 bound in words; runs from before the bound existed had none."""
+    bound = meta.get("max_p99_ms", "none")
+    if bound == "none":
+        return (" (no latency bound: a p99 of seconds and many retransmissions at the best rate mean the "
+                "server was queueing at its limit)")
+    return f" and the p99 response time stayed under {bound} ms (a server that queues fails)"
+
+
 def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dict[str, str]) -> Path:
     lines = [f"# P2PSIP benchmark, {meta.get('date', '')}, commit {meta.get('commit', '')}", "",
              f"Mode: {meta.get('mode', '')}. Network: {meta.get('network', '')}. "
@@ -321,11 +330,10 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "Re-run with:", "", f"    {meta.get('command', '')}", "",
              "## How to read it",
              "Each rate is the highest offered rate at which at least 99.9% of the attempts completed with the "
-             "expected final response and no call ended on a retransmission timeout (bench/README.md). "
+             "expected final response, no call ended on a retransmission timeout"
+             + latency_rule(meta) + " (bench/README.md). "
              "The machine may be shared: compare the ratios to the references measured in this same run, "
-             "not the absolute rates. The rule bounds losses, not latency: a p99 of seconds and many "
-             "retransmissions at the best rate mean the server was queueing at its limit "
-             "(`--max-p99-ms` adds a latency bound).", "",
+             "not the absolute rates.", "",
              "## References (same run, same machine)", ""]
     lines += references_table(rows) + [""]
     moved = drift(rows)

@@ -111,9 +111,12 @@ def test_a_larger_growth_reaches_high_rates_in_fewer_steps():
     assert outcome.best.rate >= 1800
 
 
-def test_a_latency_bound_fails_a_slow_step_only_when_asked_for():
+def test_a_server_that_queues_fails_on_its_p99_though_it_answered_everything():
     counts = stats.Counts(created=1000, successful=1000)
     assert search.judge(100, 1000, counts, 100.0, 40.0, 900.0).passed
+    step = search.judge(100, 1000, counts, 100.0, 240.0, 7516.0)
+    assert not step.passed and "p99 7516 ms above 1500 ms" in step.reason
     bounded = search.Criteria(max_p99_ms=500)
     step = search.judge(100, 1000, counts, 100.0, 40.0, 900.0, bounded)
     assert not step.passed and "p99 900 ms above 500 ms" in step.reason
+    assert search.judge(100, 1000, counts, 100.0, 240.0, 7516.0, search.Criteria(max_p99_ms=None)).passed
