@@ -1,6 +1,8 @@
 package org.p2psip.dht;
 
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -37,6 +39,21 @@ public interface Dht extends AutoCloseable {
     CompletionStage<Boolean> put(BindingSet next);
 
     /**
+     * {@link #put}, and when another writer came first, the AOR's record as it now stands (what
+     * {@link #get} would answer): completes empty when {@code next} was stored. A writer may then
+     * start from a guess, an absent AOR say, and apply its change again to what it gets back,
+     * without reading first: compare-and-set keeps the guess harmless, since a wrong one is only
+     * refused. The default reads after a refused put; a backend whose owner answers the conflict
+     * with the record overrides it, so that a write to a new AOR costs one round trip and one to
+     * an existing AOR two, as a read and a put did.
+     */
+    default CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
+        return put(next).thenCompose(stored -> stored
+                ? CompletableFuture.completedFuture(Optional.<BindingSet>empty())
+                : get(next.aor()).thenApply(Optional::of));
+    }
+
+    /**
      * Forgets the AOR's record if its stored version is still {@code version}. Completes
      * {@code true} when removed, {@code false} when the version had moved on or there was no record.
      */
@@ -47,7 +64,7 @@ public interface Dht extends AutoCloseable {
      * may fail with {@link DhtException}. At once for a backend without an overlay to join.
      */
     default CompletionStage<Void> joined() {
-        return java.util.concurrent.CompletableFuture.completedFuture(null);
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Counters for operators and the bench (operations, failures, lookup hops); names are the backend's. */

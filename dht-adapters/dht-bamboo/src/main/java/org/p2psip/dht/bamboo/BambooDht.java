@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -136,8 +137,20 @@ public final class BambooDht implements Dht {
 
     @Override
     public CompletionStage<Boolean> put(BindingSet next) {
+        return putOrCurrent(next).thenApply(Optional::isEmpty);
+    }
+
+    /** One routed Swap: its refusal carries the live value that refused it. */
+    @Override
+    public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         Id key = key(next.aor());
-        return node.swap(key, next.version(), BindingCodec.encode(next.stored()), next.retainUntil(), secret(key));
+        long now = clock.millis();
+        return node.swap(key, next.version(), BindingCodec.encode(next.stored()), next.retainUntil(), secret(key))
+                .thenApply(refusedBy -> refusedBy.map(value -> {
+                    BindingSet set = value.length == 0 ? null : decode(value);
+                    return set == null || !set.aor().equals(next.aor()) || set.retainUntil() <= now
+                            ? BindingSet.absent(next.aor()) : set.liveAt(now);
+                }));
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -190,9 +191,13 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return route(new Remove(key, valueHash, secret)).thenApply(m -> ((Removed) m).removal());
     }
 
-    /** Compare-and-set of a versioned record at the key's root (see {@link VersionedRecord}). */
-    public CompletionStage<Boolean> swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) {
-        return route(new Swap(key, expected, value, expiresAt, secret)).thenApply(m -> ((Outcome) m).ok());
+    /**
+     * Compare-and-set of a versioned record at the key's root (see {@link VersionedRecord}):
+     * empty when done, else the live value that refused it (an empty array for none).
+     */
+    public CompletionStage<Optional<byte[]>> swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) {
+        return route(new Swap(key, expected, value, expiresAt, secret))
+                .thenApply(m -> ((Outcome) m).ok() ? Optional.<byte[]>empty() : Optional.of(((Outcome) m).current()));
     }
 
     /** Compare-and-remove of a versioned record at the key's root. */

@@ -60,9 +60,10 @@ final class RootService {
 
     private CompletionStage<Message> outcome(Id key, List<StoredValue> values, boolean done) {
         if (!done) {
-            return BambooNode.done(new Outcome(false));
+            StoredValue live = VersionedRecord.newestLive(values, node.clock().millis());
+            return BambooNode.done(new Outcome(false, live == null ? new byte[0] : live.value()));
         }
-        return replicate(key, values).thenApply(v -> new Outcome(true));
+        return replicate(key, values).thenApply(v -> new Outcome(true, new byte[0]));
     }
 
     private CompletionStage<Void> replicateCurrent(Id key) {

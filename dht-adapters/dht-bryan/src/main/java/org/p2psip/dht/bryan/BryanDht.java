@@ -2,6 +2,7 @@ package org.p2psip.dht.bryan;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -85,23 +86,35 @@ public final class BryanDht implements Dht {
     @Override
     public CompletionStage<BindingSet> get(String aor) {
         counters.increment("bryan.gets");
-        return operation(new OpHeader(OpHeader.Op.GET, Id.hash(aor), -1), "", new byte[0], true, outcome -> {
-            if (outcome.body().length == 0) {
-                return BindingSet.absent(aor);
-            }
-            try {
-                return BindingCodec.decode(outcome.body());
-            } catch (MalformedBindingException e) {
-                throw new DhtException(Reason.UNREACHABLE, "a get answer with a bad body: " + e.getMessage());
-            }
-        });
+        return operation(new OpHeader(OpHeader.Op.GET, Id.hash(aor), -1), "", new byte[0], true,
+                outcome -> record(aor, outcome, "get"));
     }
 
     @Override
     public CompletionStage<Boolean> put(BindingSet next) {
+        return putOrCurrent(next).thenApply(Optional::isEmpty);
+    }
+
+    /** One routed REGISTER: a 412 carries the record that refused the put. */
+    @Override
+    public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         counters.increment("bryan.puts");
         return operation(new OpHeader(OpHeader.Op.PUT, Id.hash(next.aor()), next.version()), RecordsBody.SET_TYPE,
-                BindingCodec.encode(next), false, outcome -> outcome.status() == 200);
+                BindingCodec.encode(next), false, outcome -> outcome.status() == 200
+                        ? Optional.<BindingSet>empty()
+                        : Optional.of(record(next.aor(), outcome, "412")));
+    }
+
+    /** The binding set a get's 200 or a put's 412 carries; none means the AOR has no record. */
+    private static BindingSet record(String aor, Outcome outcome, String what) {
+        if (outcome.body().length == 0) {
+            return BindingSet.absent(aor);
+        }
+        try {
+            return BindingCodec.decode(outcome.body());
+        } catch (MalformedBindingException e) {
+            throw new DhtException(Reason.UNREACHABLE, "a " + what + " answer with a bad body: " + e.getMessage());
+        }
     }
 
     @Override

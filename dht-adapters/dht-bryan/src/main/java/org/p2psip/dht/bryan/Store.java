@@ -75,8 +75,13 @@ final class Store {
             return done(400, "The body's AOR or version differs from DHT-Op");
         }
         Record held = records.get(op.key());
-        if (visible(op.key()).version() != next.version()) {
-            return done(412, "Conditional Request Failed");
+        BindingSet current = visible(op.key());
+        if (current.version() != next.version()) {
+            // with the record as a get reads it, so that the writer can apply its change again at once
+            return CompletableFuture.completedFuture(current.exists()
+                    ? new Outcome(412, "Conditional Request Failed", peer.self(), List.of(), RecordsBody.SET_TYPE,
+                            BindingCodec.encode(current))
+                    : Outcome.of(412, "Conditional Request Failed", peer.self()));
         }
         return write(Record.of(next.stored(), stampAfter(held)));
     }

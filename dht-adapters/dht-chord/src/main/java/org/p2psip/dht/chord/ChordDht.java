@@ -2,12 +2,13 @@ package org.p2psip.dht.chord;
 
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.BindingCodec;
@@ -104,37 +105,48 @@ public final class ChordDht implements Dht {
     public CompletionStage<BindingSet> get(String aor) {
         counters.increment("chord.gets");
         return operation(aor, MessageType.GET, new Wire.Writer().string(aor).bytes(), true,
-                body -> body.length == 0 ? BindingSet.absent(aor) : BindingCodec.decode(body));
+                (status, body) -> record(aor, body));
     }
 
     @Override
     public CompletionStage<Boolean> put(BindingSet next) {
+        return putOrCurrent(next).thenApply(Optional::isEmpty);
+    }
+
+    /** One request: the owner answers a refused put with the record (CONFLICT carries it). */
+    @Override
+    public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         counters.increment("chord.puts");
         byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).bytes();
-        return operation(next.aor(), MessageType.PUT, payload, false, null);
+        return operation(next.aor(), MessageType.PUT, payload, false, (status, body) -> status == MessageType.OK
+                ? Optional.<BindingSet>empty()
+                : Optional.of(record(next.aor(), body)));
     }
 
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("chord.removes");
         byte[] payload = new Wire.Writer().string(aor).u64(version).bytes();
-        return operation(aor, MessageType.REMOVE, payload, false, null);
+        return operation(aor, MessageType.REMOVE, payload, false, (status, body) -> status == MessageType.OK);
+    }
+
+    private static BindingSet record(String aor, byte[] body) {
+        return body.length == 0 ? BindingSet.absent(aor) : BindingCodec.decode(body);
     }
 
     /**
-     * Runs one operation at the key's owner. {@code read} turns an OK answer's body into the
-     * result; null means a write, whose result is OK (true) or CONFLICT (false).
+     * Runs one operation at the key's owner. {@code read} turns the owner's answer, OK or CONFLICT
+     * with its body, into the result (NOT_OWNER never reaches it: OwnerCall asks again).
      */
-    @SuppressWarnings("unchecked")
     private <T> CompletionStage<T> operation(String aor, int type, byte[] payload, boolean idempotent,
-                                             Function<byte[], T> read) {
+                                             BiFunction<Integer, byte[], T> read) {
         long deadline = System.nanoTime() + node.settings().operationTimeout().toNanos();
         return onLoop(() -> new OwnerCall(node, Id.hash(aor), type, payload, idempotent, deadline).run()
                 .thenApply(answer -> {
                     var in = new Wire.Reader(answer);
                     int status = in.u8();
                     byte[] body = in.blob();
-                    return read == null ? (T) Boolean.valueOf(status == MessageType.OK) : read.apply(body);
+                    return read.apply(status, body);
                 }))
                 .whenComplete((result, failure) -> {
                     if (failure != null) {

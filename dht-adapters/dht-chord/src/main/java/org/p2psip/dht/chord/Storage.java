@@ -80,8 +80,10 @@ final class Storage {
             return status(MessageType.NOT_OWNER, new byte[0]);
         }
         Record held = records.get(next.aor());
-        if (visible(held, next.aor()).version() != next.version()) {
-            return status(MessageType.CONFLICT, new byte[0]);
+        BindingSet current = visible(held, next.aor());
+        if (current.version() != next.version()) {
+            // the record as a get would read it, so that the writer can apply its change again at once
+            return status(MessageType.CONFLICT, current.exists() ? BindingCodec.encode(current) : new byte[0]);
         }
         return write(Record.of(next.stored(), stampAfter(held)));
     }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -103,6 +104,36 @@ public abstract class DhtContract {
         BindingSet got = await(dht.get(aor));
         assertEquals(2, got.version());
         assertEquals(List.of("sip:bob@b"), contacts(got));
+    }
+
+    @Test
+    void putOrCurrentStoresOnTheRightVersionAndOtherwiseAnswersTheRecordUnchanged() throws Exception {
+        String aor = "sip:erin@example.com";
+        assertEquals(Optional.empty(), await(dht.putOrCurrent(set(aor, 0, binding(aor, "sip:erin@a", 3600)))),
+                "a put on an absent AOR with version 0 stores and answers nothing more");
+        Optional<BindingSet> refused = await(other().putOrCurrent(set(aor, 0, binding(aor, "sip:erin@guess", 3600))));
+        assertTrue(refused.isPresent(), "a put on a guessed version must be refused");
+        assertEquals(await(dht.get(aor)), refused.get(), "a refused put answers the record as get reads it");
+        assertEquals(List.of("sip:erin@a"), contacts(refused.get()));
+        assertEquals(Optional.empty(), await(other().putOrCurrent(refused.get().next(
+                List.of(binding(aor, "sip:erin@b", 3600)), clock.millis() + 7_200_000))));
+        BindingSet got = await(dht.get(aor));
+        assertEquals(2, got.version());
+        assertEquals(List.of("sip:erin@b"), contacts(got));
+    }
+
+    @Test
+    void writersThatGuessAnAbsentAorAndRetryOnTheAnsweredRecordLoseNoUpdate() throws Exception {
+        String aor = "sip:guessed@example.com";
+        Dht[] nodes = {dht, other()};
+        List<CompletableFuture<Void>> writers = new ArrayList<>();
+        for (int w = 0; w < 40; w++) {
+            writers.add(addFrom(nodes[w % 2], BindingSet.absent(aor), "sip:g" + w + "@x").toCompletableFuture());
+        }
+        for (var writer : writers) {
+            await(writer);
+        }
+        assertEquals(40, await(dht.get(aor)).bindings().size(), "every guessing writer's binding must be there");
     }
 
     @Test
@@ -227,6 +258,15 @@ public abstract class DhtContract {
         var failure = assertThrows(ExecutionException.class,
                 () -> closing.get("sip:late@example.com").toCompletableFuture().get(patience().toMillis(), TimeUnit.MILLISECONDS));
         assertInstanceOf(DhtException.class, failure.getCause(), "a closed DHT fails with DhtException");
+    }
+
+    /** Adds one binding to {@code current} (read or guessed); on conflict, to the record answered. */
+    private CompletionStage<Void> addFrom(Dht node, BindingSet current, String contact) {
+        var next = new ArrayList<>(current.bindings());
+        next.add(binding(current.aor(), contact, 3600));
+        return node.putOrCurrent(current.next(next, clock.millis() + 7_200_000)).thenCompose(answered -> answered.isEmpty()
+                ? CompletableFuture.<Void>completedFuture(null)
+                : addFrom(node, answered.get(), contact));
     }
 
     /** Reads, adds one binding, writes with the version read; on conflict reads again. */

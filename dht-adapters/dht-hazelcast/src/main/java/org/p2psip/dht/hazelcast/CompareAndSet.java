@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A put of the Dht contract, run by Hazelcast on the partition thread that owns the AOR: stores
  * {@code value} with a time-to-live if the stored version (at the writer's {@code now}) is still
- * {@code expected}, and answers whether it did. The check and the write are one step on that
+ * {@code expected}, and answers null when it did, else the value that refused it (an empty array
+ * for none), so that the writer can apply its change again at once. The check and the write are one step on that
  * thread, so concurrent writers through any members are serialised without locks.
  *
  * <p>Hazelcast runs the same processor on each backup after the owner changed the entry; it is
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * bytes, no Java serialisation, no class looked up by name. Immutable once built; the instance
  * Hazelcast deserialises is used by one thread.
  */
-final class CompareAndSet implements EntryProcessor<String, byte[], Boolean>, IdentifiedDataSerializable {
+final class CompareAndSet implements EntryProcessor<String, byte[], byte[]>, IdentifiedDataSerializable {
 
     private long expected;
     private byte[] value;
@@ -43,12 +44,13 @@ final class CompareAndSet implements EntryProcessor<String, byte[], Boolean>, Id
     }
 
     @Override
-    public Boolean process(Map.Entry<String, byte[]> entry) {
-        if (StoredRecord.versionAt(entry.getValue(), now) != expected) {
-            return false;
+    public byte[] process(Map.Entry<String, byte[]> entry) {
+        byte[] held = entry.getValue();
+        if (StoredRecord.versionAt(held, now) != expected) {
+            return held == null ? new byte[0] : held;
         }
         ((ExtendedMapEntry<String, byte[]>) entry).setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
-        return true;
+        return null;
     }
 
     @Override

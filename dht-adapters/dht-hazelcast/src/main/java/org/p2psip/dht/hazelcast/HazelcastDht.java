@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -94,12 +95,24 @@ public final class HazelcastDht implements Dht {
 
     @Override
     public CompletionStage<Boolean> put(BindingSet next) {
+        return putOrCurrent(next).thenApply(Optional::isEmpty);
+    }
+
+    /** One entry-processor call: a refused CompareAndSet answers the value that refused it. */
+    @Override
+    public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         puts.incrementAndGet();
         long now = clock.millis();
         // Hazelcast reads a TTL of 0 as "for ever": a record already past its retention lives 1 ms.
         long ttl = Math.max(1, next.retainUntil() - now);
         return call("put", next.aor(), () -> map.submitToKey(next.aor(),
-                new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl)), this::counted);
+                new CompareAndSet(next.version(), BindingCodec.encode(next.stored()), now, ttl)), refusedBy -> {
+                    if (refusedBy == null) {
+                        return Optional.<BindingSet>empty();
+                    }
+                    conflicts.incrementAndGet();
+                    return Optional.of(StoredRecord.readAt(next.aor(), refusedBy.length == 0 ? null : refusedBy, now));
+                });
     }
 
     @Override

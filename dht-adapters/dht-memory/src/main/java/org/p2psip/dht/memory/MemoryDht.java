@@ -3,6 +3,7 @@ package org.p2psip.dht.memory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,24 +59,29 @@ public final class MemoryDht implements Dht {
 
     @Override
     public CompletionStage<Boolean> put(BindingSet next) {
+        return putOrCurrent(next).thenApply(Optional::isEmpty);
+    }
+
+    @Override
+    public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         if (closed.get()) {
             return closedFailure();
         }
         puts.incrementAndGet();
         long now = clock.millis();
-        boolean[] stored = {false};
+        BindingSet[] refusedBy = {null};
         records.compute(next.aor(), (aor, current) -> {
-            long currentVersion = current == null || current.retainUntil() <= now ? 0 : current.version();
-            if (currentVersion != next.version()) {
+            boolean live = current != null && current.retainUntil() > now;
+            if ((live ? current.version() : 0) != next.version()) {
+                refusedBy[0] = live ? current.liveAt(now) : BindingSet.absent(aor);
                 return current;
             }
-            stored[0] = true;
             return next.stored();
         });
-        if (!stored[0]) {
+        if (refusedBy[0] != null) {
             conflicts.incrementAndGet();
         }
-        return CompletableFuture.completedFuture(stored[0]);
+        return CompletableFuture.completedFuture(Optional.ofNullable(refusedBy[0]));
     }
 
     @Override

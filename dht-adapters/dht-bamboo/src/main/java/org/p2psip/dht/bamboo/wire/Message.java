@@ -74,7 +74,11 @@ public sealed interface Message {
     record Done() implements Message {
     }
 
-    record Outcome(boolean ok) implements Message {
+    /**
+     * Whether a Swap or Forget was done; when a Swap was not, {@code current} is the live value
+     * that refused it (empty for none), so that the writer can apply its change again at once.
+     */
+    record Outcome(boolean ok, byte[] current) implements Message {
     }
 
     record Values(List<ValueStore.Found> found, byte[] placemark) implements Message {

@@ -132,6 +132,7 @@ public final class MessageCodec {
         } else if (m instanceof Outcome o) {
             out.writeByte(15);
             out.writeBoolean(o.ok());
+            bytes(out, o.current());
         } else if (m instanceof Values v) {
             out.writeByte(16);
             found(out, v.found());
@@ -168,7 +169,7 @@ public final class MessageCodec {
             case 12 -> new Forget(id(in), in.readLong(), bytes(in));
             case 13 -> new Store(handle(in), copies(in));
             case 14 -> new Done();
-            case 15 -> new Outcome(in.readBoolean());
+            case 15 -> new Outcome(in.readBoolean(), bytes(in));
             case 16 -> new Values(found(in), bytes(in));
             case 17 -> new Removed(ValueStore.Removal.values()[in.readUnsignedByte()]);
             case 18 -> new Redirect(hop(in));
