@@ -18,7 +18,7 @@ public final class RegistrarOptions {
     public static final Option<Duration> RETENTION = Option.duration("p2psip.registrar.retention", Duration.ofDays(1), "7d",
             "How long an AOR is remembered after its last binding expired: within it a call gets 480, after it 404.");
     public static final Option<Integer> CAS_ATTEMPTS = Option.integer("p2psip.registrar.cas-attempts", 8, "16",
-            "How often a REGISTER re-reads and retries when another node wrote the same AOR first; then 503.");
+            "How often a REGISTER applies its change again when another node wrote the same AOR first; then 503.");
     public static final Option<Duration> DHT_DEADLINE = Option.duration("p2psip.dht.deadline", Duration.ofSeconds(2), "500ms",
             "Deadline of one REGISTER's or one lookup's whole DHT work; past it the request gets 503 with Retry-After.");
     public static final Option<Integer> MAX_IN_FLIGHT = Option.integer("p2psip.admission.max-in-flight", 2000, "5000",

@@ -16,9 +16,9 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 
 /**
- * Registration and location over a {@link Dht}: reads an AOR, applies the {@link Registrar}
- * rules, writes with compare-and-set and, when another node wrote the AOR first, reads and
- * applies again. Never blocks: every method returns a stage that completes within the deadline,
+ * Registration and location over a {@link Dht}: applies the {@link Registrar} rules to an AOR's
+ * record, writes with compare-and-set and, when another node wrote the AOR first, applies them
+ * again to the record the refused write answered. Never blocks: every method returns a stage that completes within the deadline,
  * failing with {@link DhtException} when the DHT does not answer in time. Thread-safe.
  */
 public final class RegistrarService {
@@ -40,9 +40,18 @@ public final class RegistrarService {
         this.deadline = config.get(RegistrarOptions.DHT_DEADLINE);
     }
 
-    /** Applies a REGISTER atomically to its AOR. */
+    /**
+     * Applies a REGISTER atomically to its AOR. A REGISTER that changes bindings starts from the
+     * guess that the AOR has no record and writes at once: right for a first registration, which
+     * then costs one DHT round trip instead of a read and a write; when wrong, the refused write
+     * answers the record (see {@link Dht#putOrCurrent}) and the change is applied to it. A query,
+     * and a change whose outcome on the guess is not a write, read first.
+     */
     public CompletionStage<Reply> register(RegisterRequest request) {
-        return withDeadline(attempt(request, 1), "REGISTER of " + request.aor());
+        CompletionStage<Reply> work = request.isQuery()
+                ? readAndApply(request, 1)
+                : apply(request, BindingSet.absent(request.aor()), true, 1);
+        return withDeadline(work, "REGISTER of " + request.aor());
     }
 
     /** The contacts to proxy a request for {@code aor} to. */
@@ -60,27 +69,40 @@ public final class RegistrarService {
         return new Location.Found(set.bindings().stream().sorted(BY_PREFERENCE).toList());
     }
 
-    private CompletionStage<Reply> attempt(RegisterRequest request, int attempt) {
-        return dht.get(request.aor()).thenCompose(current -> {
-            long now = clock.millis();
-            Outcome outcome = registrar.apply(request, current, now);
-            if (outcome instanceof Outcome.Refused refused) {
-                return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
+    private CompletionStage<Reply> readAndApply(RegisterRequest request, int attempt) {
+        return dht.get(request.aor()).thenCompose(current -> apply(request, current, false, attempt));
+    }
+
+    /**
+     * Applies the rules to {@code current}, the record read or (when {@code guessed}) assumed, and
+     * writes the outcome; a refused write applies them again to the record it answered. Refusals
+     * and unchanged answers are only given on a record read: a guess may not speak for the store.
+     */
+    private CompletionStage<Reply> apply(RegisterRequest request, BindingSet current, boolean guessed, int attempt) {
+        long now = clock.millis();
+        Outcome outcome = registrar.apply(request, current, now);
+        if (guessed && !(outcome instanceof Outcome.Store)) {
+            return readAndApply(request, attempt);
+        }
+        if (outcome instanceof Outcome.Refused refused) {
+            return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
+        }
+        if (outcome instanceof Outcome.Unchanged unchanged) {
+            return CompletableFuture.completedFuture(registered(unchanged.current().bindings(), now));
+        }
+        BindingSet next = ((Outcome.Store) outcome).next();
+        return dht.putOrCurrent(next).thenCompose(answered -> {
+            if (answered.isEmpty()) {
+                return CompletableFuture.completedFuture(registered(next.bindings(), now));
             }
-            if (outcome instanceof Outcome.Unchanged unchanged) {
-                return CompletableFuture.completedFuture(registered(unchanged.current().bindings(), now));
+            if (guessed) {
+                return apply(request, answered.get(), false, attempt); // a wrong guess lost no race
             }
-            BindingSet next = ((Outcome.Store) outcome).next();
-            return dht.put(next).thenCompose(stored -> {
-                if (stored) {
-                    return CompletableFuture.completedFuture(registered(next.bindings(), now));
-                }
-                if (attempt >= casAttempts) {
-                    throw new DhtException(DhtException.Reason.OVERLOADED,
-                            attempt + " writers in a row updated " + request.aor() + " first");
-                }
-                return attempt(request, attempt + 1);
-            });
+            if (attempt >= casAttempts) {
+                throw new DhtException(DhtException.Reason.OVERLOADED,
+                        attempt + " writers in a row updated " + request.aor() + " first");
+            }
+            return apply(request, answered.get(), false, attempt + 1);
         });
     }
 

@@ -66,10 +66,46 @@ class RegistrarServiceTest {
     }
 
     @Test
+    void aFirstRegistrationIsOneWriteAndARefreshTwoWithoutARead() {
+        var memory = new MemoryDht(clock, Duration.ofHours(1));
+        var service = new RegistrarService(memory, Config.empty(), clock);
+        assertInstanceOf(Reply.Registered.class, RegistrarRulesTest.await(service.register(request("sip:bob@a", "c"))));
+        assertEquals(Map.of("memory.gets", 0L, "memory.puts", 1L), costs(memory), "a first registration writes once");
+        var refresh = new RegisterRequest(AOR, "c", 2, null, false,
+                List.of(new ContactSpec("sip:bob@b", 600L, Binding.Q_UNSPECIFIED, "", 0)), List.of());
+        var reply = assertInstanceOf(Reply.Registered.class, RegistrarRulesTest.await(service.register(refresh)));
+        assertEquals(List.of("sip:bob@a", "sip:bob@b"), reply.bindings().stream().map(Binding::contact).sorted().toList(),
+                "the refresh applied to the record its refused guess answered");
+        assertEquals(Map.of("memory.gets", 0L, "memory.puts", 3L), costs(memory), "a refresh: the refused guess, the write");
+        memory.close();
+    }
+
+    @Test
+    void aRefusalIsOnlyGivenOnTheRecordRead() {
+        var memory = new MemoryDht(clock, Duration.ofHours(1));
+        var service = new RegistrarService(memory, Config.empty(), clock);
+        RegistrarRulesTest.await(service.register(request("sip:bob@a", "c")));
+        // the same Call-ID and CSeq again: out of order against the stored binding (RFC 3261 §10.3 step 7),
+        // which the guess of an absent AOR could not have told
+        var replay = assertInstanceOf(Reply.Refused.class, RegistrarRulesTest.await(service.register(request("sip:bob@a", "c"))));
+        assertEquals(Rejection.OUT_OF_ORDER, replay.rejection());
+        memory.close();
+    }
+
+    private static Map<String, Long> costs(MemoryDht memory) {
+        return Map.of("memory.gets", memory.metrics().get("memory.gets"), "memory.puts", memory.metrics().get("memory.puts"));
+    }
+
+    @Test
     void aDhtThatNeverAnswersFailsWithTimeoutAtTheDeadline() {
         var silent = new DelegatingDht(new MemoryDht(Clock.systemUTC(), Duration.ofHours(1))) {
             @Override
             public CompletionStage<BindingSet> get(String aor) {
+                return new CompletableFuture<>();
+            }
+
+            @Override
+            public CompletionStage<Boolean> put(BindingSet next) {
                 return new CompletableFuture<>();
             }
         };
