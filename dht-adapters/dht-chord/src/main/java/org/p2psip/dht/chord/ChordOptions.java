@@ -28,7 +28,7 @@ public final class ChordOptions {
     public static final Option<Duration> JOIN_RETRY_INTERVAL = Option.duration("p2psip.chord.join-retry-interval",
             Duration.ofSeconds(1), "2s", "Wait between attempts to join through the bootstrap node.");
     public static final Option<Duration> REPLICA_REFRESH_INTERVAL = Option.duration("p2psip.chord.replica-refresh-interval",
-            Duration.ofMinutes(1), "5m", "How often an owner copies all its records to its replicas even if membership did not change, to repair missed copies.");
+            Duration.ofMinutes(1), "5m", "How often at most an owner copies all its records again to replicas after a copy to one of them failed (membership changes copy at once).");
     public static final Option<Duration> SWEEP_INTERVAL = Option.duration("p2psip.chord.sweep-interval",
             Duration.ofMinutes(1), "30s", "How often expired records and old removal markers are dropped from memory.");
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.chord.tombstone-retention",

@@ -20,6 +20,7 @@ final class Replication {
     private final ChordNode node;
     private final Counters counters;
     private final Map<String, Pipe> pipes = new HashMap<>();
+    private boolean failedSinceAsked;
 
     Replication(ChordNode node, Counters counters) {
         this.node = node;
@@ -37,6 +38,13 @@ final class Replication {
         }
         return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
                 .thenApply(done -> copies.stream().allMatch(CompletableFuture::join));
+    }
+
+    /** Whether a copy failed since the last call: a replica may then miss records. */
+    boolean failedSinceAsked() {
+        boolean failed = failedSinceAsked;
+        failedSinceAsked = false;
+        return failed;
     }
 
     /** The writes waiting for one replica, and whether a STORE to it is in flight. */
@@ -74,6 +82,7 @@ final class Replication {
                     .whenComplete((answer, failure) -> {
                         if (failure != null) {
                             counters.increment("chord.replica.failures");
+                            failedSinceAsked = true;
                         }
                         answered.forEach(w -> w.complete(failure == null));
                         inFlight = false;

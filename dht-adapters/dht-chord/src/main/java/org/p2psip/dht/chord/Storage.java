@@ -33,6 +33,7 @@ final class Storage {
     private List<NodeRef> pushedTo;
     private NodeRef pushedWithPredecessor;
     private boolean pushing;
+    private boolean missedCopies;
     private volatile int size;
     private long pushedAtNanos;
 
@@ -127,21 +128,29 @@ final class Storage {
 
     /**
      * Copies the records this node owns to its replicas when the replicas or the owned range
-     * changed since the last complete copy (a joined or failed successor, a new predecessor), and
-     * in any case once per refresh interval, which repairs copies a failed put left missing.
+     * changed since the last complete copy (a joined or failed successor, a new predecessor), and,
+     * at most once per refresh interval, when a write's copy failed since: that repairs what a
+     * failed copy left missing. Not periodically otherwise: a full copy costs the event loop time
+     * in proportion to the records held (a stall of a loaded node every interval), and copies
+     * that all arrived need no repair.
      */
     void maintainReplicas() {
+        missedCopies |= replication.failedSinceAsked();
         List<NodeRef> targets = node.replicaTargets();
         NodeRef predecessor = node.table().predecessor();
         boolean unchanged = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor);
         boolean fresh = System.nanoTime() - pushedAtNanos < node.settings().replicaRefresh().toNanos();
-        if (pushing || (unchanged && fresh)) {
+        if (pushing || (unchanged && (fresh || !missedCopies))) {
             return;
         }
         pushing = true;
+        missedCopies = false;
         counters.increment("chord.replica.pushes");
         copyTo(targets, held(r -> node.table().owns(r.key()))).whenComplete((allCopied, ignored) -> {
             pushing = false;
+            if (!Boolean.TRUE.equals(allCopied)) {
+                missedCopies = true;
+            }
             if (Boolean.TRUE.equals(allCopied)) {
                 pushedAtNanos = System.nanoTime();
                 pushedTo = targets;
