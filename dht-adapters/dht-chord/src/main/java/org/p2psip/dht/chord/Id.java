@@ -23,13 +23,21 @@ public record Id(BigInteger value) implements Comparable<Id> {
 
     /** SHA-1 of the text's UTF-8 bytes. */
     public static Id hash(String text) {
+        return new Id(new BigInteger(1, SHA1.get().digest(text.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /**
+     * One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call,
+     * which showed among a loaded node's event-loop samples (every record copy received is hashed).
+     * {@code digest} resets it for the next use.
+     */
+    private static final ThreadLocal<MessageDigest> SHA1 = ThreadLocal.withInitial(() -> {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-            return new Id(new BigInteger(1, digest));
+            return MessageDigest.getInstance("SHA-1");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is part of every Java runtime", e);
         }
-    }
+    });
 
     /** Reads 20 big-endian bytes. */
     public static Id of(byte[] bytes) {
