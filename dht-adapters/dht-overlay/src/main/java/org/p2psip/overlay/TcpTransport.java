@@ -19,6 +19,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.DhtException.Reason;
@@ -214,7 +215,8 @@ public final class TcpTransport extends AbstractTransport {
         }
         closePending();
         server.close();
-        executor().execute(() -> connections.values().forEach(c -> c.channel().close()));
+        // a copy: closing a channel removes it from connections at once (ConcurrentModificationException)
+        executor().execute(() -> List.copyOf(connections.values()).forEach(c -> c.channel().close()));
         var stopped = group.shutdownGracefully(0, 500, TimeUnit.MILLISECONDS);
         if (!executor().inEventLoop()) {
             stopped.awaitUninterruptibly(2, TimeUnit.SECONDS);
