@@ -126,8 +126,8 @@ public final class BambooDht implements Dht {
             long now = clock.millis();
             BindingSet newest = BindingSet.absent(aor);
             for (Found found : page.values()) {
-                BindingSet set = decode(found.value());
-                if (set != null && set.aor().equals(aor) && set.version() > newest.version() && set.retainUntil() > now) {
+                BindingSet set = readable(aor, found.value(), now);
+                if (set != null && set.version() > newest.version()) {
                     newest = set;
                 }
             }
@@ -147,9 +147,8 @@ public final class BambooDht implements Dht {
         long now = clock.millis();
         return node.swap(key, next.version(), BindingCodec.encode(next.stored()), next.retainUntil(), secret(key))
                 .thenApply(refusedBy -> refusedBy.map(value -> {
-                    BindingSet set = value.length == 0 ? null : decode(value);
-                    return set == null || !set.aor().equals(next.aor()) || set.retainUntil() <= now
-                            ? BindingSet.absent(next.aor()) : set.liveAt(now);
+                    BindingSet set = value.length == 0 ? null : readable(next.aor(), value, now);
+                    return set == null ? BindingSet.absent(next.aor()) : set.liveAt(now);
                 }));
     }
 
@@ -197,6 +196,12 @@ public final class BambooDht implements Dht {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("every Java platform has HmacSHA1", e);
         }
+    }
+
+    /** The record a stored value holds for {@code aor} at {@code now}; null if none (another format, AOR or past retention). */
+    private static BindingSet readable(String aor, byte[] value, long now) {
+        BindingSet set = decode(value);
+        return set != null && set.aor().equals(aor) && set.retainUntil() > now ? set : null;
     }
 
     private static BindingSet decode(byte[] value) {

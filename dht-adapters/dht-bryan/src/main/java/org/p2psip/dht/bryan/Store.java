@@ -54,11 +54,15 @@ final class Store {
     }
 
     Outcome get(Id key) {
-        BindingSet current = visible(key);
+        return withRecord(200, "OK", visible(key));
+    }
+
+    /** An answer carrying {@code current} as its body, or no body when the AOR has no record. */
+    private Outcome withRecord(int status, String reason, BindingSet current) {
         if (!current.exists()) {
-            return Outcome.of(200, "OK", peer.self());
+            return Outcome.of(status, reason, peer.self());
         }
-        return new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
+        return new Outcome(status, reason, peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
     }
 
     CompletableFuture<Outcome> put(OpHeader op, String contentType, byte[] body) {
@@ -78,10 +82,7 @@ final class Store {
         BindingSet current = visible(op.key());
         if (current.version() != next.version()) {
             // with the record as a get reads it, so that the writer can apply its change again at once
-            return CompletableFuture.completedFuture(current.exists()
-                    ? new Outcome(412, "Conditional Request Failed", peer.self(), List.of(), RecordsBody.SET_TYPE,
-                            BindingCodec.encode(current))
-                    : Outcome.of(412, "Conditional Request Failed", peer.self()));
+            return CompletableFuture.completedFuture(withRecord(412, "Conditional Request Failed", current));
         }
         return write(Record.of(next.stored(), stampAfter(held)));
     }

@@ -71,8 +71,7 @@ final class Storage {
             return status(MessageType.NOT_OWNER, new byte[0]);
         }
         Record held = records.get(aor);
-        BindingSet visible = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
-        return status(MessageType.OK, visible.exists() ? BindingCodec.encode(visible) : new byte[0]);
+        return status(MessageType.OK, body(visible(held, aor)));
     }
 
     CompletableFuture<byte[]> put(BindingSet next) {
@@ -84,7 +83,7 @@ final class Storage {
         BindingSet current = visible(held, next.aor());
         if (current.version() != next.version()) {
             // the record as a get would read it, so that the writer can apply its change again at once
-            return status(MessageType.CONFLICT, current.exists() ? BindingCodec.encode(current) : new byte[0]);
+            return status(MessageType.CONFLICT, body(current));
         }
         return write(Record.of(next.stored(), stampAfter(held)));
     }
@@ -105,6 +104,11 @@ final class Storage {
 
     private BindingSet visible(Record held, String aor) {
         return held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+    }
+
+    /** A record in an answer: its encoding, or nothing when the AOR has none. */
+    private static byte[] body(BindingSet visible) {
+        return visible.exists() ? BindingCodec.encode(visible) : new byte[0];
     }
 
     private static long stampAfter(Record held) {
@@ -150,8 +154,7 @@ final class Storage {
             pushing = false;
             if (!Boolean.TRUE.equals(allCopied)) {
                 missedCopies = true;
-            }
-            if (Boolean.TRUE.equals(allCopied)) {
+            } else {
                 pushedAtNanos = System.nanoTime();
                 pushedTo = targets;
                 pushedWithPredecessor = predecessor;

@@ -50,11 +50,7 @@ public final class MemoryDht implements Dht {
         }
         gets.incrementAndGet();
         long now = clock.millis();
-        BindingSet stored = records.get(aor);
-        if (stored == null || stored.retainUntil() <= now) {
-            return CompletableFuture.completedFuture(BindingSet.absent(aor));
-        }
-        return CompletableFuture.completedFuture(stored.liveAt(now));
+        return CompletableFuture.completedFuture(visible(aor, records.get(aor), now));
     }
 
     @Override
@@ -71,9 +67,9 @@ public final class MemoryDht implements Dht {
         long now = clock.millis();
         BindingSet[] refusedBy = {null};
         records.compute(next.aor(), (aor, current) -> {
-            boolean live = current != null && current.retainUntil() > now;
-            if ((live ? current.version() : 0) != next.version()) {
-                refusedBy[0] = live ? current.liveAt(now) : BindingSet.absent(aor);
+            BindingSet visible = visible(aor, current, now);
+            if (visible.version() != next.version()) {
+                refusedBy[0] = visible;
                 return current;
             }
             return next.stored();
@@ -123,6 +119,11 @@ public final class MemoryDht implements Dht {
                 swept.incrementAndGet();
             }
         });
+    }
+
+    /** What a reader sees of {@code stored} at {@code now}: absent past its retention, else its live bindings. */
+    private static BindingSet visible(String aor, BindingSet stored, long now) {
+        return stored == null || stored.retainUntil() <= now ? BindingSet.absent(aor) : stored.liveAt(now);
     }
 
     private static <T> CompletionStage<T> closedFailure() {
