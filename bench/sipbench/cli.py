@@ -113,10 +113,11 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
                        growth=args.growth or mode["growth"])
+    max_p99_ms = args.max_p99_ms or None  # 0: no bound
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=args.max_p99_ms or None),
+                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=max_p99_ms),
                         netns=mode_of_network == network.NETNS)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "commit": commit, "mode": "quick" if args.quick else "full",
             "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
-            "max_p99_ms": f"{args.max_p99_ms:g}" if args.max_p99_ms else "none",
+            "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)
