@@ -25,7 +25,7 @@ REPO = BENCH.parent
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
              cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000)
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=30.0, growth=2.0, recv_timeout_ms=8000)
+            max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,8 +49,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-p99-ms", type=float, default=search.Criteria.max_p99_ms,
                    help="also fail a step whose p99 response time is above this many ms; 0: no bound (default "
                         "1500: before SIPp's second retransmission)")
-    p.add_argument("--warmup", type=float, help="seconds of unjudged load before each search, in three stages of "
-                                                "1/4, 1/2 and 1 x the start rate per node (quick 15, full 30)")
+    p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
+                                                "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
+                                                "(quick 15, full 60)")
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
@@ -130,8 +131,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
               "load-balanced row) are skipped", file=sys.stderr)
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
     # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
-    worst = len(measurements) * (plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2)
-                                 + settings.warmup_s + settings.cooldown_s) / 60
+    worst = sum(plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2)
+                + settings.warmup_s * max(1, m.nodes) + settings.cooldown_s for m in measurements) / 60
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
           f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
