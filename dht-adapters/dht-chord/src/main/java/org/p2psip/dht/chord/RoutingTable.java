@@ -7,9 +7,10 @@ import java.util.List;
 
 /**
  * One node's view of the ring: predecessor, successor list and finger table (paper §4). Not
- * thread-safe: used only on the node's event loop.
+ * thread-safe: used only on the node's event loop. Public because the Bryan backend keeps the same
+ * ring with SIP messages and its links are this table.
  */
-final class RoutingTable {
+public final class RoutingTable {
 
     private final NodeRef self;
     private final int successorCount;
@@ -17,47 +18,53 @@ final class RoutingTable {
     private NodeRef predecessor;
     private List<NodeRef> successors = List.of();
 
-    RoutingTable(NodeRef self, int successorCount) {
+    public RoutingTable(NodeRef self, int successorCount) {
         this.self = self;
         this.successorCount = successorCount;
     }
 
-    NodeRef self() {
+    public NodeRef self() {
         return self;
     }
 
-    NodeRef predecessor() {
+    public NodeRef predecessor() {
         return predecessor;
     }
 
-    void predecessor(NodeRef node) {
+    public void predecessor(NodeRef node) {
         this.predecessor = node != null && node.equals(self) ? null : node;
     }
 
     /** The first successor; this node itself when it knows no other. */
-    NodeRef successor() {
+    public NodeRef successor() {
         return successors.isEmpty() ? self : successors.get(0);
     }
 
     /** The successor list, this node excluded, nearest first. */
-    List<NodeRef> successors() {
+    public List<NodeRef> successors() {
         return successors;
     }
 
     /** Replaces the list with {@code first} followed by {@code rest}: duplicates and this node dropped, trimmed. */
-    void successors(NodeRef first, List<NodeRef> rest) {
-        var list = new LinkedHashSet<NodeRef>();
+    public void successors(NodeRef first, List<NodeRef> rest) {
+        var list = new ArrayList<NodeRef>();
         list.add(first);
         list.addAll(rest);
+        successors(list);
+    }
+
+    /** Replaces the list with {@code nodes} in order: duplicates and this node dropped, trimmed. */
+    public void successors(List<NodeRef> nodes) {
+        var list = new LinkedHashSet<>(nodes);
         list.remove(self);
         successors = list.stream().limit(successorCount).toList();
     }
 
-    NodeRef finger(int i) {
+    public NodeRef finger(int i) {
         return fingers[i];
     }
 
-    void finger(int i, NodeRef node) {
+    public void finger(int i, NodeRef node) {
         fingers[i] = node;
     }
 
@@ -66,7 +73,7 @@ final class RoutingTable {
      * knows stays its successor (a node never concludes from silence alone that it is the only
      * one left: see {@link #abandon}).
      */
-    void remove(NodeRef failed) {
+    public void remove(NodeRef failed) {
         if (failed.equals(predecessor)) {
             predecessor = null;
         }
@@ -86,7 +93,7 @@ final class RoutingTable {
     }
 
     /** Forgets {@code failed} even if it is the last node known: this node is then a ring of one. */
-    void abandon(NodeRef failed) {
+    public void abandon(NodeRef failed) {
         remove(failed);
         successors = successors.stream().filter(n -> !n.equals(failed)).toList();
     }
@@ -96,7 +103,7 @@ final class RoutingTable {
      * key; a node with peers but no known predecessor owns none until one notifies it, so that it
      * never accepts writes for a range another node still serves.
      */
-    boolean owns(Id key) {
+    public boolean owns(Id key) {
         if (predecessor == null) {
             return successors.isEmpty();
         }
@@ -107,7 +114,7 @@ final class RoutingTable {
      * Known nodes strictly between this node and {@code key}, closest to the key first: where a
      * lookup goes next (paper's closest_preceding_finger, with fallbacks).
      */
-    List<NodeRef> closestPreceding(Id key, int count) {
+    public List<NodeRef> closestPreceding(Id key, int count) {
         return knownNodes().stream()
                 .filter(n -> n.id().inOpen(self.id(), key))
                 .sorted(Comparator.comparing(n -> n.id().distanceTo(key)))
