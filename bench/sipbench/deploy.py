@@ -9,6 +9,7 @@ Not thread-safe; used from the bench's main thread.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -152,8 +153,18 @@ class Deployment:
             self._signal_recorded()
             if self.netns:
                 self._p2psip(["down"])  # its processes gone, `down` can now remove the namespaces
+        self._keep_logs()
         if self.run_dir.is_relative_to(TMPFS):
             shutil.rmtree(self.run_dir, ignore_errors=True)  # the data, in memory: give it back
+            with contextlib.suppress(OSError):
+                self.run_dir.parent.rmdir()  # the bench's own folder there, once its last run left
+
+    def _keep_logs(self) -> None:
+        """Copies each node's console log beside deploy.log: the next deployment reuses the run
+        folder (or, on tmpfs, it is removed), and the logs are what explains a figure later."""
+        for log in sorted(self.run_dir.glob("node-*/logs/console.log")):
+            with contextlib.suppress(OSError):
+                shutil.copyfile(log, self.log.parent / f"{log.parent.parent.name}-console.log")
 
     def lookups(self) -> nodelogs.Lookups:
         """The nodes' lookups and hops so far, from their logs (as of their last counters line)."""
