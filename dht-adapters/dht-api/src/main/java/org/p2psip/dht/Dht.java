@@ -67,6 +67,16 @@ public interface Dht extends AutoCloseable {
         return CompletableFuture.completedFuture(null);
     }
 
+    /**
+     * Whether this backend completes its stages on worker threads of its own, which may run a
+     * caller's continuation at length (SIP work included), rather than on an event loop or an I/O
+     * thread that the whole overlay waits on. The servlet then answers on that thread instead of
+     * handing the answer to the container's executor: one thread hop less per request.
+     */
+    default boolean completesOnWorkers() {
+        return false;
+    }
+
     /** Counters for operators and the bench (operations, failures, lookup hops); names are the backend's. */
     default Map<String, Long> metrics() {
         return Map.of();

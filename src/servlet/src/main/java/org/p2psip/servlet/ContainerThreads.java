@@ -8,18 +8,24 @@ import org.mobicents.javax.servlet.sip.SipApplicationSessionAsynchronousWork;
 import org.mobicents.javax.servlet.sip.SipApplicationSessionExt;
 
 /**
- * Runs the answer to a request once its DHT work is done, on the container's own executor and
- * under the application session's lock when the work completed on another thread (a backend's
- * event loop must not do SIP work), and inline when it had already completed (the in-memory
- * backend), which saves a hop. shared/design/container.md, "Asynchronous work".
+ * Runs the answer to a request once its DHT work is done. On the container's own executor and
+ * under the application session's lock when the work completed on a backend's event loop, which
+ * must not do SIP work; inline when it had already completed (the in-memory backend) or when the
+ * backend completes on worker threads of its own ({@link org.p2psip.dht.Dht#completesOnWorkers}),
+ * which saves a hop. Answering from a thread not the container's works on this container:
+ * shared/design/container.md, "Asynchronous work". Thread-safe.
  */
 final class ContainerThreads {
 
-    private ContainerThreads() {
+    private final boolean backendWorkers;
+
+    /** @param backendWorkers whether the DHT completes on worker threads that may do SIP work */
+    ContainerThreads(boolean backendWorkers) {
+        this.backendWorkers = backendWorkers;
     }
 
-    static <T> void whenDone(SipServletRequest request, CompletableFuture<T> work, BiConsumer<T, Throwable> answer) {
-        if (work.isDone()) {
+    <T> void whenDone(SipServletRequest request, CompletableFuture<T> work, BiConsumer<T, Throwable> answer) {
+        if (backendWorkers || work.isDone()) {
             work.whenComplete(answer);
             return;
         }

@@ -96,8 +96,9 @@ public abstract class P2PSipServlet extends SipServlet {
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
         counters = new Counters();
         var answers = new Answers(factory, counters, retryAfter);
-        registration = new Registration(service, admission, answers, counters);
-        routing = new Routing(service, admission, answers, counters, factory, config);
+        var threads = new ContainerThreads(dht.completesOnWorkers());
+        registration = new Registration(service, admission, answers, counters, threads);
+        routing = new Routing(service, admission, answers, counters, factory, threads, config);
         startMetricsLog(config);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
     }

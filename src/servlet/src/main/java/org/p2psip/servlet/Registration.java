@@ -17,12 +17,15 @@ final class Registration {
     private final Admission admission;
     private final Answers answers;
     private final Counters counters;
+    private final ContainerThreads threads;
 
-    Registration(RegistrarService service, Admission admission, Answers answers, Counters counters) {
+    Registration(RegistrarService service, Admission admission, Answers answers, Counters counters,
+                 ContainerThreads threads) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
         this.counters = counters;
+        this.threads = threads;
     }
 
     void handle(SipServletRequest request) {
@@ -42,7 +45,7 @@ final class Registration {
             return;
         }
         var work = service.register(parsed).toCompletableFuture().whenComplete((reply, failure) -> admission.leave());
-        ContainerThreads.whenDone(request, work, (reply, failure) -> {
+        threads.whenDone(request, work, (reply, failure) -> {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
             } else {

@@ -32,17 +32,19 @@ final class Routing {
     private final Answers answers;
     private final Counters counters;
     private final SipFactory factory;
+    private final ContainerThreads threads;
     private final String selfHost;
     private final int selfPort;
     private final int branchTimeoutSeconds;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
-            Config config) {
+            ContainerThreads threads, Config config) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
         this.counters = counters;
         this.factory = factory;
+        this.threads = threads;
         String self = config.get(NodeOptions.SIP_ADDRESS);
         int colon = self.lastIndexOf(':');
         this.selfHost = self.substring(0, colon);
@@ -74,7 +76,7 @@ final class Routing {
             return;
         }
         var work = service.locate(aor).toCompletableFuture().whenComplete((location, failure) -> admission.leave());
-        ContainerThreads.whenDone(request, work, (location, failure) -> {
+        threads.whenDone(request, work, (location, failure) -> {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
                 Sessions.release(request);

@@ -121,6 +121,12 @@ public final class HazelcastDht implements Dht {
         return call("remove", aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
     }
 
+    /** Yes: every stage completes on this node's callback threads, which do nothing else. */
+    @Override
+    public boolean completesOnWorkers() {
+        return true;
+    }
+
     /**
      * This node's counters and the member's view of the cluster. Reads only local state: safe to call
      * often.

@@ -31,7 +31,7 @@ public final class HazelcastOptions {
     public static final Option<Duration> SHUTDOWN_TIMEOUT = Option.duration("p2psip.hazelcast.shutdown-timeout",
             Duration.ofSeconds(30), "10s", "How long close() waits for this member's entries to move to the others before it leaves anyway.");
     public static final Option<Integer> CALLBACK_THREADS = Option.integer("p2psip.hazelcast.callback-threads", 2,
-            "4", "Threads that complete the servlet's operations (Hazelcast's own threads may not start the next call).");
+            "4", "Threads that complete the servlet's operations and send its SIP answers (Hazelcast's own threads may not start the next call).");
     public static final Option<Integer> PARTITION_COUNT = Option.integer("p2psip.hazelcast.partition-count", 271,
             "1999", "Partitions of the map; every member of a cluster must use the same number.");
 

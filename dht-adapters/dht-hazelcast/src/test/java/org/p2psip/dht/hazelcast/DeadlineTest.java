@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import java.time.Clock;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -21,28 +18,6 @@ import org.p2psip.dht.DhtException;
 /** An operation the cluster does not answer in time fails with TIMEOUT at its deadline, not later, not never. */
 class DeadlineTest {
 
-    /** Holds the partition thread that runs it until the test lets go. */
-    static final class Hold implements EntryProcessor<String, byte[], Object> {
-        static final CountDownLatch RUNNING = new CountDownLatch(1);
-        static final CountDownLatch RELEASE = new CountDownLatch(1);
-
-        @Override
-        public Object process(Map.Entry<String, byte[]> entry) {
-            RUNNING.countDown();
-            try {
-                RELEASE.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return null;
-        }
-
-        @Override
-        public EntryProcessor<String, byte[], Object> getBackupProcessor() {
-            return null;
-        }
-    }
-
     @Test
     void aReadOfAPartitionThatDoesNotAnswerFailsWithTimeout() throws Exception {
         var node = TestCluster.node("deadline-" + UUID.randomUUID(), "")
@@ -50,9 +25,10 @@ class DeadlineTest {
         try (HazelcastDht dht = HazelcastDht.start(node, Clock.systemUTC())) {
             String aor = "sip:busy@example.com";
             IMap<String, byte[]> map = dht.member().getMap(HazelcastOptions.MAP.defaultValue());
-            CompletionStage<Object> holding = map.submitToKey(aor, new Hold());
+            var hold = new Hold();
+            CompletionStage<Object> holding = map.submitToKey(aor, hold);
             try {
-                assertTrue(Hold.RUNNING.await(20, TimeUnit.SECONDS), "the partition thread was not taken");
+                assertTrue(hold.running(20), "the partition thread was not taken");
                 CompletionStage<BindingSet> read = dht.get(aor);
                 var failure = assertThrows(ExecutionException.class,
                         () -> read.toCompletableFuture().get(20, TimeUnit.SECONDS));
@@ -60,7 +36,7 @@ class DeadlineTest {
                 assertEquals(DhtException.Reason.TIMEOUT, dhtFailure.reason(), dhtFailure.toString());
                 assertEquals(1L, dht.metrics().get("hazelcast.failures"));
             } finally {
-                Hold.RELEASE.countDown();
+                hold.release();
             }
             holding.toCompletableFuture().get(20, TimeUnit.SECONDS);
         }
