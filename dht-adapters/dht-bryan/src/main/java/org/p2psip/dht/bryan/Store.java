@@ -37,6 +37,9 @@ final class Store {
     private long pushedAtNanos;
     private List<NodeRef> pushedTo = List.of();
     private NodeRef pushedWithPredecessor;
+    private long failedAtNanos;
+    private List<NodeRef> failedTo;
+    private NodeRef failedWithPredecessor;
     private final Map<NodeRef, CopyQueue> copyQueues = new HashMap<>();
 
     Store(BryanPeer peer, Clock clock) {
@@ -168,7 +171,11 @@ final class Store {
 
     /**
      * Copies what this peer is responsible for to its replicas when they or its range changed
-     * since the last complete copy, and at least once per refresh interval.
+     * since the last complete copy, and at least once per refresh interval. A copy that failed is
+     * not tried again for the same replicas and range before the refresh interval has passed:
+     * each write is copied on its own anyway, and retrying at once a full copy that an overloaded
+     * replica could not take fed the overload (two peers past their capacity pushed 160,000
+     * records every few seconds and never recovered).
      */
     void maintainReplicas() {
         if (pushing || !peer.joined().isDone()) {
@@ -176,8 +183,13 @@ final class Store {
         }
         List<NodeRef> targets = replicaTargets();
         NodeRef predecessor = peer.links().predecessor();
-        boolean unchanged = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor);
-        if (unchanged && System.nanoTime() - pushedAtNanos < peer.settings().replicaRefresh().toNanos()) {
+        long now = System.nanoTime();
+        long refresh = peer.settings().replicaRefresh().toNanos();
+        boolean pushedLately = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor)
+                && now - pushedAtNanos < refresh;
+        boolean failedLately = targets.equals(failedTo) && Objects.equals(predecessor, failedWithPredecessor)
+                && now - failedAtNanos < refresh;
+        if (pushedLately || failedLately) {
             return;
         }
         pushing = true;
@@ -188,6 +200,11 @@ final class Store {
                 pushedAtNanos = System.nanoTime();
                 pushedTo = targets;
                 pushedWithPredecessor = predecessor;
+                failedTo = null;
+            } else {
+                failedAtNanos = System.nanoTime();
+                failedTo = targets;
+                failedWithPredecessor = predecessor;
             }
         });
     }
@@ -212,26 +229,36 @@ final class Store {
         return records.values().stream().filter(which).toList();
     }
 
-    /** Sends the records to every target (DHT-Op: copy, in batches); true when all were taken, never fails. */
+    /**
+     * Sends the records to every target (DHT-Op: copy, in batches); true when all were taken, never
+     * fails. Each target gets its batches one after another, the next once the last was taken, and
+     * none after one that was not: a copy of many records (a full push is thousands of REGISTERs)
+     * then never floods a peer's container with all of them at once.
+     */
     private CompletableFuture<Boolean> copyTo(List<NodeRef> targets, List<Record> copies) {
         if (targets.isEmpty() || copies.isEmpty()) {
             return CompletableFuture.completedFuture(true);
         }
-        var sends = new ArrayList<CompletableFuture<Boolean>>();
-        for (byte[] body : RecordsBody.encode(copies, peer.settings().copyBatchBytes())) {
-            PeerRequest request = peer.request((int) peer.linkExpires(), List.of(),
-                    new OpHeader(OpHeader.Op.COPY, null, -1), RecordsBody.TYPE, body);
-            for (NodeRef target : targets) {
-                sends.add(peer.send(target, request, peer.settings().requestTimeout()).handle((answer, failure) -> {
-                    boolean taken = failure == null && answer.status() == 200;
+        List<byte[]> bodies = RecordsBody.encode(copies, peer.settings().copyBatchBytes());
+        List<CompletableFuture<Boolean>> each = targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList();
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
+                .thenApply(all -> each.stream().allMatch(CompletableFuture::join));
+    }
+
+    private CompletableFuture<Boolean> copyInTurn(NodeRef target, List<byte[]> bodies, int next) {
+        if (next == bodies.size()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        PeerRequest request = peer.request((int) peer.linkExpires(), List.of(),
+                new OpHeader(OpHeader.Op.COPY, null, -1), RecordsBody.TYPE, bodies.get(next));
+        return peer.send(target, request, peer.settings().requestTimeout())
+                .handle((answer, failure) -> failure == null && answer.status() == 200)
+                .thenCompose(taken -> {
                     if (!taken) {
                         peer.counters().increment("bryan.replica.failures");
+                        return CompletableFuture.completedFuture(false);
                     }
-                    return taken;
-                }));
-            }
-        }
-        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-                .thenApply(all -> sends.stream().allMatch(CompletableFuture::join));
+                    return copyInTurn(target, bodies, next + 1);
+                });
     }
 }
