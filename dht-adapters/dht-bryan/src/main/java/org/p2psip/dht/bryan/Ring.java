@@ -20,6 +20,9 @@ final class Ring {
     private boolean fixing;
     private int nextFinger;
     private long successorHeardNanos = System.nanoTime();
+    /** The last successor this peer gave up on when it found itself alone; null while it has peers. */
+    private NodeRef lost;
+    private boolean rejoining;
 
     Ring(BryanPeer peer) {
         this.peer = peer;
@@ -37,16 +40,42 @@ final class Ring {
 
     /** Joins through {@code bootstrap}: the admitting peer's 200 names it and its links; retried until then. */
     void join(NodeRef bootstrap) {
-        new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, bootstrap, true, true,
-                peer.settings().operationTimeout()).run().whenComplete((outcome, failure) -> {
-                    if (peer.isClosing()) {
-                        return;
-                    }
-                    if (failure != null || outcome.status() != 200 || outcome.responder() == null
+        askToAdmit(bootstrap).thenAccept(admitted -> {
+            if (!admitted && !peer.isClosing()) {
+                peer.counters().increment("bryan.join.retries");
+                peer.schedule(() -> join(bootstrap), peer.settings().joinRetry().toMillis());
+            }
+        });
+    }
+
+    /**
+     * A peer alone again after it gave up on its last successor asks that peer to admit it, once
+     * per stabilisation until one does: silence under overload is not a crash, and two peers
+     * that dropped each other would otherwise serve as two rings for ever (seen: two overloaded
+     * peers each took every write alone for the rest of a bench run).
+     */
+    private void rejoin() {
+        if (rejoining) {
+            return;
+        }
+        rejoining = true;
+        NodeRef via = lost;
+        askToAdmit(via).thenAccept(admitted -> {
+            rejoining = false;
+            if (admitted) {
+                peer.counters().increment("bryan.rejoined");
+                lost = null;
+            }
+        });
+    }
+
+    /** One routed join REGISTER through {@code via}; on a 200 from another peer, takes its links. Never fails. */
+    private CompletableFuture<Boolean> askToAdmit(NodeRef via) {
+        return new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true, true,
+                peer.settings().operationTimeout()).run().handle((outcome, failure) -> {
+                    if (peer.isClosing() || failure != null || outcome.status() != 200 || outcome.responder() == null
                             || outcome.responder().equals(peer.self())) {
-                        peer.counters().increment("bryan.join.retries");
-                        peer.schedule(() -> join(bootstrap), peer.settings().joinRetry().toMillis());
-                        return;
+                        return false;
                     }
                     var successors = new ArrayList<NodeRef>();
                     successors.add(outcome.responder());
@@ -57,6 +86,7 @@ final class Ring {
                     peer.joined().complete(null);
                     peer.checkPlaced();
                     stabilize();
+                    return true;
                 });
     }
 
@@ -69,6 +99,8 @@ final class Ring {
         if (successor.equals(peer.self())) {
             if (links().predecessor() != null) {
                 links().successors(List.of(links().predecessor())); // a ring of one meets its first peer
+            } else if (lost != null) {
+                rejoin();
             }
             return;
         }
@@ -106,6 +138,9 @@ final class Ring {
         if (lastKnown && System.nanoTime() - successorHeardNanos > 2 * peer.settings().operationTimeout().toNanos()) {
             peer.counters().increment("bryan.isolated");
             links().drop(successor, true);
+            if (links().successor().equals(peer.self())) {
+                lost = successor;
+            }
         }
     }
 

@@ -26,6 +26,12 @@ final class InProcessPeerNetwork implements AutoCloseable {
         return t;
     });
     private final AtomicLong cseq = new AtomicLong();
+    private volatile boolean cut;
+
+    /** While cut, every message is lost, as between two peers too overloaded to answer in time. */
+    void cut(boolean lost) {
+        cut = lost;
+    }
 
     PeerLink link(String address) {
         var link = new InProcessLink(address);
@@ -59,7 +65,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
         private void deliver(String target, byte[] text, CompletableFuture<PeerResponse> answer) {
             InProcessLink to = links.get(target);
             Handler handler = to == null ? null : to.handler();
-            if (isClosed() || handler == null) {
+            if (cut || isClosed() || handler == null) {
                 return; // lost
             }
             try {
