@@ -34,12 +34,8 @@ final class Store {
     private final Map<Id, Record> records = new HashMap<>();
     private volatile int size;
     private boolean pushing;
-    private long pushedAtNanos;
-    private List<NodeRef> pushedTo = List.of();
-    private NodeRef pushedWithPredecessor;
-    private long failedAtNanos;
-    private List<NodeRef> failedTo;
-    private NodeRef failedWithPredecessor;
+    private Push lastPushed;
+    private Push lastFailed;
     private final Map<NodeRef, CopyQueue> copyQueues = new HashMap<>();
 
     Store(BryanPeer peer, Clock clock) {
@@ -183,30 +179,32 @@ final class Store {
         }
         List<NodeRef> targets = replicaTargets();
         NodeRef predecessor = peer.links().predecessor();
-        long now = System.nanoTime();
         long refresh = peer.settings().replicaRefresh().toNanos();
-        boolean pushedLately = targets.equals(pushedTo) && Objects.equals(predecessor, pushedWithPredecessor)
-                && now - pushedAtNanos < refresh;
-        boolean failedLately = targets.equals(failedTo) && Objects.equals(predecessor, failedWithPredecessor)
-                && now - failedAtNanos < refresh;
-        if (pushedLately || failedLately) {
+        if (Push.lately(lastPushed, targets, predecessor, refresh) || Push.lately(lastFailed, targets, predecessor, refresh)) {
             return;
         }
         pushing = true;
         peer.counters().increment("bryan.replica.pushes");
         copyTo(targets, held(r -> peer.links().responsibleFor(r.key()))).whenComplete((all, ignored) -> {
             pushing = false;
+            var push = new Push(targets, predecessor, System.nanoTime());
             if (Boolean.TRUE.equals(all)) {
-                pushedAtNanos = System.nanoTime();
-                pushedTo = targets;
-                pushedWithPredecessor = predecessor;
-                failedTo = null;
+                lastPushed = push;
+                lastFailed = null;
             } else {
-                failedAtNanos = System.nanoTime();
-                failedTo = targets;
-                failedWithPredecessor = predecessor;
+                lastFailed = push;
             }
         });
+    }
+
+    /** A full copy to {@code to} while this peer's predecessor was {@code predecessor}, ended at {@code atNanos}. */
+    private record Push(List<NodeRef> to, NodeRef predecessor, long atNanos) {
+
+        /** Whether {@code push} went to the same replicas for the same range within {@code refreshNanos}. */
+        static boolean lately(Push push, List<NodeRef> to, NodeRef predecessor, long refreshNanos) {
+            return push != null && push.to.equals(to) && Objects.equals(push.predecessor, predecessor)
+                    && System.nanoTime() - push.atNanos < refreshNanos;
+        }
     }
 
     /** A new predecessor: it gets every record outside this peer's new range (candidate, self]. */
