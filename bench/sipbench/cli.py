@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
     # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
     worst = sum(plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2)
-                + settings.warmup_s * max(1, m.nodes) + settings.cooldown_s for m in measurements) / 60
+                + settings.warmup_for(m.nodes) + settings.cooldown_s for m in measurements) / 60
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
           f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()

@@ -42,6 +42,10 @@ class Settings:
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
 
+    def warmup_for(self, nodes: int) -> float:
+        """Seconds of warm-up before a search on {nodes} nodes: warmup_s per node (see _warm_up)."""
+        return self.warmup_s * max(1, nodes)
+
     @property
     def kamailio_port(self) -> int:
         return self.base_port + 50
@@ -204,7 +208,7 @@ class Runner:
         self.progress.label = f"{label} (warm-up)"
         for share in (0.25, 0.5, 1.0):
             rate = max(len(targets), int(self.settings.plan.start * share) * len(targets))
-            steps.run(workload, targets, rate, self.progress, self.settings.warmup_s * max(1, nodes) / 3)
+            steps.run(workload, targets, rate, self.progress, self.settings.warmup_for(nodes) / 3)
         self.progress.label = label
         time.sleep(self.settings.cooldown_s)
 
