@@ -45,6 +45,19 @@ record Answer(int status, String reason, NodeRef responder, NodeRef contact, Lis
         }
     }
 
+    /** One operation's answer from the body of a batch's 200, which {@code responder} signed. */
+    static Answer of(OpsBody.Reply reply, NodeRef responder) {
+        NodeRef contact = null;
+        if (reply.status() / 100 == 3) {
+            try {
+                contact = PeerUri.parse("Contact", reply.contact(), reply.contact());
+            } catch (MalformedHeaderException e) {
+                throw new DhtException(Reason.UNREACHABLE, "a batch answer with a bad contact: " + e.getMessage());
+            }
+        }
+        return new Answer(reply.status(), reply.reason(), responder, contact, List.of(), reply.contentType(), reply.body());
+    }
+
     List<NodeRef> linked(LinkHeader.Kind kind) {
         return links.stream().filter(l -> l.kind() == kind).sorted(Comparator.comparingInt(LinkHeader::index))
                 .map(LinkHeader::peer).toList();

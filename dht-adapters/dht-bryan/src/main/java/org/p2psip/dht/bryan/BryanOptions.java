@@ -39,7 +39,7 @@ public final class BryanOptions {
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.bryan.tombstone-retention",
             Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so that a stale copy cannot bring it back.");
     public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
-            "1200", "Body size above which records copied to a replica or handed over are split into several REGISTERs.");
+            "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,

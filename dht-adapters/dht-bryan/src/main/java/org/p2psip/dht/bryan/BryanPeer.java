@@ -33,6 +33,7 @@ final class BryanPeer {
     private final Links links;
     private final Store store;
     private final Ring ring;
+    private final Outbox outbox;
     private final Signature signature;
     private final Counters counters;
     private final ScheduledExecutorService loop;
@@ -57,6 +58,7 @@ final class BryanPeer {
         });
         this.store = new Store(this, clock);
         this.ring = new Ring(this);
+        this.outbox = new Outbox(this);
     }
 
     PeerLink link() {
@@ -77,6 +79,10 @@ final class BryanPeer {
 
     Ring ring() {
         return ring;
+    }
+
+    Outbox outbox() {
+        return outbox;
     }
 
     Counters counters() {
@@ -241,7 +247,11 @@ final class BryanPeer {
                 return;
             }
             try {
-                result.complete(Answer.read(response, signature, auth));
+                Answer answer = Answer.read(response, signature, auth);
+                if (answer.responder() != null) {
+                    heard(to);
+                }
+                result.complete(answer);
             } catch (DhtException e) {
                 result.completeExceptionally(e);
             }
@@ -266,8 +276,15 @@ final class BryanPeer {
         return true;
     }
 
-    void heard(NodeRef peer) {
+    /**
+     * {@code peer} answered, whatever the request: it is alive. Under overload the ring's own
+     * REGISTERs may time out while the users' operations and copies are still answered, and a
+     * peer that answers is not to be taken for failed (two overloaded peers once dropped each
+     * other over and over while each answered the other's writes).
+     */
+    private void heard(NodeRef peer) {
         timeouts.remove(peer);
+        ring.heard(peer);
     }
 
     /** Leaves gracefully: hands records on, tells the neighbours (Expires: 0), stops the tasks. */

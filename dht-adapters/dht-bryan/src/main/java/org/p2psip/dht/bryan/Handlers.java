@@ -9,8 +9,8 @@ import org.p2psip.dht.chord.NodeRef;
 /**
  * What a peer answers to a checked peer REGISTER: plain registrations go to the {@link Ring};
  * copies to the {@link Store}; a routed operation (get, put, remove, find) is acted on when this
- * peer is responsible for its key and redirected (302, Contact: the next peer) when not. Runs on
- * the peer's loop.
+ * peer is responsible for its key and redirected (302, Contact: the next peer) when not; a batch
+ * of them is answered operation by operation. Runs on the peer's loop.
  */
 final class Handlers {
 
@@ -21,28 +21,54 @@ final class Handlers {
         if (in.op() == null) {
             return CompletableFuture.completedFuture(peer.ring().registration(in));
         }
-        if (in.op().op() == OpHeader.Op.COPY) {
-            return CompletableFuture.completedFuture(copy(peer, in));
-        }
+        return switch (in.op().op()) {
+            case COPY -> CompletableFuture.completedFuture(copy(peer, in));
+            case BATCH -> batch(peer, in);
+            default -> routed(peer, in.sender().peer(), in.op(), in.contentType(), in.body());
+        };
+    }
+
+    /** One routed operation: acted on here when this peer is responsible for its key, else redirected. */
+    private static CompletableFuture<PeerResponse> routed(BryanPeer peer, NodeRef sender, OpHeader op, String contentType,
+                                                          byte[] body) {
         if (!peer.joined().isDone() || peer.joined().isCompletedExceptionally()) {
             return answer(peer, 480, "Not on the ring yet");
         }
-        Id key = in.op().key();
         Links links = peer.links();
-        if (links.responsibleFor(key)) {
-            return act(peer, in).thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
+        if (links.responsibleFor(op.key())) {
+            return act(peer, op, contentType, body)
+                    .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
-        NodeRef next = links.nextHop(key);
-        if (next.equals(peer.self()) || next.equals(in.sender().peer())) {
+        NodeRef next = links.nextHop(op.key());
+        if (next.equals(peer.self()) || next.equals(sender)) {
             return answer(peer, 480, "Ring repairing: no closer peer known");
         }
         peer.counters().increment("bryan.redirects");
         return CompletableFuture.completedFuture(peer.reply(302, "Moved Temporarily", next, List.of(), "", new byte[0]));
     }
 
-    /** The operation at the responsible peer, for a remote asker or for this peer itself. */
-    static CompletableFuture<Outcome> act(BryanPeer peer, Incoming in) {
-        return act(peer, in.op(), in.contentType(), in.body());
+    /**
+     * Several routed operations in one REGISTER: each is answered as if it had come alone, in one
+     * 200 whose body lists the answers in order. A batch with one bad operation is refused whole,
+     * before any of them is acted on.
+     */
+    private static CompletableFuture<PeerResponse> batch(BryanPeer peer, Incoming in) {
+        List<OpsBody.Op> ops;
+        try {
+            if (!in.contentType().equals(OpsBody.OPS_TYPE)) {
+                throw new IllegalArgumentException("a batch needs a body of " + OpsBody.OPS_TYPE);
+            }
+            ops = OpsBody.decodeOps(in.body());
+        } catch (IllegalArgumentException e) { // MalformedHeaderException too
+            return answer(peer, 400, "Bad batch: " + e.getMessage());
+        }
+        peer.counters().increment("bryan.batches.in");
+        var each = ops.stream().map(op -> routed(peer, in.sender().peer(), op.op(), op.contentType(), op.body())).toList();
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            var replies = each.stream().map(CompletableFuture::join).map(r ->
+                    new OpsBody.Reply(r.status(), r.reason(), r.contact(), r.contentType(), r.body())).toList();
+            return peer.reply(200, "OK", null, List.of(), OpsBody.ANSWERS_TYPE, OpsBody.encodeReplies(replies));
+        });
     }
 
     static CompletableFuture<Outcome> act(BryanPeer peer, OpHeader op, String contentType, byte[] body) {
@@ -53,7 +79,7 @@ final class Handlers {
             case REMOVE -> store.remove(op);
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
-            case COPY -> throw new IllegalArgumentException("copy is not routed");
+            case COPY, BATCH -> throw new IllegalArgumentException(op.op() + " is not routed");
         };
     }
 

@@ -7,9 +7,9 @@ import org.p2psip.dht.chord.Id;
  * The DHT-Op header: what a peer REGISTER asks of the resource (or ring position) it names.
  * Absent on the draft's own peer registrations (join, refresh, leave). Immutable.
  * <pre>DHT-Op: get;key=RESOURCE-ID | put;key=RESOURCE-ID;version=N | remove;key=RESOURCE-ID;version=N
- *        | find;key=ID | copy</pre>
+ *        | find;key=ID | copy | batch</pre>
  *
- * @param key     the resource-ID (SHA-1 of the AOR) or, for find, any ring position; null for copy
+ * @param key     the resource-ID (SHA-1 of the AOR) or, for find, any ring position; null for copy and batch
  * @param version the compare-and-set version of put and remove; -1 otherwise
  */
 record OpHeader(Op op, Id key, long version) {
@@ -17,10 +17,15 @@ record OpHeader(Op op, Id key, long version) {
     static final String NAME = "DHT-Op";
 
     enum Op {
-        GET, PUT, REMOVE, FIND, COPY;
+        GET, PUT, REMOVE, FIND, COPY, BATCH;
 
         boolean routed() {
-            return this != COPY;
+            return this != COPY && this != BATCH;
+        }
+
+        /** Whether it may travel in a batch: the users' operations, not the ring's own finds. */
+        boolean batched() {
+            return this == GET || this == PUT || this == REMOVE;
         }
 
         boolean versioned() {

@@ -115,8 +115,6 @@ final class Ring {
                     if (answer.status() != 200) {
                         return;
                     }
-                    peer.heard(successor);
-                    successorHeardNanos = System.nanoTime();
                     var list = new ArrayList<NodeRef>();
                     List<NodeRef> between = answer.linked(LinkHeader.Kind.P);
                     if (!between.isEmpty() && between.get(0).id().inOpen(peer.self().id(), successor.id())) {
@@ -144,6 +142,13 @@ final class Ring {
         }
     }
 
+    /** Any signed answer from {@code answerer} (BryanPeer#send): the successor is alive if it answered. */
+    void heard(NodeRef answerer) {
+        if (answerer.equals(links().successor())) {
+            successorHeardNanos = System.nanoTime();
+        }
+    }
+
     /** Failure detection of P by timeout: REGISTER with it (it learns this peer as a successor candidate). */
     void checkPredecessor() {
         NodeRef predecessor = links().predecessor();
@@ -156,8 +161,6 @@ final class Ring {
                     checking = false;
                     if (failure != null) {
                         peer.failed(predecessor, failure);
-                    } else {
-                        peer.heard(predecessor);
                     }
                 });
     }

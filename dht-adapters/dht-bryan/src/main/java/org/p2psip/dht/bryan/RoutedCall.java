@@ -103,7 +103,10 @@ final class RoutedCall {
         long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
         // a write's answer waits for the replicas' answers: it gets what is left of the deadline
         long timeout = idempotent ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
-        peer.send(target, request, Duration.ofMillis(timeout)).whenComplete((answer, failure) -> {
+        // the users' operations go through the outbox, which batches them per peer under load
+        var sent = maintenance ? peer.send(target, request, Duration.ofMillis(timeout))
+                : peer.outbox().send(target, request, Duration.ofMillis(timeout));
+        sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 DhtException why = BryanPeer.unwrap(failure);
                 if (maintenance || why.reason() != Reason.TIMEOUT) {
@@ -116,7 +119,6 @@ final class RoutedCall {
                 }
                 return;
             }
-            peer.heard(target);
             int status = answer.status();
             if (status / 100 == 3 && answer.contact() != null && !answer.contact().equals(peer.self())) {
                 peer.links().hint(answer.contact());

@@ -91,6 +91,23 @@ class RefusalTest {
     }
 
     @Test
+    void aBatchWithOneBadOperationIsAnswered400AndActsOnNone() throws Exception {
+        var set = new BindingSet(AOR, 0, System.currentTimeMillis() + 3_600_000,
+                List.of(new Binding(AOR, "sip:m@10.0.0.9", System.currentTimeMillis() + 3_600_000, 1000, "c", 1, List.of(), "", 0)));
+        var ops = List.of(new OpsBody.Op(new OpHeader(OpHeader.Op.PUT, Id.hash(AOR), 0), RecordsBody.SET_TYPE,
+                        org.p2psip.dht.BindingCodec.encode(set)),
+                new OpsBody.Op(new OpHeader(OpHeader.Op.FIND, Id.hash(AOR), -1), "", new byte[0]));
+        PeerRequest batch = request(List.of(), new OpHeader(OpHeader.Op.BATCH, null, -1), OpsBody.OPS_TYPE,
+                OpsBody.encodeOps(ops));
+        PeerResponse answer = send(new Signature(Peers.SECRET).sign(batch));
+        assertEquals(400, answer.status(), answer.reason());
+        assertTrue(answer.reason().contains("Bad batch"), answer.reason());
+        for (BryanDht peer : ring.live) {
+            assertFalse(Peers.holds(peer, AOR), "the batch's good put was acted on at " + peer.self());
+        }
+    }
+
+    @Test
     void aPeerOfTheOverlayIsHeard() throws Exception {
         PeerResponse answer = send(new Signature(Peers.SECRET).sign(copyOf(AOR)));
         assertEquals(200, answer.status(), answer.reason());

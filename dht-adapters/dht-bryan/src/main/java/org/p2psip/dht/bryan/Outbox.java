@@ -1,0 +1,137 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.chord.NodeRef;
+
+/**
+ * The users' routed operations on their way to other peers, pipelined per peer like the replica
+ * copies: at most one REGISTER is in flight to each peer, and the operations sent while it
+ * travels wait and go together in the next one, as a {@code DHT-Op: batch} (an operation that
+ * waits alone goes as its own REGISTER). On the servlet container a peer REGISTER costs about as
+ * much as a user's, so under load one carries many operations instead of one each; at low load
+ * an operation still leaves at once. Each operation keeps its own deadline. Not thread-safe:
+ * runs on the peer's loop.
+ */
+final class Outbox {
+
+    /** What a batch's body adds to each operation's own body, about: its DHT-Op and content type. */
+    private static final int OVERHEAD_BYTES = 96;
+
+    private final BryanPeer peer;
+    private final Map<NodeRef, Queue> queues = new HashMap<>();
+
+    Outbox(BryanPeer peer) {
+        this.peer = peer;
+    }
+
+    /** Sends {@code request} (one routed get, put or remove) to {@code target}, now or with the next batch. */
+    CompletableFuture<Answer> send(NodeRef target, PeerRequest request, Duration timeout) {
+        var waiting = new Waiting(request, System.nanoTime() + timeout.toNanos(), new CompletableFuture<>());
+        ScheduledFuture<?> timer = peer.schedule(() -> waiting.answer.completeExceptionally(
+                new DhtException(Reason.TIMEOUT, target + " did not answer within " + timeout)), timeout.toMillis());
+        if (timer == null) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+        }
+        waiting.answer.whenComplete((a, e) -> timer.cancel(false));
+        Queue queue = queues.computeIfAbsent(target, t -> new Queue());
+        queue.waiting.add(waiting);
+        if (!queue.inFlight) {
+            sendNext(target, queue);
+        }
+        return waiting.answer;
+    }
+
+    private void sendNext(NodeRef target, Queue queue) {
+        queue.waiting.removeIf(w -> w.answer.isDone()); // their deadline passed while they waited
+        if (queue.waiting.isEmpty()) {
+            queue.inFlight = false;
+            queues.remove(target, queue);
+            return;
+        }
+        List<Waiting> next = take(queue);
+        queue.inFlight = true;
+        long latest = next.stream().mapToLong(Waiting::deadlineNanos).max().orElseThrow();
+        Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - System.nanoTime()));
+        CompletableFuture<List<Answer>> answers = next.size() == 1
+                ? peer.send(target, next.get(0).request, timeout).thenApply(List::of)
+                : sendBatch(target, next, timeout);
+        answers.whenComplete((each, failure) -> {
+            for (int i = 0; i < next.size(); i++) {
+                if (failure != null) {
+                    next.get(i).answer.completeExceptionally(BryanPeer.unwrap(failure));
+                } else {
+                    next.get(i).answer.complete(each.get(i));
+                }
+            }
+            sendNext(target, queue);
+        });
+    }
+
+    /** The oldest waiting operations whose bodies fit one batch (at least one). */
+    private List<Waiting> take(Queue queue) {
+        var taken = new ArrayList<Waiting>();
+        int bytes = 0;
+        int limit = peer.settings().copyBatchBytes();
+        while (!queue.waiting.isEmpty() && taken.size() < 0xFFFF) {
+            int size = queue.waiting.peek().request.body().length + OVERHEAD_BYTES;
+            if (!taken.isEmpty() && bytes + size > limit) {
+                break;
+            }
+            taken.add(queue.waiting.poll());
+            bytes += size;
+        }
+        return taken;
+    }
+
+    private CompletableFuture<List<Answer>> sendBatch(NodeRef target, List<Waiting> batch, Duration timeout) {
+        peer.counters().increment("bryan.batches.out");
+        peer.counters().add("bryan.batched.ops", batch.size());
+        var ops = batch.stream().map(w -> op(w.request)).toList();
+        PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), new OpHeader(OpHeader.Op.BATCH, null, -1),
+                OpsBody.OPS_TYPE, OpsBody.encodeOps(ops));
+        return peer.send(target, request, timeout).thenApply(answer -> split(answer, batch.size()));
+    }
+
+    private static OpsBody.Op op(PeerRequest request) {
+        return new OpsBody.Op(OpHeader.parse(request.values(OpHeader.NAME).get(0)), request.contentType(), request.body());
+    }
+
+    /** One answer per operation: each from the 200's body, or the batch's own when it was refused whole. */
+    private static List<Answer> split(Answer answer, int count) {
+        if (answer.status() != 200) {
+            return Collections.nCopies(count, answer);
+        }
+        List<OpsBody.Reply> replies;
+        try {
+            if (!answer.contentType().equals(OpsBody.ANSWERS_TYPE)) {
+                throw new IllegalArgumentException("the answer's body is " + answer.contentType());
+            }
+            replies = OpsBody.decodeReplies(answer.body());
+        } catch (IllegalArgumentException e) {
+            throw new DhtException(Reason.UNREACHABLE, "an unreadable batch answer: " + e.getMessage());
+        }
+        if (replies.size() != count) {
+            throw new DhtException(Reason.UNREACHABLE, replies.size() + " answers to a batch of " + count);
+        }
+        return replies.stream().map(r -> Answer.of(r, answer.responder())).toList();
+    }
+
+    private record Waiting(PeerRequest request, long deadlineNanos, CompletableFuture<Answer> answer) {
+    }
+
+    /** The operations waiting for the next REGISTER to one peer, oldest first. */
+    private static final class Queue {
+        final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+        boolean inFlight;
+    }
+}
