@@ -40,10 +40,13 @@ public final class BryanOptions {
             Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so that a stale copy cannot bring it back.");
     public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
             "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs.");
+    public static final Option<Duration> BATCH_LINGER = Option.duration("p2psip.bryan.batch-linger",
+            Duration.ofMillis(2), "0ms", "How long a write's copy or a routed operation waits for others bound to the same peer before their REGISTER leaves (also after the previous one to that peer was answered); 0: as soon as none is in flight.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
-            MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES);
+            MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES,
+            BATCH_LINGER);
 
     private BryanOptions() {
     }

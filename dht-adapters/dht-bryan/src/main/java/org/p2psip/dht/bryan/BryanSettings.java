@@ -8,7 +8,7 @@ import org.p2psip.config.NodeOptions;
 record BryanSettings(String overlay, String secret, int successors, int replicas, Duration stabilize,
                      Duration fixFingers, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
-                     Duration sweep, Duration tombstoneRetention, int copyBatchBytes) {
+                     Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger) {
 
     BryanSettings {
         if (secret.isEmpty()) {
@@ -33,7 +33,23 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.TIMEOUTS_BEFORE_FAILURE), c.get(BryanOptions.OPERATION_TIMEOUT),
                 c.get(BryanOptions.MAX_HOPS), c.get(BryanOptions.JOIN_RETRY_INTERVAL),
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
-                c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES));
+                c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES),
+                c.get(BryanOptions.BATCH_LINGER));
+    }
+
+    /** Waiting entries that make a batch worth sending without lingering further. */
+    static final int ENOUGH_TO_SEND = 32;
+
+    /**
+     * Milliseconds a batch (of copies, or of operations) whose oldest entry was queued at
+     * {@code oldestNanos} still waits for company before it leaves; 0: send it now.
+     */
+    long lingerLeftMillis(long oldestNanos, int waiting) {
+        long left = batchLinger.toNanos() - (System.nanoTime() - oldestNanos);
+        if (left <= 0 || waiting >= ENOUGH_TO_SEND) {
+            return 0;
+        }
+        return (left + 999_999) / 1_000_000;
     }
 
     /**

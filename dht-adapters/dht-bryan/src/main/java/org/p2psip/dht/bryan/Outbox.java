@@ -17,10 +17,11 @@ import org.p2psip.dht.chord.NodeRef;
  * The users' routed operations on their way to other peers, pipelined per peer like the replica
  * copies: at most one REGISTER is in flight to each peer, and the operations sent while it
  * travels wait and go together in the next one, as a {@code DHT-Op: batch} (an operation that
- * waits alone goes as its own REGISTER). On the servlet container a peer REGISTER costs about as
- * much as a user's, so under load one carries many operations instead of one each; at low load
- * an operation still leaves at once. Each operation keeps its own deadline. Not thread-safe:
- * runs on the peer's loop.
+ * waits alone goes as its own REGISTER). Each batch also waits until its oldest operation is
+ * {@code batch-linger} old (a few milliseconds), or until enough are waiting: on the servlet
+ * container a peer REGISTER costs about as much as a user's, and an answer comes back so fast
+ * that without it a batch held two or three operations. Each operation keeps its own deadline.
+ * Not thread-safe: runs on the peer's loop.
  */
 final class Outbox {
 
@@ -36,7 +37,8 @@ final class Outbox {
 
     /** Sends {@code request} (one routed get, put or remove) to {@code target}, now or with the next batch. */
     CompletableFuture<Answer> send(NodeRef target, PeerRequest request, Duration timeout) {
-        var waiting = new Waiting(request, System.nanoTime() + timeout.toNanos(), new CompletableFuture<>());
+        long now = System.nanoTime();
+        var waiting = new Waiting(request, now, now + timeout.toNanos(), new CompletableFuture<>());
         ScheduledFuture<?> timer = peer.schedule(() -> waiting.answer.completeExceptionally(
                 new DhtException(Reason.TIMEOUT, target + " did not answer within " + timeout)), timeout.toMillis());
         if (timer == null) {
@@ -58,8 +60,13 @@ final class Outbox {
             queues.remove(target, queue);
             return;
         }
+        queue.inFlight = true; // or lingering, which keeps the pipe as busy
+        long linger = peer.settings().lingerLeftMillis(queue.waiting.peek().queuedNanos(), queue.waiting.size());
+        if (linger > 0) {
+            peer.schedule(() -> sendNext(target, queue), linger);
+            return;
+        }
         List<Waiting> next = take(queue);
-        queue.inFlight = true;
         long latest = next.stream().mapToLong(Waiting::deadlineNanos).max().orElseThrow();
         Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - System.nanoTime()));
         CompletableFuture<List<Answer>> answers = next.size() == 1
@@ -126,7 +133,7 @@ final class Outbox {
         return replies.stream().map(r -> Answer.of(r, answer.responder())).toList();
     }
 
-    private record Waiting(PeerRequest request, long deadlineNanos, CompletableFuture<Answer> answer) {
+    private record Waiting(PeerRequest request, long queuedNanos, long deadlineNanos, CompletableFuture<Answer> answer) {
     }
 
     /** The operations waiting for the next REGISTER to one peer, oldest first. */

@@ -135,10 +135,12 @@ final class RoutedCall {
         });
     }
 
+    /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local). */
     private void settle(Outcome outcome, Throwable failure) {
         if (failure != null) {
             result.completeExceptionally(BryanPeer.unwrap(failure));
         } else {
+            peer.counters().increment("bryan.lookups");
             result.complete(outcome);
         }
     }

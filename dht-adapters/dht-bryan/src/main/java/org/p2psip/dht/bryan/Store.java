@@ -25,7 +25,8 @@ import org.p2psip.dht.chord.NodeRef;
  * <p>A write's copies are pipelined per replica: at most one copy REGISTER is in flight to each
  * replica, and the writes made while it travels go together in the next one. Under load one peer
  * REGISTER then carries many writes instead of one each (on the servlet container a peer REGISTER
- * costs as much as a user's), and at low load a write still leaves at once.
+ * costs as much as a user's). Each copy REGISTER also waits until its oldest write is
+ * {@code batch-linger} old or enough are waiting (as {@link Outbox} does).
  */
 final class Store {
 
@@ -116,6 +117,9 @@ final class Store {
     private CompletableFuture<Boolean> replicate(NodeRef target, Record record) {
         CopyQueue queue = copyQueues.computeIfAbsent(target, t -> new CopyQueue());
         var taken = new CompletableFuture<Boolean>();
+        if (queue.waiting.isEmpty()) {
+            queue.firstNanos = System.nanoTime();
+        }
         queue.records.merge(record.key(), record, (held, newer) -> newer.stamp() > held.stamp() ? newer : held);
         queue.waiting.add(taken);
         if (!queue.inFlight) {
@@ -130,11 +134,16 @@ final class Store {
             copyQueues.remove(target, queue);
             return;
         }
+        queue.inFlight = true; // or lingering, which keeps the pipe as busy
+        long linger = peer.settings().lingerLeftMillis(queue.firstNanos, queue.records.size());
+        if (linger > 0) {
+            peer.schedule(() -> sendQueued(target, queue), linger);
+            return;
+        }
         List<Record> batch = List.copyOf(queue.records.values());
         List<CompletableFuture<Boolean>> waiting = List.copyOf(queue.waiting);
         queue.records.clear();
         queue.waiting.clear();
-        queue.inFlight = true;
         peer.counters().increment("bryan.replica.batches");
         copyTo(List.of(target), batch).whenComplete((all, ignored) -> {
             waiting.forEach(w -> w.complete(Boolean.TRUE.equals(all)));
@@ -146,6 +155,7 @@ final class Store {
     private static final class CopyQueue {
         final Map<Id, Record> records = new LinkedHashMap<>();
         final List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
+        long firstNanos;
         boolean inFlight;
     }
 
