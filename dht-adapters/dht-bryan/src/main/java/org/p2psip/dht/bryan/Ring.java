@@ -104,6 +104,7 @@ final class Ring {
             }
             return;
         }
+        lost = null; // not alone (any more): healed by a rejoin or by another peer's stabilisation
         stabilizing = true;
         peer.send(successor, registration((int) peer.linkExpires(), true), peer.settings().requestTimeout())
                 .whenComplete((answer, failure) -> {
