@@ -42,8 +42,8 @@ def last_counters(text: str) -> dict[str, int]:
 
 
 def lookups(counters: dict[str, int]) -> Lookups:
-    """A backend's lookups and hops: its metrics named `*.lookups` and `*.lookup.hops` (Chord and
-    Bamboo have them; a backend without routing hops, as memory or Hazelcast, has neither)."""
+    """A backend's lookups and hops: its metrics named `*.lookups` and `*.lookup.hops` (Chord,
+    Bamboo and Bryan have them; a backend without routing hops, as memory or Hazelcast, has neither)."""
     return Lookups(sum(v for k, v in counters.items() if k.endswith(".lookups")),
                    sum(v for k, v in counters.items() if k.endswith(".lookup.hops")))
 
