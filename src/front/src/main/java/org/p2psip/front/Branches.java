@@ -35,12 +35,21 @@ final class Branches {
         String branch = top.getBranch();
         String seed;
         if (branch != null && branch.startsWith("z9hG4bK")) {
-            seed = branch + '|' + top.getSentBy().encode();
+            return of(branch, top.getSentBy().encode());
         } else {
             // RFC 2543 client: no unique branch, so the fields that identify its transaction.
             seed = top.encode() + '|' + request.getCallId().getCallId() + '|' + request.getCSeq().getSeqNumber()
                     + '|' + request.getFromTag() + '|' + request.getRequestURI();
         }
+        return hashed(seed);
+    }
+
+    /** The branch for a client's RFC 3261 branch and its Via's sent-by as JAIN-SIP writes it ({@code host[:port]}). */
+    static String of(String clientBranch, String sentBy) {
+        return hashed(clientBranch + '|' + sentBy);
+    }
+
+    private static String hashed(String seed) {
         byte[] digest = SHA256.get().digest(seed.getBytes(StandardCharsets.UTF_8));
         return PREFIX + HEX.formatHex(digest, 0, 12);
     }

@@ -82,7 +82,7 @@ final class Forwarder {
         popOwnRoute(request);
         String callId = request.getCallId().getCallId();
         long now = System.nanoTime();
-        Node node = nodeFor(request, callId, now);
+        Node node = nodeFor(method, callId, request.getToTag() != null, now);
         if (node == null) {
             refuse(request, connection);
             return;
@@ -90,13 +90,34 @@ final class Forwarder {
         send(request, node, connection, now);
     }
 
-    private Node nodeFor(SIPRequest request, String callId, long now) {
+    /**
+     * The fast path of a request (over UDP): read lazily and spliced, not parsed. False if it must
+     * take JAIN-SIP's path ({@link #onRequest(SIPRequest, InetSocketAddress, long)}); nothing was done then.
+     */
+    boolean onRequest(byte[] bytes, InetSocketAddress source, long connection) {
+        LazyRequest request = LazyRequest.read(bytes);
+        if (request == null) {
+            return false;
+        }
+        long now = System.nanoTime();
+        Node node = nodeFor(request.method, request.callId, request.toTag, now);
+        String branch = Branches.of(request.branch, request.via.sentBy());
+        byte[] forwarded = request.forwarded(ownViaLine(branch, connection), source, namesSelf(request.route));
+        if (node == null) {
+            refuseForwarded(forwarded, connection);
+            return true;
+        }
+        boolean newCall = request.method.equals(Request.INVITE) && !request.toTag;
+        dispatch(request.method, branch, request.callId, newCall, node, connection, now, forwarded);
+        return true;
+    }
+
+    private Node nodeFor(String method, String callId, boolean toTag, long now) {
         Node node = affinity.nodeOf(callId, now);
         if (node != null && node.up()) {
             return node;
         }
-        String method = request.getMethod();
-        boolean continues = request.getToTag() != null || Request.ACK.equals(method) || Request.CANCEL.equals(method);
+        boolean continues = toTag || Request.ACK.equals(method) || Request.CANCEL.equals(method);
         if (node != null && continues) {
             return null; // its dialog or transaction lives on a node that is down
         }
@@ -118,20 +139,26 @@ final class Forwarder {
             throw new IllegalStateException("the front's own Via is malformed", e);
         }
         byte[] bytes = request.encodeAsBytes("UDP");
+        boolean newCall = Request.INVITE.equals(method) && request.getToTag() == null;
+        dispatch(method, branch, request.getCallId().getCallId(), newCall, node, connection, now, bytes);
+    }
+
+    /** Opens the transaction (503 if too many are open) and sends the request, with the front's Via, to its node. */
+    private void dispatch(String method, String branch, String callId, boolean newCall, Node node, long connection,
+            long now, byte[] forwarded) {
         if (!Request.ACK.equals(method)) {
             boolean invite = Request.INVITE.equals(method);
-            var open = new Transactions.Open(node, invite, request, connection, now);
+            var open = new Transactions.Open(node, invite, forwarded, connection, now);
             if (transactions.start(Transactions.key(branch, method), open) == Transactions.Start.FULL) {
-                request.removeFirst(ViaHeader.NAME);
-                refuse(request, connection);
+                refuseForwarded(forwarded, connection);
                 return;
             }
-            if (invite && request.getToTag() == null) {
-                affinity.callStarted(request.getCallId().getCallId());
+            if (newCall) {
+                affinity.callStarted(callId);
             }
         }
         stats.requestsForwarded.increment();
-        outlet.toNode(node, bytes);
+        outlet.toNode(node, forwarded);
     }
 
     /** An answer from a node (or anything that claims to be one): back to the client on the path it came. */
@@ -147,7 +174,7 @@ final class Forwarder {
             nodes.probeAnswered(response.getCallId().getCallId());
             return;
         }
-        account(response, branch);
+        account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId());
         String connectionParam = top.getParameter(CONNECTION_PARAM);
         response.removeFirst(ViaHeader.NAME);
         Via next = response.getTopmostVia();
@@ -161,10 +188,36 @@ final class Forwarder {
         }
     }
 
+    /**
+     * The fast path of an answer: read lazily, the front's Via cut out. False if it must take
+     * JAIN-SIP's path ({@link #onResponse(SIPResponse)}); nothing was done then.
+     */
+    boolean onResponse(byte[] bytes) {
+        LazyResponse response = LazyResponse.read(bytes);
+        if (response == null || !response.branch.startsWith(Branches.PREFIX)) {
+            return false;
+        }
+        if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
+            nodes.probeAnswered(response.callId);
+            return true;
+        }
+        long connection = response.connection == null ? Outlet.UDP : parseConnection(response.connection);
+        if (!response.next.transport.equalsIgnoreCase(connection == Outlet.UDP ? "UDP" : "TCP")) {
+            return false; // JAIN-SIP's path writes the transport the answer goes by into the Via
+        }
+        account(response.method, response.status, response.branch, response.callId);
+        InetSocketAddress address = connection == Outlet.UDP ? response.next.responseAddress() : null;
+        if (connection == Outlet.UDP && address == null) {
+            stats.dropped.increment();
+            return true;
+        }
+        outlet.toClient(connection, address, response.toClient());
+        stats.responsesForwarded.increment();
+        return true;
+    }
+
     /** Counters and liveness from an answer: a final answer ends its transaction, and maybe its call. */
-    private void account(SIPResponse response, String branch) {
-        String method = response.getCSeq().getMethod();
-        int status = response.getStatusCode();
+    private void account(String method, int status, String branch, String callId) {
         String key = Transactions.key(branch, method);
         Transactions.Open open = status >= 200 ? transactions.finish(key) : transactions.provisional(key);
         if (open != null) {
@@ -173,16 +226,27 @@ final class Forwarder {
         boolean callOver = (Request.INVITE.equals(method) && status >= 300)
                 || (Request.BYE.equals(method) && status >= 200);
         if (callOver) {
-            affinity.callEnded(response.getCallId().getCallId());
+            affinity.callEnded(callId);
         }
     }
 
     /** Answers 503 to every transaction open on a node found dead: the client hears, rather than waits. */
     void abandon(Node node) {
         for (Transactions.Open open : transactions.abandon(node)) {
-            open.request.removeFirst(ViaHeader.NAME); // the front's own, pushed when it was sent
-            refuse(open.request, open.connection);
+            refuseForwarded(open.forwarded, open.connection);
         }
+    }
+
+    /** 503 to a request the front wrote for a node: parsed by JAIN-SIP only now, its own Via taken off. */
+    private void refuseForwarded(byte[] forwarded, long connection) {
+        SIPRequest request;
+        try {
+            request = (SIPRequest) SipParser.parse(forwarded, true);
+        } catch (ParseException e) {
+            throw new IllegalStateException("the front wrote a request it cannot read", e);
+        }
+        request.removeFirst(ViaHeader.NAME); // the front's own, pushed when it was sent
+        refuse(request, connection);
     }
 
     /** 503 with Retry-After (an ACK cannot be answered, so it is dropped). */
@@ -241,6 +305,25 @@ final class Forwarder {
             via.setParameter(CONNECTION_PARAM, Long.toString(connection));
         }
         return via;
+    }
+
+    /** The front's Via as a header line, written as {@link #ownVia} writes it. */
+    private String ownViaLine(String branch, long connection) {
+        String host = self.getAddress().getHostAddress();
+        var line = new StringBuilder(96).append("Via: SIP/2.0/UDP ")
+                .append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(self.getPort())
+                .append(";branch=").append(branch);
+        if (connection != Outlet.UDP) {
+            line.append(';').append(CONNECTION_PARAM).append('=').append(connection);
+        }
+        return line.append("\r\n").toString();
+    }
+
+    /** Whether a top Route read by the fast path names the front, as {@link #popOwnRoute} decides. */
+    private boolean namesSelf(RouteValue route) {
+        return route != null && route != RouteValue.DOUBTFUL
+                && self.getPort() == (route.port > 0 ? route.port : 5060)
+                && self.getAddress().getHostAddress().equals(route.host);
     }
 
     /** A request without Max-Forwards gets one (RFC 3261 §16.6 step 3) rather than a 400. */

@@ -1,18 +1,13 @@
 package org.p2psip.front;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -70,24 +65,25 @@ public final class Front implements AutoCloseable {
         var transactions = new Transactions(config.get(FrontOptions.TRANSACTIONS_MAX));
         var connections = new Connections();
         var outlet = new SocketOutlet(connections, stats);
-        EventLoopGroup group = new NioEventLoopGroup(config.get(FrontOptions.THREADS));
+        Transport transport = Transport.best();
+        EventLoopGroup group = transport.group(config.get(FrontOptions.THREADS));
         try {
-            Channel udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
-                    .handler(new ChannelInitializer<NioDatagramChannel>() {
+            Channel udp = transport.udp(group, maxMessage)
+                    .handler(new ChannelInitializer<DatagramChannel>() {
                         @Override
-                        protected void initChannel(NioDatagramChannel ch) {
+                        protected void initChannel(DatagramChannel ch) {
                             // added once bound, below: the handler needs the bound address
                         }
                     })
                     .bind(listen).sync().channel();
             var self = (InetSocketAddress) udp.localAddress();
-            outlet.udp = udp;
+            var batch = new DatagramBatch(udp);
+            outlet.udp = batch;
             var forwarder = new Forwarder(self, nodes, policy, affinity, transactions, outlet, stats,
                     config.get(FrontOptions.RETRY_AFTER));
             var inbound = new Inbound(forwarder, stats);
-            udp.pipeline().addLast(new UdpHandler(inbound, maxMessage));
-            Channel tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
+            Channel tcp = new ServerBootstrap().group(group).channel(transport.serverChannel())
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -156,7 +152,7 @@ public final class Front implements AutoCloseable {
     private static final class SocketOutlet implements Outlet {
         private final Connections connections;
         private final FrontStats stats;
-        private volatile Channel udp;
+        private volatile DatagramBatch udp;
 
         SocketOutlet(Connections connections, FrontStats stats) {
             this.connections = connections;
@@ -165,13 +161,13 @@ public final class Front implements AutoCloseable {
 
         @Override
         public void toNode(Node node, byte[] message) {
-            udp.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(message), node.address()));
+            udp.send(new DatagramPacket(Unpooled.wrappedBuffer(message), node.address()));
         }
 
         @Override
         public void toClient(long connection, InetSocketAddress address, byte[] message) {
             if (connection == UDP) {
-                udp.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(message), address));
+                udp.send(new DatagramPacket(Unpooled.wrappedBuffer(message), address));
                 return;
             }
             Channel channel = connections.get(connection);

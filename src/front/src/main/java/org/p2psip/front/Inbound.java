@@ -37,6 +37,22 @@ final class Inbound {
         }
     }
 
+    /**
+     * A datagram's bytes to the fast path; false if they must be parsed by JAIN-SIP and given to
+     * {@link #accept}. A fault is counted and the bytes dropped, as there.
+     */
+    boolean acceptRaw(byte[] bytes, InetSocketAddress source, long connection) {
+        try {
+            boolean answer = bytes.length > 8 && bytes[0] == 'S' && bytes[7] == '0' && bytes[8] == ' '
+                    && new String(bytes, 0, 8, java.nio.charset.StandardCharsets.ISO_8859_1).equals("SIP/2.0 ");
+            return answer ? forwarder.onResponse(bytes) : forwarder.onRequest(bytes, source, connection);
+        } catch (RuntimeException e) {
+            stats.unparsable.increment();
+            LOG.log(Level.DEBUG, "message from " + source + " dropped", e);
+            return true;
+        }
+    }
+
     FrontStats stats() {
         return stats;
     }

@@ -1,6 +1,5 @@
 package org.p2psip.front;
 
-import gov.nist.javax.sip.message.SIPRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The transactions the front has forwarded and not yet seen a final answer to: what the load
  * counters need (the node, whether it is an INVITE) and what answering 503 for a node that died
- * needs (the request as the client sent it, and the client's TCP connection if any). Keyed by the
+ * needs (the request as sent to the node, and the client's TCP connection if any). Keyed by the
  * front's branch and the CSeq method, since a CANCEL shares its INVITE's branch. Bounded by
  * {@code max} and by the time-outs applied in {@link #expire}.
  *
@@ -18,19 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Transactions {
 
-    /** One forwarded transaction. The request is not changed after it is stored. */
+    /**
+     * One forwarded transaction. The request is kept as the bytes sent to the node and parsed only
+     * in the rare case it must be answered 503; its array is not changed after it is stored.
+     */
     static final class Open {
         final Node node;
         final boolean invite;
-        final SIPRequest request;
+        final byte[] forwarded;
         final long connection;
         final long startNanos;
         volatile boolean provisional;
 
-        Open(Node node, boolean invite, SIPRequest request, long connection, long startNanos) {
+        Open(Node node, boolean invite, byte[] forwarded, long connection, long startNanos) {
             this.node = node;
             this.invite = invite;
-            this.request = request;
+            this.forwarded = forwarded;
             this.connection = connection;
             this.startNanos = startNanos;
         }

@@ -13,14 +13,23 @@ final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
 
     private final Inbound inbound;
     private final int maxMessage;
+    private final DatagramBatch batch;
 
-    UdpHandler(Inbound inbound, int maxMessage) {
+    UdpHandler(Inbound inbound, int maxMessage, DatagramBatch batch) {
         this.inbound = inbound;
         this.maxMessage = maxMessage;
+        this.batch = batch;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        batch.end(); // one flush for all the read batch wrote
+        ctx.fireChannelReadComplete();
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+        batch.begin();
         if (Keepalive.isOnly(packet.content())) {
             return; // RFC 5626 keep-alive, not a message
         }
@@ -29,6 +38,9 @@ final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
             return;
         }
         byte[] bytes = ByteBufUtil.getBytes(packet.content());
+        if (inbound.acceptRaw(bytes, packet.sender(), Outlet.UDP)) {
+            return; // read lazily and forwarded; JAIN-SIP's full parse only for what the fast path leaves
+        }
         try {
             inbound.accept(SipParser.parse(bytes, true), packet.sender(), Outlet.UDP);
         } catch (ParseException e) {

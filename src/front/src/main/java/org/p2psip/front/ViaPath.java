@@ -33,13 +33,17 @@ final class ViaPath {
      * address (the front never resolves names: a name never waits on DNS here).
      */
     static InetSocketAddress responseAddress(Via via) {
-        String host = via.getReceived() != null ? via.getReceived() : strip(via.getHost());
+        return responseAddress(strip(via.getHost()), via.getPort(), via.getReceived(), via.getParameter(Via.RPORT));
+    }
+
+    /** As {@link #responseAddress(Via)}, from a Via's parts ({@code port} -1 if absent, {@code rport} "" if empty). */
+    static InetSocketAddress responseAddress(String sentByHost, int viaPort, String received, String rport) {
+        String host = received != null ? received : sentByHost;
         byte[] ip = host == null ? null : NetUtil.createByteArrayFromIpAddressString(host);
         if (ip == null) {
             return null;
         }
-        int port = via.getPort() > 0 ? via.getPort() : 5060;
-        String rport = via.getParameter(Via.RPORT);
+        int port = viaPort > 0 ? viaPort : 5060;
         if (rport != null && !rport.isEmpty()) {
             try {
                 port = Integer.parseInt(rport);

@@ -1,0 +1,160 @@
+package org.p2psip.front;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Set;
+
+/**
+ * A request as the front's fast path reads it: the method, the top Via, Call-ID, CSeq,
+ * Max-Forwards, the To tag and the top Route, each read where it lies, nothing else. {@link #read}
+ * returns null for anything the splice does not cover or that the front must answer itself (a
+ * required header missing or odd, Max-Forwards spent or absent, a body whose length is not the
+ * Content-Length), and the request takes JAIN-SIP's path, which stays the reference. Immutable.
+ */
+final class LazyRequest {
+
+    /** Methods JAIN-SIP's header check asks nothing more of (INVITE: once it has a Contact). */
+    private static final Set<String> PLAIN = Set.of("REGISTER", "OPTIONS", "BYE", "CANCEL", "ACK", "INVITE", "INFO",
+            "MESSAGE", "UPDATE", "PRACK");
+
+    final SipLines lines;
+    final String method;
+    final int topVia;
+    final ViaValue via;
+    /** End of the top Via value in the message: the comma before the next value, or the line's end. */
+    final int viaEnd;
+    final String branch;
+    final String callId;
+    final boolean toTag;
+    final int maxForwards;
+    final int maxForwardsHeader;
+    final RouteValue route;
+
+    private LazyRequest(SipLines lines, String method, int topVia, ViaValue via, int viaEnd, String callId,
+            boolean toTag, int maxForwardsHeader, int maxForwards, RouteValue route) {
+        this.lines = lines;
+        this.method = method;
+        this.topVia = topVia;
+        this.via = via;
+        this.viaEnd = viaEnd;
+        this.branch = via.param("branch");
+        this.callId = callId;
+        this.toTag = toTag;
+        this.maxForwardsHeader = maxForwardsHeader;
+        this.maxForwards = maxForwards;
+        this.route = route;
+    }
+
+    static LazyRequest read(byte[] bytes) {
+        SipLines lines = SipLines.of(bytes);
+        String method = lines == null ? null : method(lines.startLine());
+        if (method == null || !PLAIN.contains(method) || !lengthAgrees(lines)
+                || lines.find("from", 0) < 0 || (method.equals("INVITE") && lines.find("contact", 0) < 0)) {
+            return null;
+        }
+        int v = lines.find("via", 0);
+        if (v < 0 || lines.folded[v]) {
+            return null;
+        }
+        String viaText = lines.value(v);
+        int comma = viaText.indexOf(',');
+        ViaValue via = ViaValue.parse(comma < 0 ? viaText : viaText.substring(0, comma).trim());
+        String branch = via == null ? null : via.param("branch");
+        if (branch == null || !branch.startsWith("z9hG4bK")) {
+            return null; // an RFC 2543 branch is seeded from the whole request: JAIN-SIP's path
+        }
+        String callId = single(lines, "call-id");
+        int mf = lines.countOf("max-forwards") == 1 ? lines.find("max-forwards", 0) : -1;
+        int maxForwards = mf < 0 ? -1 : (int) number(lines.value(mf), 255);
+        if (callId == null || callId.isEmpty() || hasSpace(callId) || !cseqOf(lines, method) || maxForwards < 1) {
+            return null;
+        }
+        Boolean toTag = ToTag.present(single(lines, "to"));
+        RouteValue route = RouteValue.top(lines);
+        if (toTag == null || route == RouteValue.DOUBTFUL) {
+            return null;
+        }
+        int viaEnd = comma < 0 ? lines.valueEnd[v] : viaEndAtComma(lines, v);
+        return new LazyRequest(lines, method, v, via, viaEnd, callId, toTag, mf, maxForwards, route);
+    }
+
+    /**
+     * The request as it goes to the node: the front's Via line first, the client's top Via
+     * stamped with where it came from, Max-Forwards one less, the top Route dropped if it named the front.
+     */
+    byte[] forwarded(String ownViaLine, InetSocketAddress source, boolean dropRoute) {
+        var edits = new ArrayList<Splice.Edit>(4);
+        int headers = lines.startLineEnd + 2;
+        edits.add(new Splice.Edit(headers, headers, ownViaLine));
+        edits.add(new Splice.Edit(lines.valueStart[topVia], viaEnd, " " + via.stamped(source)));
+        edits.add(new Splice.Edit(lines.valueStart[maxForwardsHeader], lines.valueEnd[maxForwardsHeader],
+                " " + (maxForwards - 1)));
+        if (dropRoute && route != null) {
+            edits.add(new Splice.Edit(route.removeFrom, route.removeTo, ""));
+        }
+        return Splice.apply(lines.bytes, edits);
+    }
+
+    /** Where the first Via value ends in the bytes: at the first comma of the line. */
+    private static int viaEndAtComma(SipLines lines, int v) {
+        int i = lines.valueStart[v];
+        while (lines.bytes[i] != ',') {
+            i++;
+        }
+        return i;
+    }
+
+    private static String method(String startLine) {
+        int sp = startLine.indexOf(' ');
+        int sp2 = sp < 0 ? -1 : startLine.indexOf(' ', sp + 1);
+        if (sp <= 0 || sp2 < 0 || !startLine.endsWith(" SIP/2.0") || sp2 != startLine.length() - 8) {
+            return null;
+        }
+        return startLine.substring(0, sp);
+    }
+
+    /** Content-Length present and equal to the body's length; else JAIN-SIP decides what the body is. */
+    private static boolean lengthAgrees(SipLines lines) {
+        String length = single(lines, "content-length");
+        return length != null && number(length, 1 << 20) == lines.bodyLength();
+    }
+
+    /** CSeq is {@code number method}, its method the request's (else JAIN-SIP's path answers 400). */
+    private static boolean cseqOf(SipLines lines, String method) {
+        String cseq = single(lines, "cseq");
+        int sp = cseq == null ? -1 : cseq.indexOf(' ');
+        return sp > 0 && sp < 11 && number(cseq.substring(0, sp), Integer.MAX_VALUE) >= 0
+                && cseq.substring(sp + 1).trim().equals(method);
+    }
+
+    /** The value of a header that must appear once; null if it is absent or repeated. */
+    static String single(SipLines lines, String name) {
+        int h = lines.find(name, 0);
+        return h < 0 || lines.find(name, h + 1) >= 0 ? null : lines.value(h);
+    }
+
+    /** A decimal number no larger than {@code max}, or -1. */
+    static long number(String text, long max) {
+        if (text.isEmpty() || text.length() > 10) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n <= max ? n : -1;
+    }
+
+    private static boolean hasSpace(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) <= ' ') {
+                return true;
+            }
+        }
+        return false;
+    }
+}

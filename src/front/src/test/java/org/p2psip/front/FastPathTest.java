@@ -1,0 +1,240 @@
+package org.p2psip.front;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import gov.nist.javax.sip.header.Via;
+import gov.nist.javax.sip.message.SIPMessage;
+import gov.nist.javax.sip.message.SIPRequest;
+import gov.nist.javax.sip.message.SIPResponse;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sip.header.RouteHeader;
+import javax.sip.header.ViaHeader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast path (lazy read and splice) against JAIN-SIP's path, the reference: the same bytes go to
+ * two forwarders, one each way, and what they send is parsed by JAIN-SIP and compared header by
+ * header. What the fast path must leave alone it must refuse, with nothing done.
+ */
+class FastPathTest {
+
+    private static final InetSocketAddress SELF = new InetSocketAddress("127.0.0.1", 5060);
+    private static final InetSocketAddress CLIENT = new InetSocketAddress("127.0.0.1", 40001);
+
+    /** An outlet that keeps what it is given. */
+    static final class Recorder implements Outlet {
+        final List<byte[]> toNode = new ArrayList<>();
+        final List<byte[]> toClient = new ArrayList<>();
+        final List<InetSocketAddress> clientAddresses = new ArrayList<>();
+        final List<Long> connections = new ArrayList<>();
+
+        @Override
+        public void toNode(Node node, byte[] message) {
+            toNode.add(message);
+        }
+
+        @Override
+        public void toClient(long connection, InetSocketAddress address, byte[] message) {
+            toClient.add(message);
+            clientAddresses.add(address);
+            connections.add(connection);
+        }
+    }
+
+    /** A forwarder with one node, up, and what it sent. */
+    static final class Side {
+        final Recorder outlet = new Recorder();
+        final Forwarder forwarder;
+
+        Side() {
+            var nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
+            nodes.heard(nodes.all().get(0));
+            forwarder = new Forwarder(SELF, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
+                    new Transactions(100), outlet, new FrontStats(), 5);
+        }
+    }
+
+    private static final String REGISTER = "REGISTER sip:example.com SIP/2.0\r\n"
+            + "Via: SIP/2.0/UDP 127.0.0.1:40001;branch=z9hG4bK-1;rport\r\n"
+            + "Max-Forwards: 70\r\n"
+            + "From: <sip:alice@example.com>;tag=a1\r\n"
+            + "To: <sip:alice@example.com>\r\n"
+            + "Call-ID: reg-1@127.0.0.1\r\n"
+            + "CSeq: 1 REGISTER\r\n"
+            + "Contact: <sip:alice@127.0.0.1:40001>\r\n"
+            + "Expires: 3600\r\n"
+            + "Content-Length: 0\r\n\r\n";
+
+    @Test
+    void aPlainRegisterGoesOutAsJainSipWritesIt() throws Exception {
+        assertSameRequest(REGISTER, CLIENT);
+    }
+
+    @Test
+    void aClientBehindAnotherAddressGetsReceivedAndRport() throws Exception {
+        assertSameRequest(REGISTER, new InetSocketAddress("10.1.2.3", 7777));
+        assertSameRequest(REGISTER.replace(";rport", ";received=10.9.9.9;rport=1"), new InetSocketAddress("10.1.2.3", 7777));
+        assertSameRequest(REGISTER.replace("127.0.0.1:40001;", "client.example.com:5062;"), CLIENT);
+    }
+
+    @Test
+    void compactFormsAndLowerCaseNamesAreRead() throws Exception {
+        String compact = REGISTER.replace("Via:", "v:").replace("From:", "f :").replace("To:", "t:")
+                .replace("Call-ID:", "i:").replace("Contact:", "m:").replace("Content-Length:", "l:")
+                .replace("Max-Forwards:", "max-forwards:").replace("CSeq:", "cseq:");
+        assertSameRequest(compact, CLIENT);
+    }
+
+    @Test
+    void foldedHeadersAreReadUnfolded() throws Exception {
+        String folded = REGISTER.replace("To: <sip:alice@example.com>", "To:\r\n <sip:alice@example.com>\r\n\t;tag=x9")
+                .replace("Expires: 3600", "Subject: a\r\n  long subject");
+        assertSameRequest(folded, CLIENT);
+        // A folded top Via is rewritten by the reference path only.
+        assertFallsBack(REGISTER.replace("Via: SIP/2.0/UDP", "Via:\r\n SIP/2.0/UDP"));
+    }
+
+    @Test
+    void severalViasInOneLineKeepTheirOrder() throws Exception {
+        String two = REGISTER.replace(";rport\r\n", ";rport , SIP/2.0/UDP 10.0.0.2:5070;branch=z9hG4bK-2;received=10.0.0.3\r\n"
+                + "Via: SIP/2.0/TCP 10.0.0.4;branch=z9hG4bK-3\r\n");
+        assertSameRequest(two, new InetSocketAddress("10.1.2.3", 7777));
+    }
+
+    @Test
+    void aRouteToTheFrontIsConsumedAndOthersKept() throws Exception {
+        String mine = "Route: <sip:127.0.0.1:5060;lr>\r\n";
+        String mineFirst = "Route: <sip:127.0.0.1:5060;lr>,  <sip:10.0.0.9;lr>\r\n";
+        String other = "Route: <sip:10.0.0.9;lr>, <sip:127.0.0.1:5060;lr>\r\nRoute: <sip:10.0.0.8;lr>\r\n";
+        for (String route : List.of(mine, mineFirst, other)) {
+            assertSameRequest(REGISTER.replace("Expires", route + "Expires"), CLIENT);
+        }
+        // A display name is left to the reference path.
+        assertFallsBack(REGISTER.replace("Expires", "Route: \"front\" <sip:127.0.0.1:5060;lr>\r\nExpires"));
+        assertSameRequest(REGISTER.replace("Expires", "Route: <sip:127.0.0.1;lr>\r\nExpires"), CLIENT);
+    }
+
+    @Test
+    void anInviteWithABodyKeepsItsBody() throws Exception {
+        String sdp = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 6000 RTP/AVP 0\r\n";
+        String invite = REGISTER.replace("REGISTER", "INVITE").replace("Expires: 3600\r\n", "Content-Type: application/sdp\r\n")
+                .replace("Content-Length: 0", "Content-Length: " + sdp.length()) + sdp;
+        assertSameRequest(invite, CLIENT);
+    }
+
+    @Test
+    void missingOrOddHeadersGoToTheReferenceAndGet400() throws Exception {
+        for (String header : List.of("Call-ID: reg-1@127.0.0.1\r\n", "CSeq: 1 REGISTER\r\n", "From: <sip:alice@example.com>;tag=a1\r\n",
+                "To: <sip:alice@example.com>\r\n")) {
+            String bad = REGISTER.replace(header, "");
+            assertFallsBack(bad);
+            assertEquals(400, referenceAnswer(bad).getStatusCode(), header);
+        }
+        String mismatch = REGISTER.replace("CSeq: 1 REGISTER", "CSeq: 1 OPTIONS");
+        assertFallsBack(mismatch);
+        assertEquals(400, referenceAnswer(mismatch).getStatusCode());
+        String spent = REGISTER.replace("Max-Forwards: 70", "Max-Forwards: 0");
+        assertFallsBack(spent);
+        assertEquals(483, referenceAnswer(spent).getStatusCode());
+        assertFallsBack(REGISTER.replace("Max-Forwards: 70\r\n", ""));
+        assertFallsBack(REGISTER.replace("Content-Length: 0", "Content-Length: 5"));
+        assertFallsBack(REGISTER.replace("\r\n", "\n"));
+        assertFallsBack(REGISTER.replace("z9hG4bK-1", "old-style"));
+    }
+
+    @Test
+    void answersLoseTheFrontsViaAsJainSipWouldHaveIt() throws Exception {
+        var fast = new Side();
+        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), new InetSocketAddress("10.1.2.3", 7777), Outlet.UDP));
+        SIPRequest forwarded = (SIPRequest) parse(fast.outlet.toNode.get(0));
+        String ok = new String(forwarded.createResponse(200).encodeAsBytes("UDP"), StandardCharsets.ISO_8859_1);
+        assertTrue(ok.contains(",SIP/2.0/UDP"), "JAIN-SIP writes both Vias in one line");
+        assertSameResponse(ok);
+        // And each in its own line, compact.
+        assertSameResponse(ok.replace(",SIP/2.0/UDP", "\r\nv: SIP/2.0/UDP"));
+        // One not for the front is left to the reference path, which drops and counts it.
+        assertFalse(new Side().forwarder.onResponse(bytes(ok.replace(Branches.PREFIX, "z9hG4bK-else-"))));
+    }
+
+    private static void assertSameResponse(String text) throws Exception {
+        var fast = new Side();
+        var reference = new Side();
+        assertTrue(fast.forwarder.onResponse(bytes(text)), "fast path refused " + text);
+        reference.forwarder.onResponse((SIPResponse) parse(bytes(text)));
+        assertEquals(reference.outlet.clientAddresses, fast.outlet.clientAddresses);
+        assertEquals(reference.outlet.connections, fast.outlet.connections);
+        SIPMessage expected = parse(reference.outlet.toClient.get(0));
+        SIPMessage actual = parse(fast.outlet.toClient.get(0));
+        assertEquals(vias(expected), vias(actual));
+        assertEquals(expected.getCSeq().toString(), actual.getCSeq().toString());
+        assertEquals(expected.getTo().toString(), actual.getTo().toString());
+    }
+
+    private static void assertSameRequest(String text, InetSocketAddress source) throws Exception {
+        var fast = new Side();
+        var reference = new Side();
+        assertTrue(fast.forwarder.onRequest(bytes(text), source, Outlet.UDP), "fast path refused " + text);
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), source, Outlet.UDP);
+        assertEquals(1, reference.outlet.toNode.size());
+        SIPRequest expected = (SIPRequest) parse(reference.outlet.toNode.get(0));
+        SIPRequest actual = (SIPRequest) parse(fast.outlet.toNode.get(0));
+        assertEquals(expected.getRequestLine().encode(), actual.getRequestLine().encode());
+        assertEquals(vias(expected), vias(actual));
+        assertEquals(expected.getMaxForwards().getMaxForwards(), actual.getMaxForwards().getMaxForwards());
+        assertEquals(headers(expected, RouteHeader.NAME), headers(actual, RouteHeader.NAME));
+        for (String name : List.of("Call-ID", "CSeq", "From", "To", "Contact", "Content-Type")) {
+            assertEquals(headers(expected, name), headers(actual, name), name);
+        }
+        assertArrayEquals(expected.getRawContent(), actual.getRawContent());
+        assertTrue(fast.outlet.toClient.isEmpty());
+    }
+
+    private static void assertFallsBack(String text) {
+        var fast = new Side();
+        assertFalse(fast.forwarder.onRequest(bytes(text), CLIENT, Outlet.UDP), text);
+        assertTrue(fast.outlet.toNode.isEmpty() && fast.outlet.toClient.isEmpty());
+    }
+
+    private static SIPResponse referenceAnswer(String text) throws ParseException {
+        var reference = new Side();
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), CLIENT, Outlet.UDP);
+        assertTrue(reference.outlet.toNode.isEmpty());
+        return (SIPResponse) parse(reference.outlet.toClient.get(0));
+    }
+
+    /** Each Via as transport, sent-by and its parameters by lower-case name (JAIN-SIP may order them otherwise). */
+    private static List<String> vias(SIPMessage message) {
+        var out = new ArrayList<String>();
+        var it = message.getHeaders(ViaHeader.NAME);
+        while (it.hasNext()) {
+            Via via = (Via) it.next();
+            Map<String, String> params = new TreeMap<>();
+            via.getParameterNames().forEachRemaining(n -> params.put(((String) n).toLowerCase(), via.getParameter((String) n)));
+            out.add(via.getTransport().toUpperCase() + " " + via.getSentBy().encode() + " " + params);
+        }
+        return out;
+    }
+
+    private static List<String> headers(SIPMessage message, String name) {
+        var out = new ArrayList<String>();
+        message.getHeaders(name).forEachRemaining(h -> out.add(h.toString().trim()));
+        return out;
+    }
+
+    private static SIPMessage parse(byte[] bytes) throws ParseException {
+        return SipParser.parse(bytes, true);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}
