@@ -48,7 +48,7 @@ final class LazyRequest {
     static LazyRequest read(byte[] bytes) {
         SipLines lines = SipLines.of(bytes);
         String method = lines == null ? null : method(lines.startLine());
-        if (method == null || !PLAIN.contains(method) || !lengthAgrees(lines)
+        if (method == null || !PLAIN.contains(method) || !lines.lengthAgrees()
                 || lines.find("from", 0) < 0 || (method.equals("INVITE") && lines.find("contact", 0) < 0)) {
             return null;
         }
@@ -56,25 +56,24 @@ final class LazyRequest {
         if (v < 0 || lines.folded[v]) {
             return null;
         }
-        String viaText = lines.value(v);
-        int comma = viaText.indexOf(',');
-        ViaValue via = ViaValue.parse(comma < 0 ? viaText : viaText.substring(0, comma).trim());
+        ViaValue via = ViaValue.parse(SipLines.firstValue(lines.value(v)));
         String branch = via == null ? null : via.param("branch");
         if (branch == null || !branch.startsWith("z9hG4bK")) {
             return null; // an RFC 2543 branch is seeded from the whole request: JAIN-SIP's path
         }
-        String callId = single(lines, "call-id");
+        String callId = lines.single("call-id");
         int mf = lines.countOf("max-forwards") == 1 ? lines.find("max-forwards", 0) : -1;
-        int maxForwards = mf < 0 ? -1 : (int) number(lines.value(mf), 255);
+        int maxForwards = mf < 0 ? -1 : (int) SipLines.number(lines.value(mf), 255);
         if (callId == null || callId.isEmpty() || hasSpace(callId) || !cseqOf(lines, method) || maxForwards < 1) {
             return null;
         }
-        Boolean toTag = ToTag.present(single(lines, "to"));
+        Boolean toTag = ToTag.present(lines.single("to"));
         RouteValue route = RouteValue.top(lines);
         if (toTag == null || route == RouteValue.DOUBTFUL) {
             return null;
         }
-        int viaEnd = comma < 0 ? lines.valueEnd[v] : viaEndAtComma(lines, v);
+        int comma = lines.firstComma(v);
+        int viaEnd = comma < 0 ? lines.valueEnd[v] : comma;
         return new LazyRequest(lines, method, v, via, viaEnd, callId, toTag, mf, maxForwards, route);
     }
 
@@ -95,15 +94,6 @@ final class LazyRequest {
         return Splice.apply(lines.bytes, edits);
     }
 
-    /** Where the first Via value ends in the bytes: at the first comma of the line. */
-    private static int viaEndAtComma(SipLines lines, int v) {
-        int i = lines.valueStart[v];
-        while (lines.bytes[i] != ',') {
-            i++;
-        }
-        return i;
-    }
-
     private static String method(String startLine) {
         int sp = startLine.indexOf(' ');
         int sp2 = sp < 0 ? -1 : startLine.indexOf(' ', sp + 1);
@@ -113,40 +103,12 @@ final class LazyRequest {
         return startLine.substring(0, sp);
     }
 
-    /** Content-Length present and equal to the body's length; else JAIN-SIP decides what the body is. */
-    private static boolean lengthAgrees(SipLines lines) {
-        String length = single(lines, "content-length");
-        return length != null && number(length, 1 << 20) == lines.bodyLength();
-    }
-
     /** CSeq is {@code number method}, its method the request's (else JAIN-SIP's path answers 400). */
     private static boolean cseqOf(SipLines lines, String method) {
-        String cseq = single(lines, "cseq");
+        String cseq = lines.single("cseq");
         int sp = cseq == null ? -1 : cseq.indexOf(' ');
-        return sp > 0 && sp < 11 && number(cseq.substring(0, sp), Integer.MAX_VALUE) >= 0
+        return sp > 0 && sp < 11 && SipLines.number(cseq.substring(0, sp), Integer.MAX_VALUE) >= 0
                 && cseq.substring(sp + 1).trim().equals(method);
-    }
-
-    /** The value of a header that must appear once; null if it is absent or repeated. */
-    static String single(SipLines lines, String name) {
-        int h = lines.find(name, 0);
-        return h < 0 || lines.find(name, h + 1) >= 0 ? null : lines.value(h);
-    }
-
-    /** A decimal number no larger than {@code max}, or -1. */
-    static long number(String text, long max) {
-        if (text.isEmpty() || text.length() > 10) {
-            return -1;
-        }
-        long n = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n <= max ? n : -1;
     }
 
     private static boolean hasSpace(String text) {

@@ -1,5 +1,7 @@
 package org.p2psip.front;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * An answer from a node as the fast path reads it: the status, the front's Via on top (its branch
  * and connection parameter), the Via below it, Call-ID and the CSeq method; the answer to the
@@ -35,46 +37,40 @@ final class LazyResponse {
     static LazyResponse read(byte[] bytes) {
         SipLines lines = SipLines.of(bytes);
         int status = lines == null ? -1 : status(lines.startLine());
-        String callId = status < 0 ? null : LazyRequest.single(lines, "call-id");
-        String cseq = callId == null ? null : LazyRequest.single(lines, "cseq");
-        String length = cseq == null ? null : LazyRequest.single(lines, "content-length");
+        String callId = status < 0 ? null : lines.single("call-id");
+        String cseq = callId == null ? null : lines.single("cseq");
         int sp = cseq == null ? -1 : cseq.indexOf(' ');
-        if (length == null || sp <= 0 || callId.isEmpty()
-                || LazyRequest.number(length, 1 << 20) != lines.bodyLength()) {
+        if (sp <= 0 || callId.isEmpty() || !lines.lengthAgrees()) {
             return null;
         }
         int v = lines.find("via", 0);
         if (v < 0 || lines.folded[v]) {
             return null;
         }
-        String text = lines.value(v);
-        int comma = text.indexOf(',');
-        ViaValue top = ViaValue.parse(comma < 0 ? text : text.substring(0, comma).trim());
+        ViaValue top = ViaValue.parse(SipLines.firstValue(lines.value(v)));
         if (top == null || top.param("branch") == null) {
             return null;
         }
-        return below(lines, v, comma, top, callId, cseq.substring(sp + 1).trim(), status);
+        return below(lines, v, top, callId, cseq.substring(sp + 1).trim(), status);
     }
 
     /** Reads the Via below the front's, in the same line or the next Via line, and where the front's is cut. */
-    private static LazyResponse below(SipLines lines, int v, int comma, ViaValue top, String callId, String method,
-            int status) {
+    private static LazyResponse below(SipLines lines, int v, ViaValue top, String callId, String method, int status) {
         String nextText;
         int cutFrom;
         int cutTo;
+        int comma = lines.firstComma(v);
         if (comma < 0) {
             int w = lines.find("via", v + 1);
-            nextText = w < 0 || lines.folded[w] ? null : firstValue(lines.value(w));
+            nextText = w < 0 || lines.folded[w] ? null : SipLines.firstValue(lines.value(w));
             cutFrom = lines.lineStart[v];
             cutTo = lines.lineEnd(v);
         } else {
-            nextText = firstValue(lines.value(v).substring(comma + 1).trim());
+            // the Via line is not folded (checked in read), so its value after the comma is one piece of bytes
+            nextText = SipLines.firstValue(new String(lines.bytes, comma + 1, lines.valueEnd[v] - comma - 1,
+                    StandardCharsets.ISO_8859_1).trim());
             cutFrom = lines.valueStart[v];
-            cutTo = cutFrom;
-            while (lines.bytes[cutTo] != ',') {
-                cutTo++;
-            }
-            cutTo++; // the value and its comma go; the space before the next value stays after the colon
+            cutTo = comma + 1; // the value and its comma go; the space before the next value stays after the colon
         }
         ViaValue next = nextText == null ? null : ViaValue.parse(nextText);
         if (next == null) {
@@ -88,17 +84,12 @@ final class LazyResponse {
         return new Splice(lines.bytes, 0).replace(cutFrom, cutTo, "").bytes();
     }
 
-    private static String firstValue(String text) {
-        int comma = text.indexOf(',');
-        return comma < 0 ? text : text.substring(0, comma).trim();
-    }
-
     private static int status(String statusLine) {
         if (!statusLine.startsWith("SIP/2.0 ") || statusLine.length() < 11
                 || (statusLine.length() > 11 && statusLine.charAt(11) != ' ')) {
             return -1;
         }
-        long code = LazyRequest.number(statusLine.substring(8, 11), 699);
+        long code = SipLines.number(statusLine.substring(8, 11), 699);
         return code < 100 ? -1 : (int) code;
     }
 }

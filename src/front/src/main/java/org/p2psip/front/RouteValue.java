@@ -75,7 +75,7 @@ final class RouteValue {
         }
         int colon = hostPort.indexOf(':');
         String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-        long port = colon < 0 ? -1 : LazyRequest.number(hostPort.substring(colon + 1), 65535);
+        long port = colon < 0 ? -1 : SipLines.number(hostPort.substring(colon + 1), 65535);
         if (host.isEmpty() || (colon >= 0 && port < 0)) {
             return DOUBTFUL;
         }

@@ -120,6 +120,50 @@ final class SipLines {
         return -1;
     }
 
+    /** The value of a header that must appear once; null if it is absent or repeated. */
+    String single(String name) {
+        int h = find(name, 0);
+        return h < 0 || find(name, h + 1) >= 0 ? null : value(h);
+    }
+
+    /** Content-Length present once and equal to the body's length; else JAIN-SIP decides what the body is. */
+    boolean lengthAgrees() {
+        String length = single("content-length");
+        return length != null && number(length, 1 << 20) == bodyLength();
+    }
+
+    /** Index of the first comma in a header's value (where its first value ends), or -1. */
+    int firstComma(int header) {
+        for (int i = valueStart[header]; i < valueEnd[header]; i++) {
+            if (bytes[i] == ',') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The first of a header's comma-separated values, trimmed. */
+    static String firstValue(String text) {
+        int comma = text.indexOf(',');
+        return comma < 0 ? text : text.substring(0, comma).trim();
+    }
+
+    /** A decimal number no larger than {@code max}, or -1. */
+    static long number(String text, long max) {
+        if (text.isEmpty() || text.length() > 10) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n <= max ? n : -1;
+    }
+
     /** How many headers are named {@code name}. */
     int countOf(String name) {
         int n = 0;

@@ -40,7 +40,7 @@ final class ViaValue {
         String sentBy = parts[0].trim();
         int colon = sentBy.indexOf(':');
         String host = colon < 0 ? sentBy : sentBy.substring(0, colon);
-        int port = colon < 0 ? -1 : port(sentBy.substring(colon + 1));
+        int port = colon < 0 ? -1 : (int) SipLines.number(sentBy.substring(colon + 1), 65535);
         if (!plainHost(host) || (colon >= 0 && port < 0) || transport.isEmpty() || !token(transport)) {
             return null;
         }
@@ -96,19 +96,6 @@ final class ViaValue {
 
     InetSocketAddress responseAddress() {
         return ViaPath.responseAddress(host, port, param("received"), param("rport"));
-    }
-
-    private static int port(String text) {
-        if (text.isEmpty() || text.length() > 5) {
-            return -1;
-        }
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-                return -1;
-            }
-        }
-        int port = Integer.parseInt(text);
-        return port <= 65535 ? port : -1;
     }
 
     private static boolean plainHost(String host) {
