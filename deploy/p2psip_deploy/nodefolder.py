@@ -106,6 +106,16 @@ gov.nist.javax.sip.AGGRESSIVE_CLEANUP=true
 # Timer J so that retransmissions get their answer, and that second parse cost 10% of a node's CPU
 gov.nist.javax.sip.RELEASE_REFERENCES_STRATEGY=Aggressive
 gov.nist.javax.sip.DELIVER_UNSOLICITED_NOTIFY=true
+# Every datagram read gets a buffer of this size (default 64 KiB), kept while it waits in the
+# stack's unbounded queue for a worker: a cold node offered 4,000 REGISTER/s queued 14,500
+# datagrams, 950 MB, and the out-of-memory error killed its UDP reader for good. 16 KiB holds the
+# largest message this application sends (a Bryan batch: p2psip.bryan.copy-batch-bytes, 8,000,
+# plus headers); a longer UDP message is cut and refused, TCP ones are refused past this size.
+gov.nist.javax.sip.MAX_MESSAGE_SIZE=16384
+# A datagram still queued after this long is dropped (checked every 2 s; default 8 s): its sender
+# has retransmitted it by then, and the queue holds at most about 3 s of offered load (16 KiB
+# buffers: a cold Hazelcast node offered 8,000/s queued 29,600, 32 KiB each ran out of heap).
+gov.nist.javax.sip.CONGESTION_CONTROL_TIMEOUT=1000
 gov.nist.javax.sip.LOG_MESSAGE_CONTENT=false
 gov.nist.javax.sip.TRACE_LEVEL={TRACE_MESSAGES if spec.sip_trace else 0}
 """

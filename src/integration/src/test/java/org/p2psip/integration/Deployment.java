@@ -78,6 +78,11 @@ final class Deployment implements AutoCloseable {
         return runDir.resolve("front/console.log");
     }
 
+    /** Node i's JVM output: the servlet's log lines and any error that reached no logger. */
+    Path consoleLog(int i) {
+        return runDir.resolve("node-" + i + "/logs/console.log");
+    }
+
     /** Node i's container log: with a front, every SIP message the node sent or received. */
     Path containerLog(int i) {
         return runDir.resolve("node-" + i + "/logs/container.log");
