@@ -39,7 +39,7 @@ public final class BryanOptions {
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.bryan.tombstone-retention",
             Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so that a stale copy cannot bring it back.");
     public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
-            "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs.");
+            "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs; keep it under about 14000 (the nodes read 16 KiB of a datagram).");
     public static final Option<Duration> BATCH_LINGER = Option.duration("p2psip.bryan.batch-linger",
             Duration.ofMillis(2), "0ms", "How long a write's copy or a routed operation waits for others bound to the same peer before their REGISTER leaves (also after the previous one to that peer was answered); 0: as soon as none is in flight.");
 

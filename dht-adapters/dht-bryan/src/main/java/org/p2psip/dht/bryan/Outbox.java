@@ -28,6 +28,14 @@ final class Outbox {
     /** What a batch's body adds to each operation's own body, about: its DHT-Op and content type. */
     private static final int OVERHEAD_BYTES = 96;
 
+    /**
+     * Operations per batch at most. A batch's request is cut by size, but its answer carries a
+     * record for each get (and each refused put), about 200 bytes: 64 of them stay well under
+     * the 16 KiB the nodes' SIP stack reads of a datagram (deploy/p2psip_deploy/nodefolder.py),
+     * where a batch of 83 empty gets, all that fit 8,000 bytes, could be answered with more.
+     */
+    static final int MOST_OPS = 64;
+
     private final BryanPeer peer;
     private final Map<NodeRef, Queue> queues = new HashMap<>();
 
@@ -84,12 +92,12 @@ final class Outbox {
         });
     }
 
-    /** The oldest waiting operations whose bodies fit one batch (at least one). */
+    /** The oldest waiting operations whose bodies fit one batch (at least one, at most {@link #MOST_OPS}). */
     private List<Waiting> take(Queue queue) {
         var taken = new ArrayList<Waiting>();
         int bytes = 0;
         int limit = peer.settings().copyBatchBytes();
-        while (!queue.waiting.isEmpty() && taken.size() < 0xFFFF) {
+        while (!queue.waiting.isEmpty() && taken.size() < MOST_OPS) {
             int size = queue.waiting.peek().request.body().length + OVERHEAD_BYTES;
             if (!taken.isEmpty() && bytes + size > limit) {
                 break;
