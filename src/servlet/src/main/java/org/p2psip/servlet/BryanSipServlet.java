@@ -41,9 +41,17 @@ public class BryanSipServlet extends P2PSipServlet {
     @Override
     protected Dht createDht(Config config, Clock clock) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
-        link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS));
+        link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config));
         dht = BryanDht.start(link, config, clock);
         return dht;
+    }
+
+    private static String transport(Config config) {
+        String transport = config.get(BryanOptions.TRANSPORT).toLowerCase(java.util.Locale.ROOT);
+        if (!transport.equals("udp") && !transport.equals("tcp")) {
+            throw new IllegalArgumentException(BryanOptions.TRANSPORT.name() + " must be udp or tcp, not " + transport);
+        }
+        return transport;
     }
 
     @Override

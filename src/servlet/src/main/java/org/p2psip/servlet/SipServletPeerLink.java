@@ -43,10 +43,13 @@ final class SipServletPeerLink extends AbstractPeerLink {
 
     private final SipFactory factory;
     private final Map<String, CompletableFuture<PeerResponse>> pending = new ConcurrentHashMap<>();
+    /** Appended to a target's request URI: empty for UDP, the container's default. */
+    private final String uriParameters;
 
-    SipServletPeerLink(SipFactory factory, String address) {
+    SipServletPeerLink(SipFactory factory, String address, String transport) {
         super(address);
         this.factory = factory;
+        this.uriParameters = transport.equals("udp") ? "" : ";transport=" + transport;
     }
 
     @Override
@@ -59,7 +62,7 @@ final class SipServletPeerLink extends AbstractPeerLink {
         try {
             Address peer = factory.createAddress(request.peerUri());
             SipServletRequest register = factory.createRequest(session, "REGISTER", peer, peer);
-            register.setRequestURI(factory.createURI("sip:" + target));
+            register.setRequestURI(factory.createURI("sip:" + target + uriParameters));
             if (request.expires() >= 0) {
                 register.setExpires(request.expires());
             }
