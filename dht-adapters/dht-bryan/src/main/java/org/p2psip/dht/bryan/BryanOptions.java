@@ -42,13 +42,15 @@ public final class BryanOptions {
             "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs; keep it under about 14000 (the nodes read 16 KiB of a datagram).");
     public static final Option<Duration> BATCH_LINGER = Option.duration("p2psip.bryan.batch-linger",
             Duration.ofMillis(2), "0ms", "How long a write's copy or a routed operation waits for others bound to the same peer before their REGISTER leaves (also after the previous one to that peer was answered); 0: as soon as none is in flight.");
+    public static final Option<Integer> PEER_WINDOW = Option.integer("p2psip.bryan.peer-window", 4,
+            "1", "REGISTERs carrying operations, and REGISTERs carrying copies, in flight to one peer at once; past the first, one leaves only with a full batch.");
     public static final Option<String> TRANSPORT = Option.string("p2psip.bryan.transport", "tcp", "udp",
             "SIP transport of the peers' own REGISTERs: tcp (one connection to each peer it talks to: no retransmission timers, and the peers' messages do not wait behind the users' datagrams in the stack's queue) or udp.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
             MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES,
-            BATCH_LINGER, TRANSPORT);
+            BATCH_LINGER, PEER_WINDOW, TRANSPORT);
 
     private BryanOptions() {
     }

@@ -8,7 +8,8 @@ import org.p2psip.config.NodeOptions;
 record BryanSettings(String overlay, String secret, int successors, int replicas, Duration stabilize,
                      Duration fixFingers, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
-                     Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger) {
+                     Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger,
+                     int peerWindow) {
 
     BryanSettings {
         if (secret.isEmpty()) {
@@ -20,6 +21,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
         }
         if (replicas < 0 || replicas > successors) {
             throw new IllegalArgumentException(BryanOptions.REPLICAS.name() + " must be 0.." + successors);
+        }
+        if (peerWindow < 1) {
+            throw new IllegalArgumentException(BryanOptions.PEER_WINDOW.name() + " must be at least 1");
         }
         if (timeoutsBeforeFailure < 1) {
             throw new IllegalArgumentException(BryanOptions.TIMEOUTS_BEFORE_FAILURE.name() + " must be at least 1");
@@ -34,7 +38,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.MAX_HOPS), c.get(BryanOptions.JOIN_RETRY_INTERVAL),
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
                 c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES),
-                c.get(BryanOptions.BATCH_LINGER));
+                c.get(BryanOptions.BATCH_LINGER), c.get(BryanOptions.PEER_WINDOW));
     }
 
     /** Waiting entries that make a batch worth sending without lingering further. */

@@ -15,13 +15,16 @@ import org.p2psip.dht.chord.NodeRef;
 
 /**
  * The users' routed operations on their way to other peers, pipelined per peer like the replica
- * copies: at most one REGISTER is in flight to each peer, and the operations sent while it
- * travels wait and go together in the next one, as a {@code DHT-Op: batch} (an operation that
- * waits alone goes as its own REGISTER). Each batch also waits until its oldest operation is
- * {@code batch-linger} old (a few milliseconds), or until enough are waiting: on the servlet
- * container a peer REGISTER costs about as much as a user's, and an answer comes back so fast
- * that without it a batch held two or three operations. Each operation keeps its own deadline.
- * Not thread-safe: runs on the peer's loop.
+ * copies: while a REGISTER to a peer is in flight, the operations sent meanwhile wait and go
+ * together in the next one, as a {@code DHT-Op: batch} (an operation that waits alone goes as its
+ * own REGISTER). A first batch also waits until its oldest operation is {@code batch-linger} old
+ * (a few milliseconds), or until enough are waiting: on the servlet container a peer REGISTER
+ * costs about as much as a user's, and an answer comes back so fast that without it a batch held
+ * two or three operations. Further REGISTERs leave while others are in flight only with a full
+ * batch, and at most {@code peer-window} at once: with one in flight, a peer pair carried at most
+ * {@link #MOST_OPS} operations per round trip, and two peers collapsed at about 8,000 REGISTER/s
+ * once the queue outgrew that. Each operation keeps its own deadline. Not thread-safe: runs on the
+ * peer's loop.
  */
 final class Outbox {
 
@@ -55,32 +58,31 @@ final class Outbox {
         waiting.answer.whenComplete((a, e) -> timer.cancel(false));
         Queue queue = queues.computeIfAbsent(target, t -> new Queue());
         queue.waiting.add(waiting);
-        if (!queue.inFlight) {
-            sendNext(target, queue);
-        }
+        sendNext(target, queue);
         return waiting.answer;
     }
 
+    /** Sends what may leave now (see {@link Pipe}). */
     private void sendNext(NodeRef target, Queue queue) {
         queue.waiting.removeIf(w -> w.answer.isDone()); // their deadline passed while they waited
-        if (queue.waiting.isEmpty()) {
-            queue.inFlight = false;
+        while (!queue.waiting.isEmpty() && queue.pipe.mayLeave(peer, queue.waiting.size(), MOST_OPS,
+                queue.waiting.peek().queuedNanos(), () -> sendNext(target, queue))) {
+            send(target, queue, take(queue));
+        }
+        if (queue.waiting.isEmpty() && queue.pipe.idle()) {
             queues.remove(target, queue);
-            return;
         }
-        queue.inFlight = true; // or lingering, which keeps the pipe as busy
-        long linger = peer.settings().lingerLeftMillis(queue.waiting.peek().queuedNanos(), queue.waiting.size());
-        if (linger > 0) {
-            peer.schedule(() -> sendNext(target, queue), linger);
-            return;
-        }
-        List<Waiting> next = take(queue);
+    }
+
+    private void send(NodeRef target, Queue queue, List<Waiting> next) {
+        queue.pipe.left();
         long latest = next.stream().mapToLong(Waiting::deadlineNanos).max().orElseThrow();
         Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - System.nanoTime()));
         CompletableFuture<List<Answer>> answers = next.size() == 1
                 ? peer.send(target, next.get(0).request, timeout).thenApply(List::of)
                 : sendBatch(target, next, timeout);
         answers.whenComplete((each, failure) -> {
+            queue.pipe.answered();
             for (int i = 0; i < next.size(); i++) {
                 if (failure != null) {
                     next.get(i).answer.completeExceptionally(BryanPeer.unwrap(failure));
@@ -147,6 +149,6 @@ final class Outbox {
     /** The operations waiting for the next REGISTER to one peer, oldest first. */
     private static final class Queue {
         final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-        boolean inFlight;
+        final Pipe pipe = new Pipe();
     }
 }

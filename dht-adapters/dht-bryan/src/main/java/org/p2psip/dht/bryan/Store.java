@@ -122,33 +122,29 @@ final class Store {
         }
         queue.records.merge(record.key(), record, (held, newer) -> newer.stamp() > held.stamp() ? newer : held);
         queue.waiting.add(taken);
-        if (!queue.inFlight) {
-            sendQueued(target, queue);
-        }
+        sendQueued(target, queue);
         return taken;
     }
 
+    /** Sends the waiting copies if they may leave now (see {@link Pipe}). */
     private void sendQueued(NodeRef target, CopyQueue queue) {
-        if (queue.waiting.isEmpty()) {
-            queue.inFlight = false;
+        while (queue.pipe.mayLeave(peer, queue.records.size(), BryanSettings.ENOUGH_TO_SEND, queue.firstNanos,
+                () -> sendQueued(target, queue))) {
+            List<Record> batch = List.copyOf(queue.records.values());
+            List<CompletableFuture<Boolean>> waiting = List.copyOf(queue.waiting);
+            queue.records.clear();
+            queue.waiting.clear();
+            queue.pipe.left();
+            peer.counters().increment("bryan.replica.batches");
+            copyTo(List.of(target), batch).whenComplete((all, ignored) -> {
+                queue.pipe.answered();
+                waiting.forEach(w -> w.complete(Boolean.TRUE.equals(all)));
+                sendQueued(target, queue);
+            });
+        }
+        if (queue.waiting.isEmpty() && queue.pipe.idle()) {
             copyQueues.remove(target, queue);
-            return;
         }
-        queue.inFlight = true; // or lingering, which keeps the pipe as busy
-        long linger = peer.settings().lingerLeftMillis(queue.firstNanos, queue.records.size());
-        if (linger > 0) {
-            peer.schedule(() -> sendQueued(target, queue), linger);
-            return;
-        }
-        List<Record> batch = List.copyOf(queue.records.values());
-        List<CompletableFuture<Boolean>> waiting = List.copyOf(queue.waiting);
-        queue.records.clear();
-        queue.waiting.clear();
-        peer.counters().increment("bryan.replica.batches");
-        copyTo(List.of(target), batch).whenComplete((all, ignored) -> {
-            waiting.forEach(w -> w.complete(Boolean.TRUE.equals(all)));
-            sendQueued(target, queue);
-        });
     }
 
     /** The writes waiting for the next copy REGISTER to one replica (the newest record per key). */
@@ -156,7 +152,7 @@ final class Store {
         final Map<Id, Record> records = new LinkedHashMap<>();
         final List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
         long firstNanos;
-        boolean inFlight;
+        final Pipe pipe = new Pipe();
     }
 
     private CompletableFuture<Outcome> done(int status, String reason) {

@@ -2,12 +2,15 @@ package org.p2psip.dht.bryan;
 
 import java.text.ParseException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -20,13 +23,42 @@ import org.p2psip.dht.DhtException.Reason;
 final class InProcessPeerNetwork implements AutoCloseable {
 
     private final Map<String, InProcessLink> links = new ConcurrentHashMap<>();
-    private final ExecutorService wire = Executors.newFixedThreadPool(2, r -> {
+    private final ScheduledExecutorService wire = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "in-process-sip");
         t.setDaemon(true);
         return t;
     });
     private final AtomicLong cseq = new AtomicLong();
+    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> mostInFlight = new ConcurrentHashMap<>();
     private volatile boolean cut;
+    private volatile long delayMillis;
+
+    /** Every REGISTER reaches its target this much later, as from a far or busy peer. */
+    void delay(Duration oneWay) {
+        delayMillis = oneWay.toMillis();
+    }
+
+    /**
+     * The most REGISTERs of a kind {@code from} had awaiting an answer from {@code to} at once so
+     * far; kinds: "operations" (DHT-Op get, put, remove or batch) and "copies" (DHT-Op copy).
+     */
+    int mostInFlight(String from, String to, String kind) {
+        AtomicInteger most = mostInFlight.get(from + " " + to + " " + kind);
+        return most == null ? 0 : most.get();
+    }
+
+    private static String kind(PeerRequest request) {
+        List<String> op = request.values(OpHeader.NAME);
+        if (op.isEmpty()) {
+            return "ring";
+        }
+        return switch (OpHeader.parse(op.get(0)).op()) {
+            case GET, PUT, REMOVE, BATCH -> "operations";
+            case COPY -> "copies";
+            case FIND -> "ring";
+        };
+    }
 
     /** While cut, every message is lost, as between two peers too overloaded to answer in time. */
     void cut(boolean lost) {
@@ -53,13 +85,18 @@ final class InProcessPeerNetwork implements AutoCloseable {
         @Override
         public CompletionStage<PeerResponse> send(String target, PeerRequest request, Duration deadline) {
             var answer = new CompletableFuture<PeerResponse>();
+            String pair = address() + " " + target + " " + kind(request);
+            int now = inFlight.computeIfAbsent(pair, p -> new AtomicInteger()).incrementAndGet();
+            mostInFlight.computeIfAbsent(pair, p -> new AtomicInteger()).accumulateAndGet(now, Math::max);
             try {
                 byte[] text = JainSipText.request(address(), target, request, cseq.incrementAndGet());
-                wire.execute(() -> deliver(target, text, answer));
+                wire.schedule(() -> deliver(target, text, answer), delayMillis, TimeUnit.MILLISECONDS);
             } catch (ParseException | java.util.concurrent.RejectedExecutionException e) {
                 answer.completeExceptionally(new DhtException(Reason.UNREACHABLE, "cannot send: " + e, e));
             }
-            return Deadlines.within(answer, target, deadline);
+            CompletionStage<PeerResponse> bounded = Deadlines.within(answer, target, deadline);
+            bounded.whenComplete((r, e) -> inFlight.get(pair).decrementAndGet());
+            return bounded;
         }
 
         private void deliver(String target, byte[] text, CompletableFuture<PeerResponse> answer) {
