@@ -89,7 +89,8 @@ class Registration(Workload):
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
         csv = users_file(folder / f"users-{instance}.csv", self._next_user, count)
         self._next_user += count
-        return ["-inf", str(csv), "-key", "expires", "3600"]
+        _, registering = _scenario_helpers()
+        return ["-inf", str(csv), "-key", "expires", "3600", *registering.NO_BYE_ON_ABORT]
 
 
 class Call(Workload):
