@@ -55,9 +55,10 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help="extra JVM argument; repeatable")
     parser.add_argument("--timeout", type=float, default=defaults.timeout,
                         help=f"seconds to wait for the nodes (and the front) to answer (default {defaults.timeout:g})")
-    parser.add_argument("--front", default=defaults.front, choices=[layout.NO_FRONT, *layout.FRONT_POLICIES],
-                        help=f"start a front (src/front) with this policy before the nodes (default {defaults.front}: "
-                             "no front)")
+    parser.add_argument("--front", default=defaults.front, choices=[layout.NO_FRONT, *layout.ALL_FRONTS],
+                        help=f"start a front with this policy once the nodes answer: src/front's rr, hash, cjsq, "
+                             f"tjsq or tlwl, or Kamailio's dispatcher, kamailio-rr or kamailio-hash (default "
+                             f"{defaults.front}: no front)")
     parser.add_argument("--front-port", type=int, default=defaults.front_port,
                         help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
     parser.add_argument("--netns", action="store_true",

@@ -54,6 +54,12 @@ FRONT_JAR = ROOT / "src" / "front" / "target" / "p2psip-front.jar"
 FRONT_POLICIES = ["rr", "hash", "cjsq", "tjsq", "tlwl"]
 NO_FRONT = "none"
 
+# The alternative front: Kamailio's dispatcher module (Debian package kamailio), its config template,
+# and each policy's dispatcher algorithm (4 round-robin, 0 hash over the Call-ID).
+KAMAILIO_FRONT_CONFIG = DEPLOY / "kamailio" / "front.cfg"
+KAMAILIO_FRONT_ALGORITHMS = {"kamailio-rr": 4, "kamailio-hash": 0}
+ALL_FRONTS = [*FRONT_POLICIES, *KAMAILIO_FRONT_ALGORITHMS]
+
 # The app name both WARs declare in sip.xml; the application router sends these methods to it.
 SIP_APP_NAME = "p2psip"
 ROUTED_METHODS = ["REGISTER", "INVITE", "OPTIONS", "MESSAGE", "SUBSCRIBE", "NOTIFY", "PUBLISH", "INFO", "REFER"]

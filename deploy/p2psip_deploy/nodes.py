@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, front, layout, netns, nodefolder, processes, sipp
+from . import build, front, kamailio_front, layout, netns, nodefolder, processes, sipp
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 ROUTER_SPI = ("-Djavax.servlet.sip.ar.spi.SipApplicationRouterProvider="
@@ -29,7 +29,7 @@ class UpOptions:
     run_dir: Path = layout.DEFAULT_RUN_DIR
     timeout: float = 120.0
     jvm_args: list = field(default_factory=list)
-    front: str = layout.NO_FRONT    # or a policy of layout.FRONT_POLICIES
+    front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060
     netns: bool = False             # every node (and the front) in a network namespace of its own
 
@@ -49,7 +49,9 @@ def up(options: UpOptions) -> list[processes.Process]:
     _check(options)
     app = layout.APPS[options.app]
     build.ensure(app)
-    if options.wants_front:
+    if options.wants_front and options.front in layout.KAMAILIO_FRONT_ALGORITHMS:
+        kamailio_front.ensure_installed()
+    elif options.wants_front:
         build.ensure_front()
     if not options.netns:  # a fresh namespace has every port free
         ports = sorted(node_ports(options)) + ([options.front_port] if options.wants_front else [])
@@ -67,9 +69,9 @@ def up(options: UpOptions) -> list[processes.Process]:
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout, local)
         if options.wants_front:
-            front.start(options.run_dir, network.front_address if network else options.address, options.front_port,
-                        options.front, [first, *rest], options.timeout,
-                        network.front_namespace if network else "")
+            starter = kamailio_front.start if options.front in layout.KAMAILIO_FRONT_ALGORITHMS else front.start
+            starter(options.run_dir, network.front_address if network else options.address, options.front_port,
+                    options.front, [first, *rest], options.timeout, network.front_namespace if network else "")
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -118,9 +120,9 @@ def _check(options: UpOptions) -> None:
         raise DeployError(f"unknown --dht {options.dht}; one of {', '.join(layout.SERVLET_OF_BACKEND)}")
     if options.app not in layout.APPS:
         raise DeployError(f"unknown --app {options.app}; one of {', '.join(layout.APPS)}")
-    if options.wants_front and options.front not in layout.FRONT_POLICIES:
+    if options.wants_front and options.front not in layout.ALL_FRONTS:
         raise DeployError(f"unknown --front {options.front}; {layout.NO_FRONT} or one of "
-                          + ", ".join(layout.FRONT_POLICIES))
+                          + ", ".join(layout.ALL_FRONTS))
     if options.wants_front and options.front_port in node_ports(options):
         raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:

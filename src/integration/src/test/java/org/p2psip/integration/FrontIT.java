@@ -146,9 +146,14 @@ abstract class FrontIT extends DeployedNodes {
                 "a binding registered through the front after the kill is no longer listed; " + sipp.where());
     }
 
+    /** The line the front logs when it takes node {@code i} out (src/front's Nodes). */
+    String markedDownLine(int i) {
+        return "node" + i + "(" + deployment.node(i) + ") is down";
+    }
+
     /** Polls the front's log until it says node {@code i} is down; fails the test past the bound. */
     private void awaitFrontMarkedDown(int i) {
-        String line = "node" + i + "(" + deployment.node(i) + ") is down";
+        String line = markedDownLine(i);
         long deadline = System.nanoTime() + MARKED_DOWN.toNanos();
         while (!frontLogHas(line)) {
             if (System.nanoTime() > deadline) {

@@ -1,0 +1,82 @@
+"""The alternative front of `up --front kamailio-rr|kamailio-hash`: Kamailio's dispatcher module
+before the nodes, for operators who already run Kamailio. Like the Java front it is started once
+the nodes answer, recorded with role `front` (its policy as the backend) and stopped by PID; its
+folder is <run dir>/front/ (kamailio.cfg and dispatcher.list written there, console.log its
+output). deploy/kamailio/front.cfg says what the routing does."""
+import shutil
+import sys
+from pathlib import Path
+
+from . import front, layout, netns, processes, sipp
+
+PACKAGE = "kamailio"
+# Sizes for a front that keeps no bindings: transactions only. Two UDP workers on a 2-core machine.
+SHARED_MB = 256
+PRIVATE_MB = 16
+UDP_WORKERS = 2
+
+
+def binary() -> str | None:
+    """Kamailio's path (Debian installs it in /usr/sbin, often not on a user's PATH)."""
+    return shutil.which("kamailio") or next(
+        (str(p) for p in (Path("/usr/sbin/kamailio"), Path("/usr/local/sbin/kamailio")) if p.is_file()), None)
+
+
+def ensure_installed() -> str:
+    """Kamailio's path, installing the Debian package when it is missing; FrontError if it cannot."""
+    if binary() is None:
+        print(f"== installing Kamailio (Debian package {PACKAGE}) for the front", file=sys.stderr, flush=True)
+        sipp.apt_install(PACKAGE)
+    path = binary()
+    if path is None:
+        raise front.FrontError(f"--front kamailio-*: Kamailio is not installed; get it with "
+                               f"`apt-get install {PACKAGE}` (Debian)")
+    return path
+
+
+def dispatcher_list(node_addresses: list[str]) -> str:
+    """The dispatcher's destinations: set 1, every node, active from the start (flags 0)."""
+    return "".join(f"1 sip:{a} 0 0\n" for a in node_addresses)
+
+
+def config(template: str, list_file: Path, policy: str, listen: str) -> str:
+    """front.cfg with its markers filled in."""
+    algorithm = layout.KAMAILIO_FRONT_ALGORITHMS[policy]
+    return (template.replace("@LIST_FILE@", str(list_file)).replace("@ALGORITHM@", str(algorithm))
+            .replace("@LISTEN@", listen))
+
+
+def command(kamailio: str, folder: Path, address: str, port: int) -> list[str]:
+    """Foreground (-DD), logging to stderr (-E), on one address and port over UDP and TCP."""
+    return [kamailio, "-f", str(folder / "kamailio.cfg"), "-DD", "-E",
+            "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
+            "-l", f"udp:{address}:{port}", "-l", f"tcp:{address}:{port}",
+            "-Y", str(folder), "-w", str(folder)]
+
+
+def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
+          timeout: float, namespace: str = "") -> processes.Process:
+    """Writes the front's folder, starts Kamailio, records it, and returns once its first worker
+    runs (the sockets are bound before the workers start); FrontError otherwise. The dispatcher
+    starts with every node active: they answered before the front was started."""
+    kamailio = ensure_installed()
+    folder = (run_dir / front.FOLDER).resolve()
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    listen = f"{address}:{port}"
+    list_file = folder / "dispatcher.list"
+    list_file.write_text(dispatcher_list([n.sip_address for n in nodes]))
+    (folder / "kamailio.cfg").write_text(
+        config(layout.KAMAILIO_FRONT_CONFIG.read_text(), list_file, policy, listen))
+    log = folder / "console.log"
+    try:
+        pid, ticks = processes.launch(netns.exec_in(namespace, command(kamailio, folder, address, port)), log, folder)
+    except RuntimeError as e:
+        raise front.FrontError(str(e)) from e
+    started = processes.Process(front.ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace)
+    processes.record(run_dir, started)
+    where = f", namespace {namespace}" if namespace else ""
+    print(f"front: pid {pid}, SIP {started.sip_address} (udp+tcp){where}, policy {policy} (Kamailio dispatcher), "
+          f"folder {folder}", file=sys.stderr, flush=True)
+    front.wait_for_lines(started, log, [f"{front.LISTENING} {listen}"], timeout)
+    return started
