@@ -37,6 +37,10 @@ def parser() -> argparse.ArgumentParser:
                    help=f"comma-separated, from: {', '.join(experiments.ALL)} (default: quick register,call; full all)")
     p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick chord; "
                                                   "full every landed one: " + ", ".join(deploy.backends()) + ")")
+    p.add_argument("--front-policies", type=_names(experiments.FRONT_POLICIES + experiments.KAMAILIO_FRONT_POLICIES),
+                   help="comma-separated policies of the front's experiments, from: "
+                        + ", ".join(experiments.FRONT_POLICIES + experiments.KAMAILIO_FRONT_POLICIES)
+                        + " (default: src/front's " + ", ".join(experiments.FRONT_POLICIES) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
     p.add_argument("--step-seconds", type=float, help="length of one rate step in seconds (quick 3, full 10)")
     p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 200, full 200)")
@@ -123,7 +127,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
-    policies = experiments.FRONT_POLICIES if deploy.front_available() else ()
+    policies = tuple(args.front_policies or experiments.FRONT_POLICIES) if deploy.front_available() else ()
     wants_front = any(experiments.EXPERIMENTS.get(name) and experiments.EXPERIMENTS[name].routing == experiments.FRONT
                       for name in chosen) or experiments.TABLE2 in chosen
     if wants_front and not policies:
@@ -211,6 +215,6 @@ def _names(allowed):
         names = _list(text)
         bad = [n for n in names if n not in allowed]
         if bad:
-            raise argparse.ArgumentTypeError(f"unknown experiment(s) {', '.join(bad)}; choose from {', '.join(allowed)}")
+            raise argparse.ArgumentTypeError(f"unknown name(s) {', '.join(bad)}; choose from {', '.join(allowed)}")
         return names
     return parse

@@ -53,6 +53,8 @@ EXPERIMENTS = {
 }
 FRONT = "front"
 FRONT_POLICIES = ("rr", "hash", "cjsq", "tjsq", "tlwl")
+# Kamailio's dispatcher as the front (deploy/p2psip up --front kamailio-*): measured when asked for.
+KAMAILIO_FRONT_POLICIES = ("kamailio-rr", "kamailio-hash")
 # Table 2 reads two-node results of these experiments.
 TABLE2 = "table2"
 ALL = tuple(EXPERIMENTS) + (TABLE2,)
