@@ -1,0 +1,23 @@
+"""bench/run's options: --front-policies takes src/front's policies and Kamailio's dispatcher, and
+a hyphenated policy survives the routing name it travels in."""
+import pytest
+
+from sipbench import cli, experiments
+
+
+def test_front_policies_accept_both_fronts_and_keep_their_order():
+    args = cli.parser().parse_args(["--front-policies", "tlwl,kamailio-rr"])
+    assert args.front_policies == ["tlwl", "kamailio-rr"]
+
+
+def test_an_unknown_front_policy_is_refused_with_the_choices(capsys):
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["--front-policies", "fastest"])
+    assert "unknown name(s) fastest; choose from rr, hash, cjsq, tjsq, tlwl, kamailio-rr" in capsys.readouterr().err
+
+
+def test_a_kamailio_policy_gets_its_own_deployment_and_keeps_its_name():
+    plan = experiments.plan(["register-front"], ["chord"], [1], front_policies=("tlwl", "kamailio-rr"))
+    policies = [experiments.front_policy(ms[0].routing) for system, _, ms in experiments.deployments(plan)
+                if system == "chord"]
+    assert policies == ["kamailio-rr", "tlwl"]
