@@ -33,22 +33,36 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
     The caller stops it (with everything else) when this fails."""
+    folder = fresh_folder(run_dir)
+    node_addresses = [n.sip_address for n in nodes]
+    expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
+    return launch(run_dir, folder, command(address, port, node_addresses, policy), address, port, policy,
+                  namespace, expected, timeout)
+
+
+def fresh_folder(run_dir: Path) -> Path:
+    """<run dir>/front/, emptied: a front's files and its console.log."""
     folder = (run_dir / FOLDER).resolve()
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    return folder
+
+
+def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, port: int, policy: str,
+           namespace: str, expected: list[str], timeout: float, kind: str = "") -> processes.Process:
+    """Runs `front_command` in `folder` (in `namespace`, if any), records it with role front, and
+    returns once its console.log holds every `expected` line; FrontError otherwise. `kind` follows
+    the policy in what is printed (which front it is, when not src/front)."""
     log = folder / "console.log"
-    node_addresses = [n.sip_address for n in nodes]
     try:
-        pid, ticks = processes.launch(netns.exec_in(namespace, command(address, port, node_addresses, policy)),
-                                      log, folder)
+        pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
     front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace)
     processes.record(run_dir, front)
     where = f", namespace {namespace}" if namespace else ""
-    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){where}, policy {policy}, folder {folder}",
+    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){where}, policy {policy}{kind}, folder {folder}",
           file=sys.stderr, flush=True)
-    expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
     wait_for_lines(front, log, expected, timeout)
     return front
 

@@ -7,7 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import front, layout, netns, processes, sipp
+from . import front, layout, processes, sipp
 
 PACKAGE = "kamailio"
 # Shared memory holds the transactions, each for tm's wait timer (5 s) after its answer, at about
@@ -62,23 +62,11 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     runs (the sockets are bound before the workers start); FrontError otherwise. The dispatcher
     starts with every node active: they answered before the front was started."""
     kamailio = ensure_installed()
-    folder = (run_dir / front.FOLDER).resolve()
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    folder = front.fresh_folder(run_dir)
     listen = f"{address}:{port}"
     list_file = folder / "dispatcher.list"
     list_file.write_text(dispatcher_list([n.sip_address for n in nodes]))
     (folder / "kamailio.cfg").write_text(
         config(layout.KAMAILIO_FRONT_CONFIG.read_text(), list_file, policy, listen))
-    log = folder / "console.log"
-    try:
-        pid, ticks = processes.launch(netns.exec_in(namespace, command(kamailio, folder, address, port)), log, folder)
-    except RuntimeError as e:
-        raise front.FrontError(str(e)) from e
-    started = processes.Process(front.ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace)
-    processes.record(run_dir, started)
-    where = f", namespace {namespace}" if namespace else ""
-    print(f"front: pid {pid}, SIP {started.sip_address} (udp+tcp){where}, policy {policy} (Kamailio dispatcher), "
-          f"folder {folder}", file=sys.stderr, flush=True)
-    front.wait_for_lines(started, log, [f"{front.LISTENING} {listen}"], timeout)
-    return started
+    return front.launch(run_dir, folder, command(kamailio, folder, address, port), address, port, policy,
+                        namespace, [f"{front.LISTENING} {listen}"], timeout, kind=" (Kamailio dispatcher)")

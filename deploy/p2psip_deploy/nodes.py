@@ -37,6 +37,10 @@ class UpOptions:
     def wants_front(self) -> bool:
         return self.front != layout.NO_FRONT
 
+    @property
+    def front_is_kamailio(self) -> bool:
+        return self.front in layout.KAMAILIO_FRONT_ALGORITHMS
+
 
 class DeployError(Exception):
     pass
@@ -49,7 +53,7 @@ def up(options: UpOptions) -> list[processes.Process]:
     _check(options)
     app = layout.APPS[options.app]
     build.ensure(app)
-    if options.wants_front and options.front in layout.KAMAILIO_FRONT_ALGORITHMS:
+    if options.front_is_kamailio:
         kamailio_front.ensure_installed()
     elif options.wants_front:
         build.ensure_front()
@@ -69,7 +73,7 @@ def up(options: UpOptions) -> list[processes.Process]:
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout, local)
         if options.wants_front:
-            starter = kamailio_front.start if options.front in layout.KAMAILIO_FRONT_ALGORITHMS else front.start
+            starter = kamailio_front.start if options.front_is_kamailio else front.start
             starter(options.run_dir, network.front_address if network else options.address, options.front_port,
                     options.front, [first, *rest], options.timeout, network.front_namespace if network else "")
     except netns.NetnsError as e:
