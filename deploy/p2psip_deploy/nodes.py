@@ -63,6 +63,9 @@ def up(options: UpOptions) -> list[processes.Process]:
         if busy:
             raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     processes.save(options.run_dir, [])
+    note = nodefolder.receive_buffer_note()
+    if note:
+        print(note, file=sys.stderr, flush=True)
     try:
         network = _network(options)
         specs = node_specs(options, app, network)

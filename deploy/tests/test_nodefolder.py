@@ -86,3 +86,25 @@ def test_application_router_sends_every_method_to_the_app():
     routes = dict(line.split(": ", 1) for line in nodefolder.dar_properties().splitlines())
     assert sorted(routes) == sorted(layout.ROUTED_METHODS)
     assert all(route.startswith('("p2psip"') for route in routes.values())
+
+
+@pytest.mark.parametrize("cap, noted", [(212992, True), (2 * 1024 * 1024, False), (4194304, False)])
+def test_a_kernel_cap_below_the_nodes_receive_buffer_is_noted_with_the_sysctl_that_lifts_it(
+        tmp_path, monkeypatch, cap, noted):
+    rmem_max = tmp_path / "rmem_max"
+    rmem_max.write_text(f"{cap}\n")
+    monkeypatch.setattr(nodefolder, "RMEM_MAX", rmem_max)
+    note = nodefolder.receive_buffer_note()
+    assert bool(note) == noted
+    if noted:
+        assert str(cap) in note and f"net.core.rmem_max={nodefolder.RECEIVE_BUFFER_BYTES}" in note
+
+
+def test_an_unreadable_cap_is_no_note(tmp_path, monkeypatch):
+    monkeypatch.setattr(nodefolder, "RMEM_MAX", tmp_path / "missing")
+    assert nodefolder.receive_buffer_note() == ""
+
+
+def test_the_stack_asks_for_the_receive_buffer(tmp_path):
+    lines = nodefolder.stack_properties(specs(tmp_path, 1)[0]).splitlines()
+    assert f"gov.nist.javax.sip.RECEIVE_UDP_BUFFER_SIZE={nodefolder.RECEIVE_BUFFER_BYTES}" in lines
