@@ -1,0 +1,44 @@
+"""SIPp's UDP socket gets the receive buffer sipprun asks for, so a node's burst of answers after a
+collector pause is not dropped at SIPp and timed as a retransmission."""
+import re
+import socket
+import subprocess
+import time
+
+import pytest
+
+from sipbench import sipp as bench_sipp, tools
+from sipbench.sipp import SCENARIOS, Target, Timing, base_command
+
+RMEM_MAX = "/proc/sys/net/core/rmem_max"
+
+
+def _receive_buffer(port: int) -> int | None:
+    shown = subprocess.run(["ss", "-uanm", "sport", "=", f":{port}"], capture_output=True, text=True).stdout
+    sizes = re.findall(r"\brb(\d+)", shown)
+    return int(sizes[0]) if sizes else None
+
+
+def test_sipps_udp_socket_has_the_asked_receive_buffer(tmp_path):
+    if tools.shutil.which("sipp") is None:
+        pytest.skip("SIPp is not installed (apt-get install sip-tester)")
+    sipprun, registering = bench_sipp._scenario_helpers()
+    users = registering.write_users(tmp_path / "users.csv", 1, "p2psip.test")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:   # a target that never answers
+        silent.bind(("127.0.0.1", 0))
+        port = sipprun.free_port("127.0.0.1")
+        command = base_command(Target("127.0.0.1", silent.getsockname()[1], "127.0.0.1"),
+                               SCENARIOS / "register" / "register.xml", Timing(), 20, port=port)
+        sipp = subprocess.Popen(command + ["-m", "1", "-r", "1", "-inf", str(users), "-key", "expires", "60"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 15
+            size = None
+            while size is None and sipp.poll() is None and time.monotonic() < deadline:
+                size = _receive_buffer(port)
+                time.sleep(0.1)
+        finally:
+            sipp.kill()
+            sipp.wait()
+    cap = int(open(RMEM_MAX).read())
+    assert size == 2 * min(sipprun.BUFFER_BYTES, cap)   # Linux doubles what it grants
