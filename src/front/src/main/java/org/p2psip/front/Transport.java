@@ -29,6 +29,14 @@ final class Transport {
     /** Datagrams read by one recvmmsg at most. */
     static final int DATAGRAMS_PER_READ = 16;
 
+    /**
+     * Kernel receive buffer of each UDP socket (SO_RCVBUF, capped by net.core.rmem_max). A node
+     * answers in a burst when it resumes after a collector pause, and this JVM has pauses of its
+     * own: the default (about 200 KiB) overflows in either, and every datagram lost comes back as a
+     * retransmission. The nodes and SIPp ask for the same (deploy/README.md).
+     */
+    static final int RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024;
+
     private static final Logger LOG = System.getLogger(Transport.class.getName());
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
@@ -63,7 +71,8 @@ final class Transport {
      */
     Bootstrap udp(EventLoopGroup group, int maxMessage) {
         Class<? extends DatagramChannel> type = epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
-        var bootstrap = new Bootstrap().group(group).channel(type);
+        var bootstrap = new Bootstrap().group(group).channel(type)
+                .option(ChannelOption.SO_RCVBUF, RECEIVE_BUFFER_BYTES);
         if (!epoll) {
             return bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536));
         }
