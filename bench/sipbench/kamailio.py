@@ -6,7 +6,8 @@ a 2-core machine: two UDP workers and one TCP worker (more workers than cores on
 context switches), 2 GB of shared memory (usrloc keeps every binding there, about 1 KB each,
 for its full Expires: a 180 s warm-up and a search leave 300,000 and more, and at 256 MB
 Kamailio answered every REGISTER past that with an error, "could not allocate shared memory")
-and 16 MB of private memory per process.
+and 16 MB of private memory per process. Its UDP receive buffer is probed up to 2 MiB (-b; Kamailio's
+own cap is 256 KiB), as the nodes', the front's and SIPp's: the reference meets the same bursts.
 
 Not thread-safe; used from the bench's main thread.
 """
@@ -23,6 +24,7 @@ SHARED_MB = 2048
 PRIVATE_MB = 16
 UDP_WORKERS = 2
 TCP_WORKERS = 1
+RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024
 
 
 class Kamailio:
@@ -36,7 +38,7 @@ class Kamailio:
     def command(self, binary: str) -> list[str]:
         return [binary, "-f", str(CONFIG), "-DD", "-E",
                 "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
-                "-A", f"TCP_WORKERS={TCP_WORKERS}", "-A", f"T1_MS={self.t1_ms}",
+                "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={TCP_WORKERS}", "-A", f"T1_MS={self.t1_ms}",
                 "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
                 "-Y", str(self.folder), "-w", str(self.folder)]
 

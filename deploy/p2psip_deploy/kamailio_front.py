@@ -16,6 +16,10 @@ PACKAGE = "kamailio"
 SHARED_MB = 2048
 PRIVATE_MB = 16
 UDP_WORKERS = 2
+# Kamailio probes its UDP receive buffer upwards to this cap (-b; its own default 256 KiB). 2 MiB as
+# the nodes' (nodefolder.RECEIVE_BUFFER_BYTES): a node resuming after a collector pause answers in a
+# burst, and the front relays every request and answer of the deployment through this one socket.
+RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024
 
 
 def binary() -> str | None:
@@ -51,7 +55,7 @@ def config(template: str, list_file: Path, policy: str, listen: str) -> str:
 def command(kamailio: str, folder: Path, address: str, port: int) -> list[str]:
     """Foreground (-DD), logging to stderr (-E), on one address and port over UDP and TCP."""
     return [kamailio, "-f", str(folder / "kamailio.cfg"), "-DD", "-E",
-            "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
+            "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS), "-b", str(RECEIVE_BUFFER_BYTES),
             "-l", f"udp:{address}:{port}", "-l", f"tcp:{address}:{port}",
             "-Y", str(folder), "-w", str(folder)]
 

@@ -1,6 +1,7 @@
 """The Kamailio front of `up --front kamailio-*`: its files, and the real Kamailio before a stand-in
 node (a UDP socket that answers 200): a REGISTER is relayed to the node and its answer back; once
-the node falls silent the front logs it down and answers 503 with Retry-After."""
+the node falls silent the front logs it down and answers 503 with Retry-After. Its UDP socket has
+the receive buffer the front asks for."""
 import re
 import socket
 import threading
@@ -9,6 +10,7 @@ import time
 import pytest
 
 from p2psip_deploy import front, kamailio_front, layout, processes
+from udp_buffers import granted, udp_receive_buffer
 
 
 def test_the_config_has_every_marker_filled_in(tmp_path):
@@ -107,6 +109,7 @@ def test_the_front_relays_to_a_live_node_and_answers_503_once_it_is_down(tmp_pat
     record = processes.Process("node", "memory", "127.0.0.1", node.port, 1, 1, str(tmp_path))
     started = kamailio_front.start(tmp_path, "127.0.0.1", front_port, "kamailio-rr", [record], timeout=20)
     try:
+        assert udp_receive_buffer(front_port) == granted(kamailio_front.RECEIVE_BUFFER_BYTES)
         assert register(front_port, "relayed-1").startswith("SIP/2.0 200")
         assert node.registers_from == [("127.0.0.1", front_port)]   # from the front's own socket
 

@@ -2,7 +2,6 @@
 real two-node Chord deployment in namespaces (skipped, saying why, where namespaces cannot be made)."""
 import ipaddress
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2psip_deploy import layout, netns, nodefolder, nodes, processes
+from udp_buffers import granted, udp_receive_buffer
 
 ADDRESSES = """1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
 4: eth0    inet 192.0.2.2/24 brd 192.0.2.255 scope global eth0\\       valid_lft forever preferred_lft forever
@@ -176,19 +176,6 @@ def p2psip(*args, run_dir):
                           capture_output=True, text=True, timeout=180)
 
 
-def rmem_max() -> int:
-    return int(nodefolder.RMEM_MAX.read_text())
-
-
-def udp_receive_buffer(namespace: str, port: int) -> int:
-    """The rb (receive buffer, bytes) `ss -m` reports for the UDP socket bound to port."""
-    shown = subprocess.run(["ip", "netns", "exec", namespace, "ss", "-uanm", "sport", "=", f":{port}"],
-                           capture_output=True, text=True, check=True).stdout
-    sizes = re.findall(r"\brb(\d+)", shown)
-    assert len(sizes) == 1, shown
-    return int(sizes[0])
-
-
 def test_two_chord_nodes_in_namespaces_register_through_one_and_find_the_bindings_through_the_other(
         tmp_path, no_namespaces):
     if no_namespaces:
@@ -205,7 +192,7 @@ def test_two_chord_nodes_in_namespaces_register_through_one_and_find_the_binding
             assert subprocess.run(["ip", "netns", "identify", str(p.pid)], capture_output=True,
                                   text=True).stdout.strip() == p.netns
         for p in started:   # each asked the kernel for its receive buffer (Linux doubles what it grants)
-            assert udp_receive_buffer(p.netns, p.port) == 2 * min(nodefolder.RECEIVE_BUFFER_BYTES, rmem_max())
+            assert udp_receive_buffer(p.port, p.netns) == granted(nodefolder.RECEIVE_BUFFER_BYTES)
         first, second = (f"{p.address}:{p.port}" for p in started)
         common = ["--users", "40", "--rate", "40", "--address", network.gateway, "--timeout", "30"]
         assert subprocess.run([str(REGISTER), first, *common], capture_output=True).returncode == 0

@@ -1,5 +1,6 @@
-"""SIPp's UDP socket gets the receive buffer sipprun asks for, so a node's burst of answers after a
-collector pause is not dropped at SIPp and timed as a retransmission."""
+"""SIPp's and the Kamailio reference's UDP sockets get the receive buffers the bench asks for, so a
+node's burst of answers after a collector pause is not dropped at SIPp and timed as a
+retransmission, and the reference meets bursts with the nodes' buffer size."""
 import re
 import socket
 import subprocess
@@ -7,10 +8,18 @@ import time
 
 import pytest
 
-from sipbench import sipp as bench_sipp, tools
+from sipbench import kamailio, sipp as bench_sipp, tools
+from sipbench.procs import Processes, wait_until
 from sipbench.sipp import SCENARIOS, Target, Timing, base_command
 
 RMEM_MAX = "/proc/sys/net/core/rmem_max"
+
+
+def _granted(asked: int) -> int:
+    """What `ss` shows for a socket that asked for `asked` bytes: Linux caps it at rmem_max and
+    doubles it (the other half is its own bookkeeping)."""
+    with open(RMEM_MAX) as f:
+        return 2 * min(asked, int(f.read()))
 
 
 def _receive_buffer(port: int) -> int | None:
@@ -40,5 +49,20 @@ def test_sipps_udp_socket_has_the_asked_receive_buffer(tmp_path):
         finally:
             sipp.kill()
             sipp.wait()
-    cap = int(open(RMEM_MAX).read())
-    assert size == 2 * min(sipprun.BUFFER_BYTES, cap)   # Linux doubles what it grants
+    assert size == _granted(sipprun.BUFFER_BYTES)
+
+
+def test_the_kamailio_references_udp_socket_has_the_asked_receive_buffer(tmp_path):
+    if tools.shutil.which("kamailio") is None and tools._in_sbin("kamailio") is None:
+        pytest.skip("Kamailio is not installed (apt-get install kamailio)")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    reference = kamailio.Kamailio(Processes(), tmp_path, port)
+    try:
+        reference.start()   # returns once one of its sockets (UDP or TCP) is bound
+        wait_until(lambda: _receive_buffer(port) is not None, 10.0)
+        size = _receive_buffer(port)
+    finally:
+        reference.stop()
+    assert size == _granted(kamailio.RECEIVE_BUFFER_BYTES)
