@@ -23,17 +23,17 @@ def write(tmp_path):
 def test_each_figure_of_ours_is_given_as_a_ratio_to_both_references(tmp_path):
     text = write(tmp_path)
     # memory, 2 nodes spread: 3000 REGISTER/s against a ceiling of 4000 and Kamailio's 8000.
-    assert "| memory | 2 | 3,000 | 2 | 50 | 12 | - | 0.75 | 0.38 |" in text
+    assert "| memory | 2 | 3,000 | - | 2 | 50 | 12 | - | 0.75 | 0.38 |" in text
     # calls, one node: 400 against 800 and 1600.
-    assert "| memory | 1 | 400 | 4 | 80 | 0 | - | 0.50 | 0.25 |" in text
+    assert "| memory | 1 | 400 | - | 4 | 80 | 0 | - | 0.50 | 0.25 |" in text
 
 
 def test_the_mean_hop_count_the_nodes_reported_is_shown(tmp_path):
-    assert "| chord | 4 | 2,000 | 3 | 40 | 0 | 1.62 | 0.50 | 0.25 |" in write(tmp_path)
+    assert "| chord | 4 | 2,000 | - | 3 | 40 | 0 | 1.62 | 0.50 | 0.25 |" in write(tmp_path)
 
 
 def test_a_search_where_nothing_passed_shows_zero_and_why(tmp_path):
-    assert "| memory | 2 | 0 | - | - | - | - | 0.00 | 0.00 | no step passed |" in write(tmp_path)
+    assert "| memory | 2 | 0 | - | - | - | - | - | 0.00 | 0.00 | no step passed |" in write(tmp_path)
 
 
 def test_table2_puts_ours_beside_the_papers_numbers(tmp_path):
@@ -45,6 +45,29 @@ def test_table2_puts_ours_beside_the_papers_numbers(tmp_path):
     assert single.endswith("| 270 | 100 | 690 |")
     distributed = next(line for line in table.splitlines() if line.startswith("| distributed"))
     assert "1,000 (0.25, 0.12)" in distributed and "not measured" in distributed
+
+
+def test_each_row_has_the_papers_figure_beside_it_where_the_paper_measured_one(tmp_path):
+    text = write(tmp_path)
+    fig5 = text[text.index("### Registration, single server"):text.index("### Calls, single server")]
+    # Chord is the paper's OpenChord: 1,050 with one node, 270 with two (Table 2, single server).
+    assert "| chord | 1 | 1,000 | 1,050 | 5 | 90 |" in fig5
+    assert "| chord | 2 | 1,200 | 270 | 6 | 95 |" in fig5
+    # The paper had no four-node OpenChord figure, and no memory backend at all.
+    assert "| chord | 4 | 2,000 | - |" in fig5
+    assert "| memory | 2 | 3,000 | - |" in fig5
+
+
+def test_the_papers_figures_follow_its_configurations():
+    from sipbench import paper
+    assert paper.beside("register", "bryan", 1) == "1,100"
+    assert paper.beside("register-one", "bamboo-tmpfs", 2) == "730"  # Table 2, distributed
+    assert paper.beside("register-front", "bamboo-tmpfs", 2) == "1,130"  # Table 2, load-balanced
+    assert paper.beside("register", "bamboo", 4) == "40"
+    assert paper.beside("call-one", "bamboo", 3) == "300-350"
+    assert paper.beside("register", "bryan", 2) is None  # never deployed beyond one node
+    assert paper.beside("call", "chord", 1) is None
+    assert paper.beside("register", "hazelcast", 1) is None
 
 
 def test_report_names_the_machine_the_network_and_the_command_to_rerun(tmp_path):
