@@ -50,6 +50,12 @@ def drift(rows: list[dict]) -> list[str]:
     return lines
 
 
+def _ms(value: str | None) -> str:
+    """A response time of the summary in whole ms (SIPp's resolution; percentiles between two
+    samples come out as 320.001), "-" when there is none."""
+    return f"{float(value):.0f}" if value not in (None, "") else "-"
+
+
 def ratio(value: int, ref: int | None) -> str:
     return f"{value / ref:.2f}" if ref else "n/a"
 
@@ -88,7 +94,7 @@ def experiment_table(rows: list[dict], name: str) -> list[str]:
         for nodes, row in points:
             theirs = paper.beside(name, row["system"], nodes) or "-"
             lines.append(f"| {backend} | {nodes} | {row['rate']:,} | {theirs} "
-                         f"| {row['p50_ms'] or '-'} | {row['p99_ms'] or '-'} "
+                         f"| {_ms(row['p50_ms'])} | {_ms(row['p99_ms'])} "
                          f"| {row.get('retransmissions') or '-'} | {row.get('hops') or '-'} "
                          f"| {ratio(row['rate'], ceiling)} | {ratio(row['rate'], kamailio)} | {row.get('note', '')} |")
     lines += ["", "The paper's: its figure for the same backend, nodes and configuration (NGMAST 2007, dual "
@@ -104,7 +110,7 @@ def references_table(rows: list[dict]) -> list[str]:
         if row["system"] in REFERENCES:
             when = "at the end" if str(row.get("round", "1")) == "2" else "at the start"
             lines.append(f"| {row['system']} | {row['workload']} | {when} | {row['rate']:,} {UNITS[row['workload']]} "
-                         f"| {row['p50_ms'] or '-'} | {row['p99_ms'] or '-'} | {row.get('retransmissions') or '-'} "
+                         f"| {_ms(row['p50_ms'])} | {_ms(row['p99_ms'])} | {row.get('retransmissions') or '-'} "
                          f"| {row.get('note', '')} |")
     return lines
 

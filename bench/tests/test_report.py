@@ -271,3 +271,9 @@ def test_the_front_is_judged_per_policy_against_the_same_node_directly():
     assert target(lines, "chord 1 node through the front (tlwl) / chord 1 node directly").endswith(
         "| 850 / 1,000 | 0.85 | >= 0.90 | not met |")
     assert "not measured" not in "\n".join(line for line in lines if "front" in line)
+
+
+def test_response_times_show_in_whole_milliseconds():
+    assert report._ms("320.001") == "320"
+    assert report._ms("4") == "4"
+    assert report._ms("") == "-"
