@@ -131,7 +131,7 @@ public final class BryanDht implements Dht {
         }
         return peer.onLoop(() -> new RoutedCall(peer, op.key(),
                 peer.request((int) peer.linkExpires(), List.of(), op, contentType, body),
-                () -> Handlers.act(peer, op, contentType, body), null, idempotent, false,
+                () -> Handlers.act(peer, op, contentType, body, peer.self()), null, idempotent, false,
                 peer.settings().operationTimeout())
                 .run().thenApply(read))
                 .whenComplete((result, failure) -> {
@@ -145,7 +145,7 @@ public final class BryanDht implements Dht {
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
-                "bryan.replica.batches", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
+                "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
         all.put("bryan.records", (long) peer.store().size());
         return all;
     }

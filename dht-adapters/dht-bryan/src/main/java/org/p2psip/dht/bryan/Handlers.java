@@ -36,7 +36,7 @@ final class Handlers {
         }
         Links links = peer.links();
         if (links.responsibleFor(op.key())) {
-            return act(peer, op, contentType, body)
+            return act(peer, op, contentType, body, sender)
                     .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
         NodeRef next = links.nextHop(op.key());
@@ -71,12 +71,13 @@ final class Handlers {
         });
     }
 
-    static CompletableFuture<Outcome> act(BryanPeer peer, OpHeader op, String contentType, byte[] body) {
+    /** Acts on a routed operation this peer is responsible for; {@code asker} sent it (this peer for its own). */
+    static CompletableFuture<Outcome> act(BryanPeer peer, OpHeader op, String contentType, byte[] body, NodeRef asker) {
         Store store = peer.store();
         return switch (op.op()) {
             case GET -> CompletableFuture.completedFuture(store.get(op.key()));
-            case PUT -> store.put(op, contentType, body);
-            case REMOVE -> store.remove(op);
+            case PUT -> store.put(op, contentType, body, asker);
+            case REMOVE -> store.remove(op, asker);
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
             case COPY, BATCH -> throw new IllegalArgumentException(op.op() + " is not routed");

@@ -184,7 +184,7 @@ final class Ring {
         var op = new OpHeader(OpHeader.Op.FIND, start, -1);
         fixing = true;
         new RoutedCall(peer, start, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
-                () -> Handlers.act(peer, op, "", new byte[0]), null, true, true, peer.settings().requestTimeout().multipliedBy(2))
+                () -> Handlers.act(peer, op, "", new byte[0], peer.self()), null, true, true, peer.settings().requestTimeout().multipliedBy(2))
                 .run().whenComplete((outcome, failure) -> {
                     fixing = false;
                     if (failure != null || outcome.responder() == null) {

@@ -125,6 +125,11 @@ final class RoutedCall {
                 ask(answer.contact(), hops + 1);
             } else if (status == 200 || status == 412) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
+                if (!peer.store().keepCarried(answer)) {
+                    result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
+                            target + " answered a write with an unreadable copy"));
+                    return;
+                }
                 settle(Outcome.of(answer), null);
             } else if (status == 480 || status / 100 == 3) {
                 retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));

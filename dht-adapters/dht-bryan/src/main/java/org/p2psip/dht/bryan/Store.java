@@ -65,7 +65,8 @@ final class Store {
         return new Outcome(status, reason, peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
     }
 
-    CompletableFuture<Outcome> put(OpHeader op, String contentType, byte[] body) {
+    /** @param asker the peer whose routed put this is (this peer for its own) */
+    CompletableFuture<Outcome> put(OpHeader op, String contentType, byte[] body, NodeRef asker) {
         BindingSet next;
         try {
             if (!contentType.equals(RecordsBody.SET_TYPE)) {
@@ -84,17 +85,18 @@ final class Store {
             // with the record as a get reads it, so that the writer can apply its change again at once
             return CompletableFuture.completedFuture(withRecord(412, "Conditional Request Failed", current));
         }
-        return write(Record.of(next.stored(), stampAfter(held)));
+        return write(Record.of(next.stored(), stampAfter(held)), asker);
     }
 
-    CompletableFuture<Outcome> remove(OpHeader op) {
+    /** @param asker the peer whose routed remove this is (this peer for its own) */
+    CompletableFuture<Outcome> remove(OpHeader op, NodeRef asker) {
         Record held = records.get(op.key());
         BindingSet current = visible(op.key());
         if (!current.exists() || current.version() != op.version()) {
             return done(412, "Conditional Request Failed");
         }
         long until = clock.millis() + peer.settings().tombstoneRetention().toMillis();
-        return write(Record.removed(held.aor(), stampAfter(held), until));
+        return write(Record.removed(held.aor(), stampAfter(held), until), asker);
     }
 
     private BindingSet visible(Id key) {
@@ -106,11 +108,39 @@ final class Store {
         return held == null ? 1 : held.stamp() + 1;
     }
 
-    private CompletableFuture<Outcome> write(Record record) {
+    /**
+     * Stores a write and copies it to the replicas before it is acknowledged. When the asker of a
+     * routed write is one of them, its copy travels in the 200 (a records body, which the asker
+     * keeps before it acknowledges the write) instead of in a copy REGISTER of its own: with two
+     * peers, half of all copies. An answer lost on the way fails the write at the asker, which
+     * then acknowledged nothing; the next full copy to the replicas makes up for it.
+     */
+    private CompletableFuture<Outcome> write(Record record, NodeRef asker) {
         records.put(record.key(), record);
         size = records.size();
-        var copies = replicaTargets().stream().map(target -> replicate(target, record)).toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(copies).thenApply(copied -> Outcome.of(200, "OK", peer.self()));
+        List<NodeRef> targets = replicaTargets();
+        boolean carried = !asker.equals(peer.self()) && targets.contains(asker);
+        var copies = targets.stream().filter(target -> !(carried && target.equals(asker)))
+                .map(target -> replicate(target, record)).toArray(CompletableFuture[]::new);
+        if (carried) {
+            peer.counters().increment("bryan.copies.carried");
+        }
+        return CompletableFuture.allOf(copies).thenApply(copied -> carried
+                ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE, RecordsBody.encode(List.of(record), Integer.MAX_VALUE).get(0))
+                : Outcome.of(200, "OK", peer.self()));
+    }
+
+    /** Keeps the copy a write's 200 carried to this peer (see {@link #write}); false when the body is unreadable. */
+    boolean keepCarried(Answer answer) {
+        if (answer.status() != 200 || !RecordsBody.TYPE.equals(answer.contentType())) {
+            return true;
+        }
+        try {
+            merge(RecordsBody.decode(answer.body()));
+            return true;
+        } catch (MalformedBindingException e) {
+            return false;
+        }
     }
 
     /** Copies one write to a replica, in the next copy REGISTER to it; true when the replica took it, never fails. */

@@ -1,11 +1,13 @@
 package org.p2psip.dht.bryan;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,11 +43,49 @@ class ReplicationTest extends RingTest {
                 + " copy REGISTERs (one per write per replica would be " + WRITES * REPLICAS + ")");
     }
 
+    @Test
+    void aRoutedWritesCopyToItsAskerTravelsInTheAnswerAndSurvivesTheOwner() throws Exception {
+        // a short operation deadline: a peer takes itself for alone after twice that of silence
+        ring = Peers.ring(2, Clock.systemUTC(), Map.of("p2psip.bryan.operation-timeout", "2s"));
+        BryanDht asker = ring.live.get(0);
+        BryanDht owner = ring.live.get(1);
+        var owned = new ArrayList<String>();
+        for (int i = 0; owned.size() < 20; i++) {
+            String aor = "sip:carried" + i + "@example.com";
+            if (responsibleAndReplicas(aor).get(0) == owner) {
+                owned.add(aor);
+            }
+        }
+        long copyRegisters = owner.metrics().getOrDefault("bryan.replica.batches", 0L);
+        for (String aor : owned) {
+            assertTrue(asker.put(oneBinding(aor, "10.0.0.4")).toCompletableFuture().get(20, TimeUnit.SECONDS));
+            assertTrue(Peers.holds(asker, aor), aor + " acknowledged but its copy is not on the asker");
+        }
+        assertEquals(owned.size(), owner.metrics().get("bryan.copies.carried"));
+        assertEquals(copyRegisters, owner.metrics().getOrDefault("bryan.replica.batches", 0L),
+                "the owner sent copy REGISTERs for writes whose copies rode in the answers");
+        ring.crash(owner);
+        Peers.await(() -> neighbours(asker).successors().isEmpty(), "the asker to take itself for alone");
+        for (String aor : owned) {
+            var found = asker.get(aor).toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertEquals(aor.substring(0, aor.indexOf('@') + 1) + "10.0.0.4", found.bindings().get(0).contact(),
+                    aor + " lost with its owner");
+        }
+    }
+
+    private static BryanDht.Neighbours neighbours(BryanDht peer) {
+        try {
+            return peer.neighbours().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** The responsible peer of aor and the next REPLICAS peers clockwise. */
     private List<BryanDht> responsibleAndReplicas(String aor) {
         Id key = Id.hash(aor);
         List<BryanDht> clockwise = ring.live.stream().sorted(Comparator.comparing(p -> key.distanceTo(p.self().id()))).toList();
-        return clockwise.subList(0, REPLICAS + 1);
+        return clockwise.subList(0, Math.min(REPLICAS + 1, clockwise.size()));
     }
 
     private long batches() {
