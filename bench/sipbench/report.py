@@ -97,9 +97,7 @@ def experiment_table(rows: list[dict], name: str) -> list[str]:
                          f"| {_ms(row['p50_ms'])} | {_ms(row['p99_ms'])} "
                          f"| {row.get('retransmissions') or '-'} | {row.get('hops') or '-'} "
                          f"| {ratio(row['rate'], ceiling)} | {ratio(row['rate'], kamailio)} | {row.get('note', '')} |")
-    lines += ["", "The paper's: its figure for the same backend, nodes and configuration (NGMAST 2007, dual "
-              "3.06 GHz Xeon servers, SIPp on its own machine; \"-\": not measured there). Other hardware: "
-              "read it for how a figure holds or falls as nodes are added, not as a rate to beat.", "", f"![{e.paper}]({name}.png)", ""]
+    lines += ["", f"![{e.paper}]({name}.png)", ""]
     return lines
 
 
@@ -345,7 +343,10 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "expected final response, no call ended on a retransmission timeout"
              + latency_rule(meta) + " (bench/README.md). "
              "The machine may be shared: compare the ratios to the references measured in this same run, "
-             "not the absolute rates.", "",
+             "not the absolute rates. The column \"the paper's\" gives the original evaluation's figure for the "
+             "same backend, nodes and configuration (NGMAST 2007, dual 3.06 GHz Xeon servers, SIPp on its own "
+             "machine; \"-\": not measured there): other hardware, to read for how a figure holds or falls as "
+             "nodes are added, not as a rate to beat.", "",
              "## References (same run, same machine)", ""]
     lines += references_table(rows) + [""]
     moved = drift(rows)

@@ -277,3 +277,9 @@ def test_response_times_show_in_whole_milliseconds():
     assert report._ms("320.001") == "320"
     assert report._ms("4") == "4"
     assert report._ms("") == "-"
+
+
+def test_the_papers_column_is_explained_once(tmp_path):
+    text = write(tmp_path)
+    assert text.count('The column "the paper\'s"') == 1
+    assert text.index('The column "the paper\'s"') < text.index("## Results")
