@@ -273,14 +273,14 @@ final class Store {
         if (targets.isEmpty() || copies.isEmpty()) {
             return CompletableFuture.completedFuture(true);
         }
-        List<byte[]> bodies = RecordsBody.encode(copies, peer.settings().copyBatchBytes());
+        var bodies = new RecordsBody.Bodies(copies, peer.settings().copyBatchBytes());
         List<CompletableFuture<Boolean>> each = targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList();
         return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
                 .thenApply(all -> each.stream().allMatch(CompletableFuture::join));
     }
 
-    private CompletableFuture<Boolean> copyInTurn(NodeRef target, List<byte[]> bodies, int next) {
-        if (next == bodies.size()) {
+    private CompletableFuture<Boolean> copyInTurn(NodeRef target, RecordsBody.Bodies bodies, int next) {
+        if (!bodies.has(next)) {
             return CompletableFuture.completedFuture(true);
         }
         PeerRequest request = peer.request((int) peer.linkExpires(), List.of(),

@@ -1,0 +1,82 @@
+package org.p2psip.dht.bryan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.chord.Record;
+
+/** The copy body's split into REGISTER-sized bodies, eager and on demand. */
+class RecordsBodyTest {
+
+    private static final int MAX_BYTES = 1200;
+
+    @Test
+    void theBodiesStayUnderTheLimitAndCarryEveryRecordInOrder() {
+        List<Record> records = records(500);
+        List<byte[]> bodies = RecordsBody.encode(records, MAX_BYTES);
+        assertTrue(bodies.size() > 10, "500 records in " + bodies.size() + " bodies of " + MAX_BYTES + " bytes");
+        var decoded = new ArrayList<Record>();
+        for (byte[] body : bodies) {
+            assertTrue(body.length <= MAX_BYTES + 2, "a body of " + body.length + " bytes"); // + the u16 count
+            decoded.addAll(RecordsBody.decode(body));
+        }
+        assertEquals(records.size(), decoded.size());
+        for (int i = 0; i < records.size(); i++) {
+            assertEquals(records.get(i).aor(), decoded.get(i).aor());
+            assertEquals(records.get(i).stamp(), decoded.get(i).stamp());
+            assertEquals(records.get(i).set().bindings(), decoded.get(i).set().bindings());
+        }
+        var removed = RecordsBody.decode(RecordsBody.encode(List.of(Record.removed("sip:gone@example.com", 7, 99)), MAX_BYTES).get(0));
+        assertTrue(removed.get(0).isRemoved());
+        assertEquals(99, removed.get(0).removedUntil());
+    }
+
+    @Test
+    void aBodyIsEncodedWhenFirstAskedForAndKeptForTheNextAsker() {
+        List<Record> records = records(500);
+        var read = new int[] {-1};
+        List<Record> watched = new AbstractList<>() {
+            @Override
+            public Record get(int index) {
+                read[0] = Math.max(read[0], index);
+                return records.get(index);
+            }
+
+            @Override
+            public int size() {
+                return records.size();
+            }
+        };
+        var bodies = new RecordsBody.Bodies(watched, MAX_BYTES);
+        byte[] first = bodies.get(0);
+        assertTrue(read[0] < 20, "asking for the first body encoded records up to " + read[0]);
+        List<byte[]> eager = RecordsBody.encode(records, MAX_BYTES);
+        assertSame(first, bodies.get(0), "the first body was encoded again");
+        for (int i = 0; i < eager.size(); i++) {
+            assertTrue(bodies.has(i));
+            assertArrayEquals(eager.get(i), bodies.get(i), "body " + i + " differs");
+        }
+        assertFalse(bodies.has(eager.size()));
+        assertFalse(new RecordsBody.Bodies(List.of(), MAX_BYTES).has(0));
+    }
+
+    private static List<Record> records(int count) {
+        long until = System.currentTimeMillis() + 3_600_000;
+        var records = new ArrayList<Record>();
+        for (int i = 0; i < count; i++) {
+            String aor = "sip:user" + i + "@example.com";
+            var set = new BindingSet(aor, 1, until, List.of(new Binding(aor, "sip:ua" + i + "@10.0.0.9:5060", until, 1000, "call-" + i, 1, List.of(), "", 0)));
+            records.add(Record.of(set, 1000 + i));
+        }
+        return records;
+    }
+}
