@@ -129,11 +129,8 @@ public final class BryanDht implements Dht {
         if (closed) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
         }
-        return peer.onLoop(() -> new RoutedCall(peer, op.key(),
-                peer.request((int) peer.linkExpires(), List.of(), op, contentType, body),
-                () -> Handlers.act(peer, op, contentType, body, peer.self()), null, idempotent, false,
-                peer.settings().operationTimeout())
-                .run().thenApply(read))
+        return peer.onLoop(() -> RoutedCall.forUser(peer, new OpsBody.Op(op, contentType, body), idempotent,
+                peer.settings().operationTimeout()).run().thenApply(read))
                 .whenComplete((result, failure) -> {
                     if (failure != null) {
                         counters.increment("bryan.operation.failures");

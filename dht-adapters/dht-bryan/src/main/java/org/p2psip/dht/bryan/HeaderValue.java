@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
  */
 record HeaderValue(String head, Map<String, String> params) {
 
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9.!%*_+`'~-]+");
 
     static HeaderValue parse(String header, String text, boolean bracketedHead) {
@@ -72,7 +73,7 @@ record HeaderValue(String head, Map<String, String> params) {
         if (v == null) {
             return absent;
         }
-        if (!v.matches("[0-9]{1,19}") || Long.parseLong(v) > max) {
+        if (!DIGITS.matcher(v).matches() || Long.parseLong(v) > max) {
             throw new MalformedHeaderException(header, text, name + " must be a number 0.." + max);
         }
         return Long.parseLong(v);

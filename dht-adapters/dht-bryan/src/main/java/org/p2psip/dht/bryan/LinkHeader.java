@@ -51,7 +51,7 @@ record LinkHeader(NodeRef peer, Kind kind, int index, long expires) {
         }
         long expires = v.number(NAME, text, "expires", 0xFFFF_FFFFL, 0);
         for (String name : v.params().keySet()) {
-            if (!name.matches("link|expires")) {
+            if (!name.equals("link") && !name.equals("expires")) {
                 throw new MalformedHeaderException(NAME, text, "unknown parameter " + name);
             }
         }

@@ -1,6 +1,7 @@
 package org.p2psip.dht.bryan;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.p2psip.dht.chord.Id;
 
 /**
@@ -15,6 +16,7 @@ import org.p2psip.dht.chord.Id;
 record OpHeader(Op op, Id key, long version) {
 
     static final String NAME = "DHT-Op";
+    private static final Pattern KEY = Pattern.compile("[0-9a-fA-F]{40}");
 
     enum Op {
         GET, PUT, REMOVE, FIND, COPY, BATCH;
@@ -55,7 +57,7 @@ record OpHeader(Op op, Id key, long version) {
         Id key = null;
         if (op.routed()) {
             String hex = v.required(NAME, text, "key");
-            if (!hex.matches("[0-9a-fA-F]{40}")) {
+            if (!KEY.matcher(hex).matches()) {
                 throw new MalformedHeaderException(NAME, text, "key must be 40 hex digits");
             }
             key = Id.parse(hex.toLowerCase(Locale.ROOT));

@@ -46,10 +46,10 @@ final class Outbox {
         this.peer = peer;
     }
 
-    /** Sends {@code request} (one routed get, put or remove) to {@code target}, now or with the next batch. */
-    CompletableFuture<Answer> send(NodeRef target, PeerRequest request, Duration timeout) {
+    /** Sends {@code op} (one routed get, put or remove) to {@code target}, now or with the next batch. */
+    CompletableFuture<Answer> send(NodeRef target, OpsBody.Op op, Duration timeout) {
         long now = System.nanoTime();
-        var waiting = new Waiting(request, now, now + timeout.toNanos(), new CompletableFuture<>());
+        var waiting = new Waiting(op, now, now + timeout.toNanos(), new CompletableFuture<>());
         ScheduledFuture<?> timer = peer.schedule(() -> waiting.answer.completeExceptionally(
                 new DhtException(Reason.TIMEOUT, target + " did not answer within " + timeout)), timeout.toMillis());
         if (timer == null) {
@@ -81,7 +81,7 @@ final class Outbox {
         long latest = next.stream().mapToLong(Waiting::deadlineNanos).max().orElseThrow();
         Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - System.nanoTime()));
         CompletableFuture<List<Answer>> answers = next.size() == 1
-                ? peer.send(target, next.get(0).request, timeout).thenApply(List::of)
+                ? peer.send(target, alone(next.get(0).op), timeout).thenApply(List::of)
                 : sendBatch(target, next, timeout);
         answers.whenComplete((each, failure) -> {
             queue.pipe.answered();
@@ -110,7 +110,7 @@ final class Outbox {
                 queue.waiting.poll(); // its deadline passed while it waited
                 continue;
             }
-            int size = queue.waiting.peek().request.body().length + OVERHEAD_BYTES;
+            int size = queue.waiting.peek().op.body().length + OVERHEAD_BYTES;
             if (!taken.isEmpty() && bytes + size > limit) {
                 break;
             }
@@ -123,14 +123,15 @@ final class Outbox {
     private CompletableFuture<List<Answer>> sendBatch(NodeRef target, List<Waiting> batch, Duration timeout) {
         peer.counters().increment("bryan.batches.out");
         peer.counters().add("bryan.batched.ops", batch.size());
-        var ops = batch.stream().map(w -> op(w.request)).toList();
+        var ops = batch.stream().map(Waiting::op).toList();
         PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), new OpHeader(OpHeader.Op.BATCH, null, -1),
                 OpsBody.OPS_TYPE, OpsBody.encodeOps(ops));
         return peer.send(target, request, timeout).thenApply(answer -> split(answer, batch.size()));
     }
 
-    private static OpsBody.Op op(PeerRequest request) {
-        return new OpsBody.Op(OpHeader.parse(request.values(OpHeader.NAME).get(0)), request.contentType(), request.body());
+    /** An operation that leaves without company: its own peer REGISTER, built only now. */
+    private PeerRequest alone(OpsBody.Op op) {
+        return peer.request((int) peer.linkExpires(), List.of(), op.op(), op.contentType(), op.body());
     }
 
     /** One answer per operation: each from the 200's body, or the batch's own when it was refused whole. */
@@ -153,7 +154,7 @@ final class Outbox {
         return replies.stream().map(r -> Answer.of(r, answer.responder())).toList();
     }
 
-    private record Waiting(PeerRequest request, long queuedNanos, long deadlineNanos, CompletableFuture<Answer> answer) {
+    private record Waiting(OpsBody.Op op, long queuedNanos, long deadlineNanos, CompletableFuture<Answer> answer) {
     }
 
     /** The operations waiting for the next REGISTER to one peer, oldest first. */

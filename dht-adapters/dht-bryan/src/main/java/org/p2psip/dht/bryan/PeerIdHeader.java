@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import java.util.Set;
 import org.p2psip.dht.chord.NodeRef;
 
 /**
@@ -11,6 +12,7 @@ record PeerIdHeader(NodeRef peer, String overlay, long expires) {
     static final String NAME = "DHT-PeerID";
     static final String ALGORITHM = "sha1";
     static final String DHT = "Chord1.0";
+    private static final Set<String> PARAMETERS = java.util.Set.of("algorithm", "dht", "overlay", "expires");
 
     String print() {
         return "<" + PeerUri.print(peer) + ">;algorithm=" + ALGORITHM + ";dht=" + DHT + ";overlay=" + overlay
@@ -29,7 +31,7 @@ record PeerIdHeader(NodeRef peer, String overlay, long expires) {
         String overlay = v.required(NAME, text, "overlay");
         long expires = v.number(NAME, text, "expires", 0xFFFF_FFFFL, 0);
         for (String name : v.params().keySet()) {
-            if (!name.matches("algorithm|dht|overlay|expires")) {
+            if (!PARAMETERS.contains(name)) {
                 throw new MalformedHeaderException(NAME, text, "unknown parameter " + name);
             }
         }

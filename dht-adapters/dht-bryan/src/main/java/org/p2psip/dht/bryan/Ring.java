@@ -71,7 +71,7 @@ final class Ring {
 
     /** One routed join REGISTER through {@code via}; on a 200 from another peer, takes its links. Never fails. */
     private CompletableFuture<Boolean> askToAdmit(NodeRef via) {
-        return new RoutedCall(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true, true,
+        return RoutedCall.forRing(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true,
                 peer.settings().operationTimeout()).run().handle((outcome, failure) -> {
                     if (peer.isClosing() || failure != null || outcome.status() != 200 || outcome.responder() == null
                             || outcome.responder().equals(peer.self())) {
@@ -183,8 +183,8 @@ final class Ring {
         Id start = start(index);
         var op = new OpHeader(OpHeader.Op.FIND, start, -1);
         fixing = true;
-        new RoutedCall(peer, start, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
-                () -> Handlers.act(peer, op, "", new byte[0], peer.self()), null, true, true, peer.settings().requestTimeout().multipliedBy(2))
+        RoutedCall.forRing(peer, start, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
+                () -> Handlers.act(peer, op, "", new byte[0], peer.self()), null, true, peer.settings().requestTimeout().multipliedBy(2))
                 .run().whenComplete((outcome, failure) -> {
                     fixing = false;
                     if (failure != null || outcome.responder() == null) {

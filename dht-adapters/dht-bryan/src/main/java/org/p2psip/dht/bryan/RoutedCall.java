@@ -2,6 +2,7 @@ package org.p2psip.dht.bryan;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -20,7 +21,7 @@ final class RoutedCall {
 
     private final BryanPeer peer;
     private final Id key;
-    private final PeerRequest request;
+    private final BiFunction<NodeRef, Duration, CompletableFuture<Answer>> send;
     private final Supplier<CompletableFuture<Outcome>> local;
     private final NodeRef first;
     private final boolean idempotent;
@@ -30,18 +31,40 @@ final class RoutedCall {
     private DhtException lastFailure;
 
     /**
+     * A user's get, put or remove, acted on here when this peer is responsible, else sent through
+     * the {@link Outbox}, which batches the users' operations per peer; its peer REGISTER is only
+     * built if it leaves alone. Its timeouts do not count towards taking a peer for failed.
+     */
+    static RoutedCall forUser(BryanPeer peer, OpsBody.Op op, boolean idempotent, Duration timeout) {
+        return new RoutedCall(peer, op.op().key(), (target, within) -> peer.outbox().send(target, op, within),
+                () -> Handlers.act(peer, op.op(), op.contentType(), op.body(), peer.self()), null, idempotent, false, timeout);
+    }
+
+    /**
+     * The ring's own {@code request} (a join, a finger's find), sent as it is; its timeouts count
+     * towards taking a peer for failed.
+     *
      * @param local what to do when this peer is itself responsible; null: always ask a peer
      * @param first the peer to ask first on every attempt (a bootstrap); null: this peer's links decide
+     */
+    static RoutedCall forRing(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local,
+                              NodeRef first, boolean idempotent, Duration timeout) {
+        return new RoutedCall(peer, key, (target, within) -> peer.send(target, request, within), local, first,
+                idempotent, true, timeout);
+    }
+
+    /**
      * @param maintenance whether a timeout here counts towards taking the peer for failed: only the
      *        ring's own traffic does, so that an overloaded node whose users' operations time out
      *        does not drop live neighbours (a dropped predecessor stops it serving its whole range
      *        until the next stabilisation, which feeds the overload)
      */
-    RoutedCall(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local, NodeRef first,
-               boolean idempotent, boolean maintenance, Duration timeout) {
+    private RoutedCall(BryanPeer peer, Id key, BiFunction<NodeRef, Duration, CompletableFuture<Answer>> send,
+                       Supplier<CompletableFuture<Outcome>> local, NodeRef first, boolean idempotent, boolean maintenance,
+                       Duration timeout) {
         this.peer = peer;
         this.key = key;
-        this.request = request;
+        this.send = send;
         this.local = local;
         this.first = first;
         this.idempotent = idempotent;
@@ -103,9 +126,7 @@ final class RoutedCall {
         long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
         // a write's answer waits for the replicas' answers: it gets what is left of the deadline
         long timeout = idempotent ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
-        // the users' operations go through the outbox, which batches them per peer under load
-        var sent = maintenance ? peer.send(target, request, Duration.ofMillis(timeout))
-                : peer.outbox().send(target, request, Duration.ofMillis(timeout));
+        var sent = send.apply(target, Duration.ofMillis(timeout));
         sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 DhtException why = BryanPeer.unwrap(failure);
