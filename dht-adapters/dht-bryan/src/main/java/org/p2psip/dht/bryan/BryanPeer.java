@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException;
@@ -50,12 +50,17 @@ final class BryanPeer {
         this.counters = counters;
         this.links = new Links(NodeRef.at(link.address()), settings.successors());
         this.signature = new Signature(settings.secret());
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        var executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "bryan-peer-" + link.address());
             t.setDaemon(true);
             loopThread = t;
             return t;
         });
+        // Every user's operation sets deadline timers that its answer cancels; left queued until they
+        // would have fired (seconds later), tens of thousands of dead timers made every task's way
+        // through the loop's queue dearer.
+        executor.setRemoveOnCancelPolicy(true);
+        this.loop = executor;
         this.store = new Store(this, clock);
         this.ring = new Ring(this);
         this.outbox = new Outbox(this);
