@@ -142,7 +142,7 @@ public final class BryanDht implements Dht {
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
-                "bryan.replica.batches", "bryan.replica.digests", "bryan.replica.buckets.copied", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
+                "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
         all.put("bryan.records", (long) peer.store().size());
         return all;
     }

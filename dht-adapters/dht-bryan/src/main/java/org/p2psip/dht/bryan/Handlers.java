@@ -23,7 +23,6 @@ final class Handlers {
         }
         return switch (in.op().op()) {
             case COPY -> CompletableFuture.completedFuture(copy(peer, in));
-            case DIGEST -> CompletableFuture.completedFuture(digest(peer, in));
             case BATCH -> batch(peer, in);
             default -> routed(peer, in.sender().peer(), in.op(), in.contentType(), in.body());
         };
@@ -81,7 +80,7 @@ final class Handlers {
             case REMOVE -> store.remove(op, asker);
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
-            case COPY, BATCH, DIGEST -> throw new IllegalArgumentException(op.op() + " is not routed");
+            case COPY, BATCH -> throw new IllegalArgumentException(op.op() + " is not routed");
         };
     }
 
@@ -95,21 +94,6 @@ final class Handlers {
             return peer.reply(400, "Bad records body: " + e.getMessage(), null, List.of(), "", new byte[0]);
         }
         return peer.reply(200, "OK", null, List.of(), "", new byte[0]);
-    }
-
-    /** A responsible peer's digest of its range: answered with the buckets this peer holds differently. */
-    private static PeerResponse digest(BryanPeer peer, Incoming in) {
-        Digest theirs;
-        try {
-            if (!in.contentType().equals(Digest.TYPE)) {
-                throw new IllegalArgumentException("a digest needs a body of " + Digest.TYPE);
-            }
-            theirs = Digest.decode(in.body());
-        } catch (IllegalArgumentException e) {
-            return peer.reply(400, "Bad digest: " + e.getMessage(), null, List.of(), "", new byte[0]);
-        }
-        return peer.reply(200, "OK", null, List.of(), Digest.BUCKETS_TYPE,
-                Digest.encodeBuckets(peer.store().differing(theirs)));
     }
 
     private static CompletableFuture<PeerResponse> answer(BryanPeer peer, int status, String reason) {

@@ -3,7 +3,6 @@ package org.p2psip.dht.bryan;
 import org.p2psip.dht.chord.Record;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -203,9 +202,8 @@ final class Store {
     }
 
     /**
-     * Brings the replicas up to date with what this peer is responsible for ({@link #refresh}) when
-     * they or its range changed since the last complete refresh, and at least once per refresh
-     * interval. A refresh that failed is
+     * Copies what this peer is responsible for to its replicas when they or its range changed
+     * since the last complete copy, and at least once per refresh interval. A copy that failed is
      * not tried again for the same replicas and range before the refresh interval has passed:
      * each write is copied on its own anyway, and retrying at once a full copy that an overloaded
      * replica could not take fed the overload (two peers past their capacity pushed 160,000
@@ -223,7 +221,7 @@ final class Store {
         }
         pushing = true;
         peer.counters().increment("bryan.replica.pushes");
-        refresh(targets, predecessor).whenComplete((all, ignored) -> {
+        copyTo(targets, held(r -> peer.links().responsibleFor(r.key()))).whenComplete((all, ignored) -> {
             pushing = false;
             var push = new Push(targets, predecessor, System.nanoTime());
             if (Boolean.TRUE.equals(all)) {
@@ -243,57 +241,6 @@ final class Store {
             return push != null && push.to.equals(to) && Objects.equals(push.predecessor, predecessor)
                     && System.nanoTime() - push.atNanos < refreshNanos;
         }
-    }
-
-    /**
-     * Brings each replica up to date with the records this peer is responsible for: it sends a
-     * {@link Digest} of them, and copies only the buckets the replica answers that it holds
-     * differently (none when it is in step). A full copy of every record at every refresh was, with
-     * a few hundred thousand records, a burst of thousands of copy REGISTERs each minute, and every
-     * record encoded, sent, decoded and merged again though the replica had it.
-     */
-    private CompletableFuture<Boolean> refresh(List<NodeRef> targets, NodeRef predecessor) {
-        List<Record> mine = held(r -> peer.links().responsibleFor(r.key()));
-        if (targets.isEmpty() || mine.isEmpty() || predecessor == null) {
-            return CompletableFuture.completedFuture(true);
-        }
-        Digest digest = Digest.of(predecessor.id(), peer.self().id(), mine);
-        return all(targets.stream().map(target -> refresh(target, digest, mine)).toList());
-    }
-
-    private CompletableFuture<Boolean> refresh(NodeRef target, Digest digest, List<Record> mine) {
-        peer.counters().increment("bryan.replica.digests");
-        PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), new OpHeader(OpHeader.Op.DIGEST, null, -1),
-                Digest.TYPE, digest.encode());
-        return peer.send(target, request, peer.settings().requestTimeout())
-                .handle((answer, failure) -> failure == null ? differing(answer) : null)
-                .thenCompose(buckets -> {
-                    if (buckets == null) {
-                        peer.counters().increment("bryan.replica.failures");
-                        return CompletableFuture.completedFuture(false);
-                    }
-                    peer.counters().add("bryan.replica.buckets.copied", buckets.cardinality());
-                    List<Record> differing = mine.stream().filter(r -> buckets.get(Digest.bucket(r.key()))).toList();
-                    return differing.isEmpty() ? CompletableFuture.completedFuture(true)
-                            : copyInTurn(target, new RecordsBody.Bodies(differing, peer.settings().copyBatchBytes()), 0);
-                });
-    }
-
-    /** The buckets a replica's answer to a digest names; null for any other answer. */
-    private static BitSet differing(Answer answer) {
-        if (answer.status() != 200 || !Digest.BUCKETS_TYPE.equals(answer.contentType())) {
-            return null;
-        }
-        try {
-            return Digest.decodeBuckets(answer.body());
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    /** The buckets of {@code theirs}'s range that this peer holds differently (as the replica asked). */
-    BitSet differing(Digest theirs) {
-        return theirs.differing(Digest.of(theirs.from(), theirs.to(), records.values()));
     }
 
     /** A new predecessor: it gets every record outside this peer's new range (candidate, self]. */
@@ -327,13 +274,9 @@ final class Store {
             return CompletableFuture.completedFuture(true);
         }
         var bodies = new RecordsBody.Bodies(copies, peer.settings().copyBatchBytes());
-        return all(targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList());
-    }
-
-    /** True when every one of {@code each} was; never fails. */
-    private static CompletableFuture<Boolean> all(List<CompletableFuture<Boolean>> each) {
+        List<CompletableFuture<Boolean>> each = targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList();
         return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
-                .thenApply(done -> each.stream().allMatch(CompletableFuture::join));
+                .thenApply(all -> each.stream().allMatch(CompletableFuture::join));
     }
 
     private CompletableFuture<Boolean> copyInTurn(NodeRef target, RecordsBody.Bodies bodies, int next) {

@@ -91,14 +91,6 @@ class RefusalTest {
     }
 
     @Test
-    void aDigestWithABrokenBodyIsAnswered400() throws Exception {
-        PeerRequest digest = request(List.of(), new OpHeader(OpHeader.Op.DIGEST, null, -1), Digest.TYPE, new byte[] {0, 1, 2});
-        PeerResponse answer = send(new Signature(Peers.SECRET).sign(digest));
-        assertEquals(400, answer.status(), answer.reason());
-        assertTrue(answer.reason().startsWith("Bad digest"), answer.reason());
-    }
-
-    @Test
     void aBatchWithOneBadOperationIsAnswered400AndActsOnNone() throws Exception {
         var set = new BindingSet(AOR, 0, System.currentTimeMillis() + 3_600_000,
                 List.of(new Binding(AOR, "sip:m@10.0.0.9", System.currentTimeMillis() + 3_600_000, 1000, "c", 1, List.of(), "", 0)));
