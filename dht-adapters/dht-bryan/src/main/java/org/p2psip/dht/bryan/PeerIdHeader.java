@@ -12,7 +12,7 @@ record PeerIdHeader(NodeRef peer, String overlay, long expires) {
     static final String NAME = "DHT-PeerID";
     static final String ALGORITHM = "sha1";
     static final String DHT = "Chord1.0";
-    private static final Set<String> PARAMETERS = java.util.Set.of("algorithm", "dht", "overlay", "expires");
+    private static final Set<String> PARAMETERS = Set.of("algorithm", "dht", "overlay", "expires");
 
     String print() {
         return "<" + PeerUri.print(peer) + ">;algorithm=" + ALGORITHM + ";dht=" + DHT + ";overlay=" + overlay

@@ -104,7 +104,15 @@ final class RoutedCall {
             return;
         }
         if (local != null && peer.links().responsibleFor(key)) {
-            local.get().whenComplete(this::settle);
+            local.get().whenComplete((outcome, failure) -> {
+                if (failure == null && outcome.status() != 200 && outcome.status() != 412) {
+                    // as from another peer: only 200 and 412 settle an operation
+                    result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
+                            peer.self() + " refused: " + outcome.status() + " " + outcome.reason()));
+                } else {
+                    settle(outcome, failure);
+                }
+            });
             return;
         }
         NodeRef next = peer.links().nextHop(key);

@@ -109,7 +109,9 @@ final class Store {
     }
 
     /**
-     * Stores a write and copies it to the replicas before it is acknowledged. When the asker of a
+     * Stores a write and copies it to the replicas before it is acknowledged; when a replica did
+     * not take its copy (no answer in time, a refusal) the write is answered 503 and not
+     * acknowledged, though it stays stored here. When the asker of a
      * routed write is one of them, its copy travels in the 200 (a records body, which the asker
      * keeps before it acknowledges the write) instead of in a copy REGISTER of its own: with two
      * peers, half of all copies. An answer lost on the way fails the write at the asker, which
@@ -125,9 +127,16 @@ final class Store {
         if (carried) {
             peer.counters().increment("bryan.copies.carried");
         }
-        return CompletableFuture.allOf(copies).thenApply(copied -> carried
-                ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE, RecordsBody.encode(List.of(record), Integer.MAX_VALUE).get(0))
-                : Outcome.of(200, "OK", peer.self()));
+        return CompletableFuture.allOf(copies).thenApply(copied -> {
+            if (!java.util.Arrays.stream(copies).allMatch(c -> Boolean.TRUE.equals(c.join()))) {
+                // stored here but not on every replica: not acknowledged (it may still be read)
+                peer.counters().increment("bryan.writes.unreplicated");
+                return Outcome.of(503, "Replica Did Not Take The Copy", peer.self());
+            }
+            return carried
+                    ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE, RecordsBody.encode(List.of(record), Integer.MAX_VALUE).get(0))
+                    : Outcome.of(200, "OK", peer.self());
+        });
     }
 
     /** Keeps the copy a write's 200 carried to this peer (see {@link #write}); false when the body is unreadable. */

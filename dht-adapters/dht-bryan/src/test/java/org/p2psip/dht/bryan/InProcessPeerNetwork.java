@@ -32,6 +32,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> mostInFlight = new ConcurrentHashMap<>();
     private volatile boolean cut;
+    private volatile boolean copiesLost;
     private volatile long delayMillis;
 
     /** Every REGISTER reaches its target this much later, as from a far or busy peer. */
@@ -58,6 +59,11 @@ final class InProcessPeerNetwork implements AutoCloseable {
             case COPY -> "copies";
             case FIND -> "ring";
         };
+    }
+
+    /** While set, every copy REGISTER is lost (and nothing else), as if a replica had missed them. */
+    void loseCopies(boolean lost) {
+        copiesLost = lost;
     }
 
     /** While cut, every message is lost, as between two peers too overloaded to answer in time. */
@@ -88,6 +94,9 @@ final class InProcessPeerNetwork implements AutoCloseable {
             String pair = address() + " " + target + " " + kind(request);
             int now = inFlight.computeIfAbsent(pair, p -> new AtomicInteger()).incrementAndGet();
             mostInFlight.computeIfAbsent(pair, p -> new AtomicInteger()).accumulateAndGet(now, Math::max);
+            if (copiesLost && request.values(OpHeader.NAME).stream().anyMatch(op -> op.trim().equalsIgnoreCase("copy"))) {
+                return Deadlines.within(answer, target, deadline); // lost: the sender's deadline fails it
+            }
             try {
                 byte[] text = JainSipText.request(address(), target, request, cseq.incrementAndGet());
                 wire.schedule(() -> deliver(target, text, answer), delayMillis, TimeUnit.MILLISECONDS);

@@ -1,6 +1,8 @@
 package org.p2psip.dht.bryan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
@@ -9,8 +11,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.DhtException;
 import org.p2psip.dht.chord.Id;
 
 /**
@@ -70,6 +74,36 @@ class ReplicationTest extends RingTest {
             var found = asker.get(aor).toCompletableFuture().get(20, TimeUnit.SECONDS);
             assertEquals(aor.substring(0, aor.indexOf('@') + 1) + "10.0.0.4", found.bindings().get(0).contact(),
                     aor + " lost with its owner");
+        }
+    }
+
+    @Test
+    void aWriteWhoseReplicaDidNotTakeItsCopyIsNotAcknowledged() throws Exception {
+        ring = Peers.ring(2, Clock.systemUTC());
+        BryanDht owner = ring.live.get(0);
+        BryanDht replica = ring.live.get(1);
+        String aor = ownedBy(owner, "unreplicated");
+        ring.network.loseCopies(true);
+        var failed = assertThrows(ExecutionException.class,
+                () -> owner.put(oneBinding(aor, "10.0.0.6")).toCompletableFuture().get(20, TimeUnit.SECONDS));
+        assertTrue(failed.getCause() instanceof DhtException e && e.reason() == DhtException.Reason.UNREACHABLE, failed.toString());
+        assertFalse(Peers.holds(replica, aor));
+        assertEquals(1L, owner.metrics().get("bryan.writes.unreplicated"));
+        ring.network.loseCopies(false);
+        // the control case: the same write with its copy delivered is acknowledged and on the replica
+        var current = owner.get(aor).toCompletableFuture().get(20, TimeUnit.SECONDS);
+        assertTrue(owner.put(current.next(oneBinding(aor, "10.0.0.7").bindings(), current.retainUntil()))
+                .toCompletableFuture().get(20, TimeUnit.SECONDS));
+        assertTrue(Peers.holds(replica, aor));
+    }
+
+    /** An AOR whose responsible peer is {@code owner}. */
+    private String ownedBy(BryanDht owner, String prefix) {
+        for (int i = 0; ; i++) {
+            String aor = "sip:" + prefix + i + "@example.com";
+            if (responsibleAndReplicas(aor).get(0) == owner) {
+                return aor;
+            }
         }
     }
 
