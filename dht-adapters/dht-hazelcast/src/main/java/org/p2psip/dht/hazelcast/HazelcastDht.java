@@ -208,12 +208,19 @@ public final class HazelcastDht implements Dht {
             started = CompletableFuture.failedFuture(e);
         }
         CompletionStage<T> bounded = deadlines.bound(op, aor, started, read, failure -> Failures.translate(op + " " + aor, failure));
+        // the caller's stage completes only once a failure is counted, so that one who saw it fail
+        // also sees it in metrics() (counted on a side branch, it raced with the caller's wake-up);
+        // completed by hand, not by whenComplete's stage, to keep the DhtException unwrapped
+        var result = new CompletableFuture<T>();
         bounded.whenComplete((value, failure) -> {
             if (failure != null) {
                 failures.incrementAndGet();
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(value);
             }
         });
-        return bounded;
+        return result;
     }
 
     private Boolean counted(Boolean stored) {
