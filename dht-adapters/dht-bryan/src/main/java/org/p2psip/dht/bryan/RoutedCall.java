@@ -105,10 +105,8 @@ final class RoutedCall {
         }
         if (local != null && peer.links().responsibleFor(key)) {
             local.get().whenComplete((outcome, failure) -> {
-                if (failure == null && outcome.status() != 200 && outcome.status() != 412) {
-                    // as from another peer: only 200 and 412 settle an operation
-                    result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
-                            peer.self() + " refused: " + outcome.status() + " " + outcome.reason()));
+                if (failure == null && !settles(outcome.status())) {
+                    refused(peer.self(), outcome.status(), outcome.reason()); // as from another peer
                 } else {
                     settle(outcome, failure);
                 }
@@ -152,7 +150,7 @@ final class RoutedCall {
             if (status / 100 == 3 && answer.contact() != null && !answer.contact().equals(peer.self())) {
                 peer.links().hint(answer.contact());
                 ask(answer.contact(), hops + 1);
-            } else if (status == 200 || status == 412) {
+            } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
                 if (!peer.store().keepCarried(answer)) {
                     result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
@@ -163,10 +161,19 @@ final class RoutedCall {
             } else if (status == 480 || status / 100 == 3) {
                 retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));
             } else {
-                result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
-                        target + " refused: " + status + " " + answer.reason()));
+                refused(target, status, answer.reason());
             }
         });
+    }
+
+    /** Whether an answer acts on the operation: a 200, or a 412 for a refused compare-and-set. */
+    private static boolean settles(int status) {
+        return status == 200 || status == 412;
+    }
+
+    /** Ends the call with an answer that neither settles it nor is worth another attempt. */
+    private void refused(NodeRef by, int status, String reason) {
+        result.completeExceptionally(new DhtException(Reason.UNREACHABLE, by + " refused: " + status + " " + reason));
     }
 
     /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local). */

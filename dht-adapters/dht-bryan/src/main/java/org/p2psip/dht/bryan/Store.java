@@ -109,13 +109,13 @@ final class Store {
     }
 
     /**
-     * Stores a write and copies it to the replicas before it is acknowledged; when a replica did
-     * not take its copy (no answer in time, a refusal) the write is answered 503 and not
-     * acknowledged, though it stays stored here. When the asker of a
+     * Stores a write and copies it to the replicas before it is acknowledged. When the asker of a
      * routed write is one of them, its copy travels in the 200 (a records body, which the asker
      * keeps before it acknowledges the write) instead of in a copy REGISTER of its own: with two
      * peers, half of all copies. An answer lost on the way fails the write at the asker, which
-     * then acknowledged nothing; the next full copy to the replicas makes up for it.
+     * then acknowledged nothing; the next full copy to the replicas makes up for it. When a
+     * replica did not take its copy (no answer in time, a refusal) the write is answered 503 and
+     * not acknowledged, though it stays stored here.
      */
     private CompletableFuture<Outcome> write(Record record, NodeRef asker) {
         records.put(record.key(), record);
@@ -123,12 +123,12 @@ final class Store {
         List<NodeRef> targets = replicaTargets();
         boolean carried = !asker.equals(peer.self()) && targets.contains(asker);
         var copies = targets.stream().filter(target -> !(carried && target.equals(asker)))
-                .map(target -> replicate(target, record)).toArray(CompletableFuture[]::new);
+                .map(target -> replicate(target, record)).toList();
         if (carried) {
             peer.counters().increment("bryan.copies.carried");
         }
-        return CompletableFuture.allOf(copies).thenApply(copied -> {
-            if (!java.util.Arrays.stream(copies).allMatch(c -> Boolean.TRUE.equals(c.join()))) {
+        return allTaken(copies).thenApply(taken -> {
+            if (!taken) {
                 // stored here but not on every replica: not acknowledged (it may still be read)
                 peer.counters().increment("bryan.writes.unreplicated");
                 return Outcome.of(503, "Replica Did Not Take The Copy", peer.self());
@@ -283,9 +283,13 @@ final class Store {
             return CompletableFuture.completedFuture(true);
         }
         var bodies = new RecordsBody.Bodies(copies, peer.settings().copyBatchBytes());
-        List<CompletableFuture<Boolean>> each = targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList();
-        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
-                .thenApply(all -> each.stream().allMatch(CompletableFuture::join));
+        return allTaken(targets.stream().map(target -> copyInTurn(target, bodies, 0)).toList());
+    }
+
+    /** True once every copy was taken, false once all answered and one was not; never fails. */
+    private static CompletableFuture<Boolean> allTaken(List<CompletableFuture<Boolean>> copies) {
+        return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new))
+                .thenApply(answered -> copies.stream().allMatch(CompletableFuture::join));
     }
 
     private CompletableFuture<Boolean> copyInTurn(NodeRef target, RecordsBody.Bodies bodies, int next) {

@@ -91,10 +91,11 @@ final class InProcessPeerNetwork implements AutoCloseable {
         @Override
         public CompletionStage<PeerResponse> send(String target, PeerRequest request, Duration deadline) {
             var answer = new CompletableFuture<PeerResponse>();
-            String pair = address() + " " + target + " " + kind(request);
+            String kind = kind(request);
+            String pair = address() + " " + target + " " + kind;
             int now = inFlight.computeIfAbsent(pair, p -> new AtomicInteger()).incrementAndGet();
             mostInFlight.computeIfAbsent(pair, p -> new AtomicInteger()).accumulateAndGet(now, Math::max);
-            if (copiesLost && request.values(OpHeader.NAME).stream().anyMatch(op -> op.trim().equalsIgnoreCase("copy"))) {
+            if (copiesLost && kind.equals("copies")) {
                 return Deadlines.within(answer, target, deadline); // lost: the sender's deadline fails it
             }
             try {

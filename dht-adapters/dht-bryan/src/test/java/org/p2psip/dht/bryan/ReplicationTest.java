@@ -53,13 +53,7 @@ class ReplicationTest extends RingTest {
         ring = Peers.ring(2, Clock.systemUTC(), Map.of("p2psip.bryan.operation-timeout", "2s"));
         BryanDht asker = ring.live.get(0);
         BryanDht owner = ring.live.get(1);
-        var owned = new ArrayList<String>();
-        for (int i = 0; owned.size() < 20; i++) {
-            String aor = "sip:carried" + i + "@example.com";
-            if (responsibleAndReplicas(aor).get(0) == owner) {
-                owned.add(aor);
-            }
-        }
+        List<String> owned = ownedBy(owner, "carried", 20);
         long copyRegisters = owner.metrics().getOrDefault("bryan.replica.batches", 0L);
         for (String aor : owned) {
             assertTrue(asker.put(oneBinding(aor, "10.0.0.4")).toCompletableFuture().get(20, TimeUnit.SECONDS));
@@ -82,7 +76,7 @@ class ReplicationTest extends RingTest {
         ring = Peers.ring(2, Clock.systemUTC());
         BryanDht owner = ring.live.get(0);
         BryanDht replica = ring.live.get(1);
-        String aor = ownedBy(owner, "unreplicated");
+        String aor = ownedBy(owner, "unreplicated", 1).get(0);
         ring.network.loseCopies(true);
         var failed = assertThrows(ExecutionException.class,
                 () -> owner.put(oneBinding(aor, "10.0.0.6")).toCompletableFuture().get(20, TimeUnit.SECONDS));
@@ -97,14 +91,16 @@ class ReplicationTest extends RingTest {
         assertTrue(Peers.holds(replica, aor));
     }
 
-    /** An AOR whose responsible peer is {@code owner}. */
-    private String ownedBy(BryanDht owner, String prefix) {
-        for (int i = 0; ; i++) {
+    /** The first {@code count} AORs named {@code prefix}N whose responsible peer is {@code owner}. */
+    private List<String> ownedBy(BryanDht owner, String prefix, int count) {
+        var owned = new ArrayList<String>();
+        for (int i = 0; owned.size() < count; i++) {
             String aor = "sip:" + prefix + i + "@example.com";
-            if (responsibleAndReplicas(aor).get(0) == owner) {
-                return aor;
+            if (ring.responsibleFor(aor) == owner) {
+                owned.add(aor);
             }
         }
+        return owned;
     }
 
     private static BryanDht.Neighbours neighbours(BryanDht peer) {
