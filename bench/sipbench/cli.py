@@ -65,7 +65,9 @@ def parser() -> argparse.ArgumentParser:
                    help="netns: every deploy/p2psip deployment (nodes, front, ceiling) with each node in a network "
                         "namespace of its own, SIPp in the root namespace; loopback: all on 127.0.0.1 (default: "
                         "netns when root and `ip netns add` works, else loopback)")
-    p.add_argument("--out", type=Path, default=BENCH / "results", help="results root (default bench/results)")
+    # Absolute, since Kamailio and the nodes run in folders below it from other working directories.
+    p.add_argument("--out", type=lambda text: Path(text).resolve(), default=BENCH / "results",
+                   help="results root (default bench/results)")
     p.add_argument("--references-again", action=argparse.BooleanOptionalAction, default=None,
                    help="measure the references again at the end, to show drift (default: full mode yes, quick no)")
     p.add_argument("--report-only", type=Path, metavar="FOLDER",

@@ -1,5 +1,7 @@
 """bench/run's options: --front-policies takes src/front's policies and Kamailio's dispatcher, and
 a hyphenated policy survives the routing name it travels in."""
+from pathlib import Path
+
 import pytest
 
 from sipbench import cli, experiments
@@ -21,3 +23,11 @@ def test_a_kamailio_policy_gets_its_own_deployment_and_keeps_its_name():
     policies = [experiments.front_policy(ms[0].routing) for system, _, ms in experiments.deployments(plan)
                 if system == "chord"]
     assert policies == ["kamailio-rr", "tlwl"]
+
+
+def test_a_relative_results_root_is_made_absolute(tmp_path, monkeypatch):
+    # Kamailio's runtime folder below it was refused when the path stayed relative to bench/run's folder
+    monkeypatch.chdir(tmp_path)
+    args = cli.parser().parse_args(["--out", "results/mine"])
+    assert args.out == tmp_path / "results" / "mine"
+    assert Path(args.out).is_absolute()
