@@ -41,7 +41,7 @@ public final class BryanOptions {
     public static final Option<Integer> COPY_BATCH_BYTES = Option.integer("p2psip.bryan.copy-batch-bytes", 8000,
             "1200", "Body size above which records copied to a replica or handed over, or operations batched to one peer, are split into several REGISTERs; keep it under about 14000 (the nodes read 16 KiB of a datagram).");
     public static final Option<Duration> BATCH_LINGER = Option.duration("p2psip.bryan.batch-linger",
-            Duration.ofMillis(2), "0ms", "How long a write's copy or a routed operation waits for others bound to the same peer before their REGISTER leaves (also after the previous one to that peer was answered); 0: as soon as none is in flight.");
+            Duration.ofMillis(10), "0ms", "How long a write's copy or a routed operation waits for others bound to the same peer before their REGISTER leaves (also after the previous one to that peer was answered); 0: as soon as none is in flight.");
     public static final Option<Integer> PEER_WINDOW = Option.integer("p2psip.bryan.peer-window", 4,
             "1", "REGISTERs carrying operations, and REGISTERs carrying copies, in flight to one peer at once; past the first, one leaves only with a full batch.");
     public static final Option<String> TRANSPORT = Option.string("p2psip.bryan.transport", "tcp", "udp",

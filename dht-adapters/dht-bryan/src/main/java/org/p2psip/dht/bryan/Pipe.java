@@ -21,22 +21,24 @@ final class Pipe {
      * @param oldestNanos when the oldest waiting entry was queued
      */
     boolean mayLeave(BryanPeer peer, int waiting, int full, long oldestNanos, Runnable again) {
-        if (waiting == 0 || lingering || inFlight >= peer.settings().peerWindow()) {
+        if (waiting == 0 || inFlight >= peer.settings().peerWindow()) {
             return false;
         }
         if (inFlight > 0) {
             return waiting >= full; // else they go together when an answer comes
         }
         long linger = peer.settings().lingerLeftMillis(oldestNanos, waiting);
-        if (linger > 0) {
+        if (linger == 0) {
+            return true; // lingered long enough, or enough came meanwhile: a pending timer finds less to do
+        }
+        if (!lingering) {
             lingering = true;
             peer.schedule(() -> {
                 lingering = false;
                 again.run();
             }, linger);
-            return false;
         }
-        return true;
+        return false;
     }
 
     void left() {
