@@ -20,12 +20,16 @@ def bindable(address: str, port: int) -> bool:
     return True
 
 
-def free_port(address: str, block: int = 1) -> int:
-    """The first of `block` consecutive UDP ports free on address now. SIPp left to itself takes
-    5060 and up (where nodes listen) and binds four media ports from -mp (RTP and RTCP, audio and
-    video), so every run is given ports from the ephemeral range instead."""
+def free_port(address: str, block: int = 1, avoid: int = 0) -> int:
+    """The first of `block` consecutive UDP ports free on address now, none of them `avoid`. SIPp
+    left to itself takes 5060 and up (where nodes listen) and binds four media ports from -mp (RTP
+    and RTCP, audio and video), so every run is given ports from the ephemeral range instead; the
+    media block must miss the SIP port chosen just before it, which is free until SIPp binds it
+    (a bench step once failed on a video port equal to its SIP port)."""
     for _ in range(200):
         first = random.randrange(20000, 32000 - block)
+        if first <= avoid < first + block:
+            continue
         if all(bindable(address, first + i) for i in range(block)):
             return first
     raise RuntimeError(f"no {block} free consecutive UDP ports on {address}")
@@ -41,8 +45,9 @@ BUFFER_BYTES = 2 * 1024 * 1024
 def command(scenario: str, target: str, args: list[str], address: str, port: int = 0,
             timeout_seconds: float = 600) -> list[str]:
     """The SIPp command line for sipp-scenarios/<scenario> against target (host:port)."""
+    port = port or free_port(address)
     return [SIPP, "-sf", str(HERE / scenario), "-nostdin", "-i", address,
-            "-p", str(port or free_port(address)), "-mp", str(free_port(address, block=4)),
+            "-p", str(port), "-mp", str(free_port(address, block=4, avoid=port)),
             "-timeout", f"{int(timeout_seconds)}s", "-timeout_error", "-buff_size", str(BUFFER_BYTES),
             *args, target]
 
