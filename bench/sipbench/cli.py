@@ -49,6 +49,8 @@ def parser() -> argparse.ArgumentParser:
                                                    "(quick 0.35, full 0.05)")
     p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
     p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 10)")
+    p.add_argument("--confirm-failures", action="store_true",
+                   help="measure a failed step once more; its rate passes if the repeat does (default off)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
     p.add_argument("--max-p99-ms", type=float, default=search.Criteria.max_p99_ms,
                    help="also fail a step whose p99 response time is above this many ms; 0: no bound (default "
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     timing = Timing(step_s=args.step_seconds or mode["step"], recv_timeout_ms=mode["recv_timeout_ms"])
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
-                       growth=args.growth or mode["growth"])
+                       growth=args.growth or mode["growth"], confirm_failures=args.confirm_failures)
     max_p99_ms = args.max_p99_ms or None  # 0: no bound
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],

@@ -120,3 +120,43 @@ def test_a_server_that_queues_fails_on_its_p99_though_it_answered_everything():
     step = search.judge(100, 1000, counts, 100.0, 40.0, 900.0, bounded)
     assert not step.passed and "p99 900 ms above 500 ms" in step.reason
     assert search.judge(100, 1000, counts, 100.0, 240.0, 7516.0, search.Criteria(max_p99_ms=None)).passed
+
+
+def flaky_once(capacity: int, flaky_rate: int):
+    """simulated(capacity), but the first step at `flaky_rate` fails (a noisy step)."""
+    steady = simulated(capacity)
+    seen = set()
+    def measure(rate: int) -> search.Step:
+        if rate == flaky_rate and rate not in seen:
+            seen.add(rate)
+            attempts = rate * 10
+            counts = stats.Counts(created=attempts, successful=attempts - attempts // 100, failed=attempts // 100)
+            return search.judge(rate, attempts, counts, float(rate), 1.0, 2.0)
+        return steady(rate)
+    return measure
+
+
+def test_a_noisy_failure_settles_the_search_below_it_without_confirmation():
+    plan = search.Plan(start=1000, precision=0.05, max_steps=30)
+    assert search.run(plan, flaky_once(1500, 1000)).best.rate < 1000
+
+
+def test_a_confirmed_search_repeats_a_failed_step_and_passes_it_when_the_repeat_passes():
+    plan = search.Plan(start=1000, precision=0.05, max_steps=30, confirm_failures=True)
+    outcome = search.run(plan, flaky_once(1500, 1000))
+    assert [(s.rate, s.passed) for s in outcome.steps[:2]] == [(1000, False), (1000, True)]
+    assert 1500 / 1.05 <= outcome.best.rate <= 1500
+
+
+def test_a_confirmed_failure_still_bounds_the_search():
+    plan = search.Plan(start=100, precision=0.05, max_steps=40, confirm_failures=True)
+    outcome = search.run(plan, simulated(1234))
+    best = outcome.best.rate
+    assert 1234 / 1.05 <= best <= 1234
+    for failed in (s for s in outcome.steps if not s.passed):
+        assert sum(1 for s in outcome.steps if s.rate == failed.rate) == 2   # each failure measured twice
+
+
+def test_a_confirmation_stays_within_the_step_budget():
+    plan = search.Plan(start=100, precision=0.001, max_steps=5, confirm_failures=True)
+    assert len(search.run(plan, simulated(150)).steps) <= 5
