@@ -22,8 +22,9 @@ import org.p2psip.dht.chord.NodeRef;
  * write is acknowledged, hand-overs to a new predecessor or, on leaving, to the successor, and the
  * sweep of expired records. Not thread-safe: runs on the peer's loop.
  *
- * <p>A write's copies are pipelined per replica: at most one copy REGISTER is in flight to each
- * replica, and the writes made while it travels go together in the next one. Under load one peer
+ * <p>A write's copies are pipelined per replica (see {@link Pipe}): the writes made while a copy
+ * REGISTER travels go together in the next one, and past the first at most {@code peer-window}
+ * leave, each only with a full batch. Under load one peer
  * REGISTER then carries many writes instead of one each (on the servlet container a peer REGISTER
  * costs as much as a user's). Each copy REGISTER also waits until its oldest write is
  * {@code batch-linger} old or enough are waiting (as {@link Outbox} does).
