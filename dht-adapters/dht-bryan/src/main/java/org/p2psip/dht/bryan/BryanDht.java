@@ -144,6 +144,7 @@ public final class BryanDht implements Dht {
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
         all.put("bryan.records", (long) peer.store().size());
+        all.put("bryan.range.permille", peer.links().rangePermille());
         return all;
     }
 

@@ -34,6 +34,11 @@ final class Links {
         table.predecessor(peer);
     }
 
+    /** The share of the ring this peer serves, in thousandths (see {@link RoutingTable#rangePermille}); thread-safe. */
+    long rangePermille() {
+        return table.rangePermille();
+    }
+
     /** S1, or this peer itself when it knows no other. */
     NodeRef successor() {
         return table.successor();

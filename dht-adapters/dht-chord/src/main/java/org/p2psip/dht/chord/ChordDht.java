@@ -184,6 +184,7 @@ public final class ChordDht implements Dht {
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
                 "chord.gets", "chord.puts", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
         all.put("chord.records", (long) node.storage().size());
+        all.put("chord.range.permille", node.table().rangePermille());
         return all;
     }
 

@@ -70,6 +70,12 @@ public record Id(BigInteger value) implements Comparable<Id> {
         return new Id(value.add(BigInteger.ONE.shiftLeft(i)).mod(RING));
     }
 
+    /** The share of the circle in (this, to], in thousandths, rounded down; (a, a] is the whole circle, 1000. */
+    public long permilleTo(Id to) {
+        BigInteger distance = distanceTo(to);
+        return distance.signum() == 0 ? 1000 : distance.multiply(BigInteger.valueOf(1000)).divide(RING).longValue();
+    }
+
     /** Clockwise distance from this id to {@code to}. */
     public BigInteger distanceTo(Id to) {
         return to.value.subtract(value).mod(RING);

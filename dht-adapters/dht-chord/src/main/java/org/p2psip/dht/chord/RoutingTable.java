@@ -17,10 +17,13 @@ public final class RoutingTable {
     private final NodeRef[] fingers = new NodeRef[Id.BITS];
     private NodeRef predecessor;
     private List<NodeRef> successors = List.of();
+    /** See {@link #rangePermille}; kept on every change, for the metrics read from other threads. */
+    private volatile long rangePermille = -1;
 
     public RoutingTable(NodeRef self, int successorCount) {
         this.self = self;
         this.successorCount = successorCount;
+        noteRange();
     }
 
     public NodeRef self() {
@@ -33,6 +36,7 @@ public final class RoutingTable {
 
     public void predecessor(NodeRef node) {
         this.predecessor = node != null && node.equals(self) ? null : node;
+        noteRange();
     }
 
     /** The first successor; this node itself when it knows no other. */
@@ -58,6 +62,7 @@ public final class RoutingTable {
         var list = new LinkedHashSet<>(nodes);
         list.remove(self);
         successors = list.stream().limit(successorCount).toList();
+        noteRange();
     }
 
     public NodeRef finger(int i) {
@@ -90,12 +95,29 @@ public final class RoutingTable {
                     .orElse(successors);
         }
         successors = rest;
+        noteRange();
     }
 
     /** Forgets {@code failed} even if it is the last node known: this node is then a ring of one. */
     public void abandon(NodeRef failed) {
         remove(failed);
         successors = successors.stream().filter(n -> !n.equals(failed)).toList();
+        noteRange();
+    }
+
+    /**
+     * The share of the ring this node owns, (predecessor, self], in thousandths: 1000 alone, -1
+     * while it has peers but no predecessor (it owns nothing then, see {@link #owns}). With ids
+     * the hash of an address the shares are uneven (two nodes split the ring anywhere from even
+     * to 999 to 1), and the busiest node carries its share of the load: the bench reports it.
+     * Thread-safe, unlike the rest of the table.
+     */
+    public long rangePermille() {
+        return rangePermille;
+    }
+
+    private void noteRange() {
+        rangePermille = predecessor != null ? predecessor.id().permilleTo(self.id()) : successors.isEmpty() ? 1000 : -1;
     }
 
     /**

@@ -56,6 +56,25 @@ class RoutingTest {
         assertEquals(Arrays.stream(hops).sum(), hopSum, "the hop metric counts exactly the lookups' hops");
     }
 
+    @Test
+    void eachNodeReportsTheShareOfTheRingItOwns() {
+        ring = Ring.of(8, Clock.systemUTC());
+        ring.awaitSettled();
+        List<ChordDht> sorted = ring.byId();
+        BigInteger circle = BigInteger.ONE.shiftLeft(Id.BITS);
+        long sum = 0;
+        for (int i = 0; i < sorted.size(); i++) {
+            BigInteger self = sorted.get(i).self().id().value();
+            BigInteger predecessor = sorted.get((i + sorted.size() - 1) % sorted.size()).self().id().value();
+            long expected = self.subtract(predecessor).mod(circle).multiply(BigInteger.valueOf(1000)).divide(circle).longValue();
+            long reported = sorted.get(i).metrics().get("chord.range.permille");
+            assertEquals(expected, reported, "the share of node " + i + " in id order");
+            sum += reported;
+        }
+        // each share is rounded down: together they make the whole ring less at most one per node
+        assertTrue(sum > 1000 - sorted.size() && sum <= 1000, "the shares add up to " + sum);
+    }
+
     /** Fingers are fixed in ascending order, so the last (half the ring away) being right means a full round. */
     private void awaitFingersFixed() {
         Ring.awaitTrue("every node's farthest finger fixed", () -> ring.nodes.stream().allMatch(node -> {
