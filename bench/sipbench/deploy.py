@@ -170,6 +170,10 @@ class Deployment:
         """The nodes' lookups and hops so far, from their logs (as of their last counters line)."""
         return nodelogs.deployment_lookups(self.run_dir)
 
+    def largest_range(self) -> float | None:
+        """The largest share of the ring one node owns (as of the nodes' last counters line)."""
+        return nodelogs.largest_range(self.run_dir)
+
     def pids(self) -> list[int]:
         return [entry["pid"] for entry in self._recorded()]
 

@@ -1,7 +1,7 @@
 """What the nodes' own logs say: the servlet logs its counters and its DHT's metrics as
 `counters {name=value, ...}` every `p2psip.metrics.interval` (the bench sets 1 s) and once more
 when it stops. The bench reads lookups and hops from them to report the mean hop count of a
-measurement, which only the nodes know."""
+measurement, and the share of the ring each node owns, which only the nodes know."""
 from __future__ import annotations
 
 import re
@@ -55,3 +55,15 @@ def deployment_lookups(run_dir: Path) -> Lookups:
         one = lookups(last_counters(log.read_text(errors="replace")))
         total = Lookups(total.lookups + one.lookups, total.hops + one.hops)
     return total
+
+
+def largest_range(run_dir: Path) -> float | None:
+    """The largest share of the ring one node of a deployment owns, as a fraction (0.5 for two nodes
+    split evenly), from the nodes' `*.range.permille` metrics (Chord and Bryan have them; with ids
+    the hash of an address two nodes split anywhere from even to 999 to 1, and the busiest node
+    carries its share of the load). None when no node reports one."""
+    shares = []
+    for log in sorted(run_dir.glob("node-*/logs/console.log")):
+        counters = last_counters(log.read_text(errors="replace"))
+        shares += [v for k, v in counters.items() if k.endswith(".range.permille") and v >= 0]
+    return max(shares) / 1000 if shares else None

@@ -88,14 +88,14 @@ def experiment_table(rows: list[dict], name: str) -> list[str]:
     lines = [f"### {e.title} ({e.paper} of the paper)", "",
              f"References: container ceiling {_fmt(ceiling)} {unit}, Kamailio {_fmt(kamailio)} {unit}.", "",
              f"| backend | nodes | {unit} | the paper's | p50 ms | p99 ms | retransmissions | mean hops "
-             "| / ceiling | / Kamailio | note |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| largest range | / ceiling | / Kamailio | note |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for backend, points in data.items():
         for nodes, row in points:
             theirs = paper.beside(name, row["system"], nodes) or "-"
             lines.append(f"| {backend} | {nodes} | {row['rate']:,} | {theirs} "
                          f"| {_ms(row['p50_ms'])} | {_ms(row['p99_ms'])} "
-                         f"| {row.get('retransmissions') or '-'} | {row.get('hops') or '-'} "
+                         f"| {row.get('retransmissions') or '-'} | {row.get('hops') or '-'} | {row.get('largest_range') or '-'} "
                          f"| {ratio(row['rate'], ceiling)} | {ratio(row['rate'], kamailio)} | {row.get('note', '')} |")
     lines += ["", f"![{e.paper}]({name}.png)", ""]
     return lines

@@ -27,7 +27,7 @@ STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attem
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
                "p50_ms", "p99_ms", "passed", "reason"]
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "p50_ms", "p99_ms", "retransmissions", "steps",
-                  "hops", "note"]
+                  "hops", "largest_range", "note"]
 
 
 @dataclass(frozen=True)
@@ -182,11 +182,13 @@ class Runner:
         best = outcome.best
         # Mean hops over the whole search (warm-up and every step), as the nodes counted them.
         mean_hops = self._deployment.lookups().since(lookups_before).mean_hops() if lookups_before else None
+        largest_range = self._deployment.largest_range() if self._deployment else None
         row = {"workload": measurement.workload, "system": measurement.system, "nodes": measurement.nodes,
                "routing": measurement.routing, "round": measurement.round, "rate": best.rate if best else 0,
                "p50_ms": _number(best.p50_ms if best else None), "p99_ms": _number(best.p99_ms if best else None),
                "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps),
-               "hops": "" if mean_hops is None else f"{mean_hops:.2f}", "note": "" if best else "no step passed"}
+               "hops": "" if mean_hops is None else f"{mean_hops:.2f}",
+               "largest_range": "" if largest_range is None else f"{largest_range:.3f}", "note": "" if best else "no step passed"}
         if best and best.rate >= self.settings.plan.max_rate:
             row["note"] = "reached the search's maximum rate"
         elif best and all(step.passed for step in outcome.steps):
