@@ -28,6 +28,13 @@ FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, st
             max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000)
 
 
+def _setting(text: str) -> str:
+    key, equals, _ = text.partition("=")
+    if not key.strip() or not equals:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return text
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench/run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -61,6 +68,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--t1", type=int, metavar="MS", help="SIP timer T1 in ms for nodes and Kamailio "
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
+    p.add_argument("--set", dest="node_settings", action="append", default=[], type=_setting, metavar="KEY=VALUE",
+                   help="a line of the node.properties of every node of the backends measured, not of the references "
+                        "(deploy/p2psip up --set; repeatable), to measure what an option does")
     p.add_argument("--base-port", type=int, default=25070,
                    help="SIP port of node 0; the front on +40, Kamailio on +50, the callee on +60 (default 25070)")
     p.add_argument("--network", choices=network.MODES,
@@ -126,7 +136,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, t1_ms=args.t1, criteria=search.Criteria(max_p99_ms=max_p99_ms),
+                        heap=args.heap, node_settings=tuple(args.node_settings), t1_ms=args.t1,
+                        criteria=search.Criteria(max_p99_ms=max_p99_ms),
                         netns=mode_of_network == network.NETNS)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")

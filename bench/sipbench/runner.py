@@ -39,6 +39,7 @@ class Settings:
     warmup_s: float = 3.0
     criteria: search.Criteria = search.Criteria()
     heap: str | None = None
+    node_settings: tuple[str, ...] = ()   # KEY=VALUE lines for the measured backends' nodes (bench/run --set)
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
 
@@ -128,6 +129,7 @@ class Runner:
                 app = "ceiling"
                 # {host}: deploy/p2psip's address of the root namespace, where the callee listens
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:{{host}}:{self.settings.callee_port}"]
+            extra += node_arguments(self.settings, system)
             if policy:
                 extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
             run_dir = self.work / "deploy-run"
@@ -223,6 +225,14 @@ class Runner:
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
             "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason})
+
+
+def node_arguments(settings: Settings, system: str) -> list[str]:
+    """deploy/p2psip up's `--set` for each of bench/run's: the backends' nodes get them, the
+    container's ceiling does not (a reference stays the same whatever the backends are given)."""
+    if system == CEILING:
+        return []
+    return [argument for setting in settings.node_settings for argument in ("--set", setting)]
 
 
 def _number(value: float | None) -> str:

@@ -1,10 +1,11 @@
 """bench/run's options: --front-policies takes src/front's policies and Kamailio's dispatcher, and
-a hyphenated policy survives the routing name it travels in."""
+a hyphenated policy survives the routing name it travels in; --set reaches the measured backends'
+nodes, not the container's ceiling."""
 from pathlib import Path
 
 import pytest
 
-from sipbench import cli, experiments
+from sipbench import cli, experiments, runner
 
 
 def test_front_policies_accept_both_fronts_and_keep_their_order():
@@ -31,3 +32,17 @@ def test_a_relative_results_root_is_made_absolute(tmp_path, monkeypatch):
     args = cli.parser().parse_args(["--out", "results/mine"])
     assert args.out == tmp_path / "results" / "mine"
     assert Path(args.out).is_absolute()
+
+
+def test_node_settings_reach_the_backends_nodes_and_not_the_ceiling():
+    args = cli.parser().parse_args(["--set", "p2psip.admission.max-in-flight=500", "--set", "p2psip.bryan.peer-window=8"])
+    settings = runner.Settings(timing=None, plan=None, node_settings=tuple(args.node_settings))
+    assert runner.node_arguments(settings, "bryan") == ["--set", "p2psip.admission.max-in-flight=500",
+                                                        "--set", "p2psip.bryan.peer-window=8"]
+    assert runner.node_arguments(settings, experiments.CEILING) == []
+
+
+def test_a_node_setting_without_a_key_and_value_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["--set", "p2psip.admission.max-in-flight"])
+    assert "is not KEY=VALUE" in capsys.readouterr().err
