@@ -88,17 +88,30 @@ def experiment_table(rows: list[dict], name: str) -> list[str]:
     lines = [f"### {e.title} ({e.paper} of the paper)", "",
              f"References: container ceiling {_fmt(ceiling)} {unit}, Kamailio {_fmt(kamailio)} {unit}.", "",
              f"| backend | nodes | {unit} | the paper's | p50 ms | p99 ms | retransmissions | mean hops "
-             "| largest range | / ceiling | / Kamailio | note |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| largest range | past the limit | / ceiling | / Kamailio | note |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for backend, points in data.items():
         for nodes, row in points:
             theirs = paper.beside(name, row["system"], nodes) or "-"
             lines.append(f"| {backend} | {nodes} | {row['rate']:,} | {theirs} "
                          f"| {_ms(row['p50_ms'])} | {_ms(row['p99_ms'])} "
                          f"| {row.get('retransmissions') or '-'} | {row.get('hops') or '-'} | {row.get('largest_range') or '-'} "
+                         f"| {past_the_limit(row)} "
                          f"| {ratio(row['rate'], ceiling)} | {ratio(row['rate'], kamailio)} | {row.get('note', '')} |")
     lines += ["", f"![{e.paper}]({name}.png)", ""]
     return lines
+
+
+def past_the_limit(row: dict) -> str:
+    """The deepest overload of a search: what it completed per second at the highest rate it
+    failed, and that as a share of its own limit (near 1: it sheds the excess and keeps serving;
+    far below: it collapses). '-' when no step failed above the limit."""
+    offered, completed = row.get("overload_rate"), row.get("overload_goodput")
+    if not offered or completed in (None, ""):
+        return "-"
+    limit = int(row["rate"])
+    share = f" ({int(completed) / limit:.2f})" if limit > 0 else ""
+    return f"{int(completed):,} of {int(offered):,}{share}"
 
 
 def references_table(rows: list[dict]) -> list[str]:

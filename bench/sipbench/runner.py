@@ -27,7 +27,7 @@ STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attem
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
                "p50_ms", "p99_ms", "passed", "reason"]
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "p50_ms", "p99_ms", "retransmissions", "steps",
-                  "hops", "largest_range", "note"]
+                  "hops", "largest_range", "overload_rate", "overload_goodput", "note"]
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,7 @@ class Runner:
         self._warm_up(steps, workload, chosen, measurement.nodes)
         outcome = search.run(self.settings.plan, measure, cool_down)
         best = outcome.best
+        overload = outcome.overload
         # Mean hops over the whole search (warm-up and every step), as the nodes counted them.
         mean_hops = self._deployment.lookups().since(lookups_before).mean_hops() if lookups_before else None
         largest_range = self._deployment.largest_range() if self._deployment else None
@@ -190,7 +191,9 @@ class Runner:
                "p50_ms": _number(best.p50_ms if best else None), "p99_ms": _number(best.p99_ms if best else None),
                "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps),
                "hops": "" if mean_hops is None else f"{mean_hops:.2f}",
-               "largest_range": "" if largest_range is None else f"{largest_range:.3f}", "note": "" if best else "no step passed"}
+               "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
+               "overload_rate": overload.rate if overload else "",
+               "overload_goodput": search.goodput(overload) if overload else "", "note": "" if best else "no step passed"}
         if best and best.rate >= self.settings.plan.max_rate:
             row["note"] = "reached the search's maximum rate"
         elif best and all(step.passed for step in outcome.steps):

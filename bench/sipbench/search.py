@@ -89,6 +89,19 @@ class Outcome:
         passing = [s for s in self.steps if s.passed]
         return max(passing, key=lambda s: s.rate) if passing else None
 
+    @property
+    def overload(self) -> Step | None:
+        """The highest failed step above the best passing one: the deepest overload the search
+        offered (None when no step failed above it)."""
+        best = self.best
+        above = [s for s in self.steps if not s.passed and (best is None or s.rate > best.rate)]
+        return max(above, key=lambda s: s.rate) if above else None
+
+
+def goodput(step: Step) -> int:
+    """What a step completed per second: the share of its attempts that succeeded, times its rate."""
+    return round(step.counts.successful * step.rate / step.attempts) if step.attempts > 0 else 0
+
 
 def next_rate(plan: Plan, steps: list[Step]) -> int | None:
     """The rate of the next step given the steps so far, or None when the search is over."""

@@ -23,17 +23,24 @@ def write(tmp_path):
 def test_each_figure_of_ours_is_given_as_a_ratio_to_both_references(tmp_path):
     text = write(tmp_path)
     # memory, 2 nodes spread: 3000 REGISTER/s against a ceiling of 4000 and Kamailio's 8000.
-    assert "| memory | 2 | 3,000 | - | 2 | 50 | 12 | - | - | 0.75 | 0.38 |" in text
+    assert "| memory | 2 | 3,000 | - | 2 | 50 | 12 | - | - | - | 0.75 | 0.38 |" in text
     # calls, one node: 400 against 800 and 1600.
-    assert "| memory | 1 | 400 | - | 4 | 80 | 0 | - | - | 0.50 | 0.25 |" in text
+    assert "| memory | 1 | 400 | - | 4 | 80 | 0 | - | - | - | 0.50 | 0.25 |" in text
 
 
 def test_the_mean_hop_count_and_largest_range_the_nodes_reported_are_shown(tmp_path):
-    assert "| chord | 4 | 2,000 | - | 3 | 40 | 0 | 1.62 | 0.412 | 0.50 | 0.25 |" in write(tmp_path)
+    assert "| chord | 4 | 2,000 | - | 3 | 40 | 0 | 1.62 | 0.412 | 600 of 4,000 (0.30) | 0.50 | 0.25 |" in write(tmp_path)
+
+
+def test_past_the_limit_is_what_the_deepest_overload_completed_against_the_limit():
+    assert report.past_the_limit({"rate": 9500, "overload_rate": "16000", "overload_goodput": "2789"}) \
+        == "2,789 of 16,000 (0.29)"
+    assert report.past_the_limit({"rate": 9500, "overload_rate": "", "overload_goodput": ""}) == "-"
+    assert report.past_the_limit({"rate": 9500}) == "-"  # a summary written before the column
 
 
 def test_a_search_where_nothing_passed_shows_zero_and_why(tmp_path):
-    assert "| memory | 2 | 0 | - | - | - | - | - | - | 0.00 | 0.00 | no step passed |" in write(tmp_path)
+    assert "| memory | 2 | 0 | - | - | - | - | - | - | - | 0.00 | 0.00 | no step passed |" in write(tmp_path)
 
 
 def test_table2_puts_ours_beside_the_papers_numbers(tmp_path):

@@ -160,3 +160,22 @@ def test_a_confirmed_failure_still_bounds_the_search():
 def test_a_confirmation_stays_within_the_step_budget():
     plan = search.Plan(start=100, precision=0.001, max_steps=5, confirm_failures=True)
     assert len(search.run(plan, simulated(150)).steps) <= 5
+
+
+def _step(rate: int, successful: int, seconds: int = 5) -> search.Step:
+    attempts = rate * seconds
+    counts = stats.Counts(created=attempts, successful=successful, failed=attempts - successful)
+    return search.judge(rate, attempts, counts, float(rate), 2.0, 40.0)
+
+
+def test_the_overload_is_the_highest_failed_step_above_the_limit_and_its_goodput_what_it_completed():
+    outcome = search.Outcome([_step(4000, 20000), _step(8000, 40000), _step(16000, 14000), _step(12000, 48000),
+                              _step(10000, 50000), _step(11000, 54000)])
+    assert outcome.best.rate == 10000
+    assert outcome.overload.rate == 16000
+    assert search.goodput(outcome.overload) == 2800   # 14,000 of 80,000 attempts at 16,000/s
+
+
+def test_a_search_that_never_failed_above_its_limit_has_no_overload():
+    assert search.Outcome([_step(4000, 20000), _step(8000, 40000)]).overload is None
+    assert search.Outcome([_step(4000, 20000), _step(2000, 9000)]).overload is None  # failed below the limit
