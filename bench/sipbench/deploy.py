@@ -159,12 +159,16 @@ class Deployment:
             with contextlib.suppress(OSError):
                 self.run_dir.parent.rmdir()  # the bench's own folder there, once its last run left
 
+    KEPT_LOGS = ("console.log", "gc.log")
+
     def _keep_logs(self) -> None:
-        """Copies each node's console log beside deploy.log: the next deployment reuses the run
-        folder (or, on tmpfs, it is removed), and the logs are what explains a figure later."""
-        for log in sorted(self.run_dir.glob("node-*/logs/console.log")):
-            with contextlib.suppress(OSError):
-                shutil.copyfile(log, self.log.parent / f"{log.parent.parent.name}-console.log")
+        """Copies each node's console and collector logs beside deploy.log (node-N-console.log,
+        node-N-gc.log): the next deployment reuses the run folder (or, on tmpfs, it is removed),
+        and the logs are what explains a figure later (a collapse past the limit, for one)."""
+        for name in self.KEPT_LOGS:
+            for log in sorted(self.run_dir.glob(f"node-*/logs/{name}")):
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(log, self.log.parent / f"{log.parent.parent.name}-{name}")
 
     def lookups(self) -> nodelogs.Lookups:
         """The nodes' lookups and hops so far, from their logs (as of their last counters line)."""

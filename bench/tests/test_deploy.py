@@ -1,4 +1,4 @@
-"""Which backends the bench finds, on a made-up repository layout."""
+"""Which backends the bench finds, on a made-up repository layout; which node logs a deployment keeps."""
 from pathlib import Path
 
 from sipbench import deploy
@@ -27,3 +27,18 @@ def test_a_backend_counts_once_it_has_a_module_and_a_servlet_and_disk_ones_also_
 def test_the_tmpfs_variant_runs_the_backend_itself():
     assert deploy.dht_of("bamboo-tmpfs") == "bamboo" and deploy.on_tmpfs("bamboo-tmpfs")
     assert deploy.dht_of("chord") == "chord" and not deploy.on_tmpfs("chord")
+
+
+def test_each_nodes_console_and_collector_logs_are_kept_beside_the_deployments_log(tmp_path):
+    run_dir, folder = tmp_path / "run", tmp_path / "bryan-2"
+    folder.mkdir()
+    for node in ("node-0", "node-1"):
+        (run_dir / node / "logs").mkdir(parents=True)
+        (run_dir / node / "logs" / "console.log").write_text(f"{node} counters")
+        (run_dir / node / "logs" / "gc.log").write_text(f"{node} Pause Young")
+    deployment = deploy.Deployment(run_dir, folder / "deploy.log", "bryan", 2, 25070)
+    deployment._keep_logs()
+    assert (folder / "node-1-console.log").read_text() == "node-1 counters"
+    assert (folder / "node-0-gc.log").read_text() == "node-0 Pause Young"
+    assert sorted(p.name for p in folder.iterdir()) == ["node-0-console.log", "node-0-gc.log",
+                                                         "node-1-console.log", "node-1-gc.log"]
