@@ -48,11 +48,16 @@ def lookups(counters: dict[str, int]) -> Lookups:
                    sum(v for k, v in counters.items() if k.endswith(".lookup.hops")))
 
 
+def node_counters(run_dir: Path) -> list[dict[str, int]]:
+    """The last counters of every node folder of a deploy/p2psip run folder (node-*/logs/console.log)."""
+    return [last_counters(log.read_text(errors="replace")) for log in sorted(run_dir.glob("node-*/logs/console.log"))]
+
+
 def deployment_lookups(run_dir: Path) -> Lookups:
-    """Summed over every node folder of a deploy/p2psip run folder (node-*/logs/console.log)."""
+    """Summed over every node of a deploy/p2psip run folder."""
     total = Lookups()
-    for log in sorted(run_dir.glob("node-*/logs/console.log")):
-        one = lookups(last_counters(log.read_text(errors="replace")))
+    for counters in node_counters(run_dir):
+        one = lookups(counters)
         total = Lookups(total.lookups + one.lookups, total.hops + one.hops)
     return total
 
@@ -62,8 +67,6 @@ def largest_range(run_dir: Path) -> float | None:
     split evenly), from the nodes' `*.range.permille` metrics (Chord and Bryan have them; with ids
     the hash of an address two nodes split anywhere from even to 999 to 1, and the busiest node
     carries its share of the load). None when no node reports one."""
-    shares = []
-    for log in sorted(run_dir.glob("node-*/logs/console.log")):
-        counters = last_counters(log.read_text(errors="replace"))
-        shares += [v for k, v in counters.items() if k.endswith(".range.permille") and v >= 0]
+    shares = [v for counters in node_counters(run_dir) for k, v in counters.items()
+              if k.endswith(".range.permille") and v >= 0]
     return max(shares) / 1000 if shares else None

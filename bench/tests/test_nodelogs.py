@@ -9,16 +9,20 @@ INFO: counters {dht.chord.lookup.hops=30, dht.chord.lookups=20, register.ok=9}
 """
 
 
+def _node_logs(tmp_path, texts):
+    for i, text in enumerate(texts):
+        log = tmp_path / f"node-{i}" / "logs" / "console.log"
+        log.parent.mkdir(parents=True)
+        log.write_text(text)
+
+
 def test_the_last_counters_line_counts():
     assert nodelogs.last_counters(LOG) == {"dht.chord.lookup.hops": 30, "dht.chord.lookups": 20, "register.ok": 9}
     assert nodelogs.last_counters("no counters here") == {}
 
 
 def test_lookups_and_hops_are_summed_over_nodes_and_differenced(tmp_path):
-    for i, text in enumerate([LOG, "INFO: counters {dht.bamboo.lookups=10, dht.bamboo.lookup.hops=5}"]):
-        log = tmp_path / f"node-{i}" / "logs" / "console.log"
-        log.parent.mkdir(parents=True)
-        log.write_text(text)
+    _node_logs(tmp_path, [LOG, "INFO: counters {dht.bamboo.lookups=10, dht.bamboo.lookup.hops=5}"])
     total = nodelogs.deployment_lookups(tmp_path)
     assert total == Lookups(lookups=30, hops=35)
     assert total.since(Lookups(10, 15)).mean_hops() == 1.0
@@ -26,13 +30,6 @@ def test_lookups_and_hops_are_summed_over_nodes_and_differenced(tmp_path):
 
 def test_a_backend_without_hops_has_no_mean():
     assert nodelogs.lookups({"dht.hazelcast.gets": 4}).mean_hops() is None
-
-
-def _node_logs(tmp_path, texts):
-    for i, text in enumerate(texts):
-        log = tmp_path / f"node-{i}" / "logs" / "console.log"
-        log.parent.mkdir(parents=True)
-        log.write_text(text)
 
 
 def test_the_largest_share_of_the_ring_is_the_busiest_nodes(tmp_path):
