@@ -39,6 +39,7 @@ class Settings:
     warmup_s: float = 3.0
     criteria: search.Criteria = search.Criteria()
     heap: str | None = None
+    young: str | None = None
     node_settings: tuple[str, ...] = ()   # KEY=VALUE lines for the measured backends' nodes (bench/run --set)
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
@@ -139,7 +140,8 @@ class Runner:
                                           "memory" if system == CEILING else dht_of(system), nodes,
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra,
-                                          [self.settings.front_port] if policy else [], self.settings.netns)
+                                          [self.settings.front_port] if policy else [], self.settings.netns,
+                                          young=self.settings.young)
             self._deployment.start()
             local = self._deployment.local_address
             targets = [Target(host, port, local) for host, port in self._deployment.addresses()]
