@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * frames are handed from one node's event loop to another's without sockets or encoding. The
  * nodes share a fixed group of event loop threads; each node stays on one of them.
  *
- * <p>Faults can be injected: a silenced node drops every frame sent to it (a hung or partitioned
- * peer: requests time out), a departed one is gone (requests fail UNREACHABLE at once, as a
+ * <p>Faults can be injected: a silenced node drops every frame sent to it or by it (a hung or
+ * partitioned peer: requests time out) until it is unsilenced, a departed one is gone (requests fail UNREACHABLE at once, as a
  * refused connection does), and a loss rate and a latency apply to every frame. Thread-safe.
  */
 public final class InProcessNetwork implements AutoCloseable {
@@ -42,6 +42,11 @@ public final class InProcessNetwork implements AutoCloseable {
     /** Every frame to {@code address} is dropped from now on: its peers see timeouts. */
     public void silence(String address) {
         silenced.add(address);
+    }
+
+    /** Frames to and from {@code address} pass again: the partition heals. */
+    public void unsilence(String address) {
+        silenced.remove(address);
     }
 
     /** Frames are lost with this probability (0..1). */

@@ -18,6 +18,9 @@ final class Membership {
     private boolean checking;
     private int nextFinger;
     private long successorHeardNanos = System.nanoTime();
+    /** The last successor this node gave up on when it found itself alone; null while it has peers. */
+    private NodeRef lost;
+    private boolean rejoining;
 
     Membership(ChordNode node) {
         this.node = node;
@@ -33,22 +36,51 @@ final class Membership {
             if (node.isClosing()) {
                 return;
             }
-            var found = new ArrayList<NodeRef>();
-            if (failure == null) {
-                found.add(route.owner());
-                found.addAll(route.successors());
-                found.remove(node.self());
-            }
-            if (found.isEmpty()) {
+            if (failure != null || !adopt(route)) {
                 node.counters().increment("chord.join.retries");
                 node.loop().schedule(() -> join(bootstrap), node.settings().joinRetry().toMillis(), TimeUnit.MILLISECONDS);
                 return;
             }
-            table().successors(found.get(0), found.subList(1, found.size()));
-            successorHeardNanos = System.nanoTime();
             node.joined().complete(null);
             stabilize();
         });
+    }
+
+    /**
+     * A node alone again after it gave up on its last successor looks itself up through that node,
+     * once per stabilisation until it finds another: silence under load is not a crash, and two
+     * nodes that dropped each other would otherwise serve as two rings for ever, each taking every
+     * write (seen: two Chord nodes overloaded while one was joining, for a whole bench run). The
+     * records written on either side meet again through the hand-overs of {@link #notified}.
+     */
+    private void rejoin() {
+        if (rejoining) {
+            return;
+        }
+        rejoining = true;
+        IterativeLookup.from(node, lost, node.self().id()).whenComplete((route, failure) -> {
+            rejoining = false;
+            if (node.isClosing() || failure != null || !table().successor().equals(node.self()) || !adopt(route)) {
+                return;
+            }
+            node.counters().increment("chord.rejoined");
+            lost = null;
+            stabilize();
+        });
+    }
+
+    /** Takes the owner of this node's id and its successors as this node's successors; false if none is another node. */
+    private boolean adopt(Route route) {
+        var found = new ArrayList<NodeRef>();
+        found.add(route.owner());
+        found.addAll(route.successors());
+        found.remove(node.self());
+        if (found.isEmpty()) {
+            return false;
+        }
+        table().successors(found.get(0), found.subList(1, found.size()));
+        successorHeardNanos = System.nanoTime();
+        return true;
     }
 
     /** Stabilize: learn the successor's predecessor and list, adopt a closer successor, notify it. */
@@ -61,9 +93,12 @@ final class Membership {
             NodeRef predecessor = table().predecessor();
             if (predecessor != null) {
                 table().successors(predecessor, List.of()); // a ring of one meets its first peer
+            } else if (lost != null) {
+                rejoin();
             }
             return;
         }
+        lost = null; // not alone (any more): healed by a rejoin or by another node's notify
         stabilizing = true;
         request(successor, MessageType.STATE, new byte[0]).whenComplete((bytes, failure) -> {
             stabilizing = false;
@@ -98,6 +133,9 @@ final class Membership {
         if (lastKnown && silentNanos > 2 * node.settings().operationTimeout().toNanos()) {
             node.counters().increment("chord.isolated");
             table().abandon(successor);
+            if (table().successor().equals(node.self())) {
+                lost = successor;
+            }
         }
     }
 
@@ -120,10 +158,10 @@ final class Membership {
             return;
         }
         table().predecessor(candidate);
-        if (old != null) {
-            // a node joined between the old predecessor and this one: it now owns (old, candidate]
-            node.storage().handOver(old.id(), candidate);
-        }
+        // it now owns (old, candidate]; with no old predecessor (this node was alone, or lost its
+        // predecessor) everything outside (candidate, self], which may hold the other side's writes
+        // after a split: the candidate keeps whichever copy has the higher stamp
+        node.storage().handOver(old != null ? old.id() : node.self().id(), candidate);
     }
 
     /** Refreshes the next finger whose start lies beyond the successor (one lookup per call). */
