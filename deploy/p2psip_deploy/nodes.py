@@ -22,6 +22,7 @@ class UpOptions:
     app: str = "p2psip"
     t1_ms: int = 500
     sip_trace: bool = False
+    sip_threads: int = 8
     heap: str = "1g"
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
@@ -176,7 +177,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
         }
         specs.append(nodefolder.NodeSpec(i, folder, address(i), options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
-                                         options.t1_ms, properties, options.sip_trace,
+                                         options.t1_ms, properties, options.sip_trace, options.sip_threads,
                                          network.node_namespace(i) if network else "", host))
     return specs
 
