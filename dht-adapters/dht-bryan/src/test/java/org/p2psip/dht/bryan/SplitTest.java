@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -13,9 +15,22 @@ import org.p2psip.dht.chord.Id;
 /**
  * Two peers that heard nothing from each other for long enough each carry on alone; once they
  * hear each other again they must form one ring again, or each keeps its own bindings for ever.
- * Each reports the share of the ring it serves: all of it alone, its part of the two afterwards.
+ * Each reports the share of the ring it serves: all of it alone, its part of the two afterwards,
+ * and the writes each took alone are found through either afterwards.
  */
 class SplitTest extends RingTest {
+
+    private static final int SPLIT_WRITES = 50;
+    private final List<String> splitWrites = new ArrayList<>();
+
+    private static boolean readable(BryanDht through, String aor) {
+        try {
+            var found = through.get(aor).toCompletableFuture().get(10, TimeUnit.SECONDS).bindings();
+            return found.size() == 1 && found.get(0).contact().endsWith("@10.0.0.2");
+        } catch (Exception notYet) {
+            return false; // the records may still be on their way to their owner: asked again
+        }
+    }
 
     @Test
     void twoPeersThatGaveUpOnEachOtherFormOneRingWhenTheyHearEachOtherAgain() throws Exception {
@@ -26,9 +41,19 @@ class SplitTest extends RingTest {
                 "both peers to carry on alone");
         for (BryanDht alone : ring.live) {
             assertEquals(1000L, alone.metrics().get("bryan.range.permille"), "a peer alone serves the whole ring");
+            for (int i = 0; i < SPLIT_WRITES; i++) {
+                String aor = "sip:" + alone.self().id().toString().substring(0, 8) + "-" + i + "@split.example.com";
+                assertTrue(alone.put(oneBinding(aor, "10.0.0.2")).toCompletableFuture().get(10, TimeUnit.SECONDS),
+                        "a peer alone takes " + aor);
+                splitWrites.add(aor);
+            }
         }
         ring.network.cut(false);
         ring.awaitStable();
+        for (BryanDht through : ring.live) {
+            Peers.await(() -> splitWrites.stream().allMatch(aor -> readable(through, aor)),
+                    "every write either side took alone read through " + through.self());
+        }
 
         BryanDht first = ring.live.get(0);
         BryanDht second = ring.live.get(1);
