@@ -65,6 +65,9 @@ final class Membership {
             }
             node.counters().increment("chord.rejoined");
             lost = null;
+            // what this node took alone goes to the ring it rejoins: its successor keeps each record
+            // with the higher stamp (with two nodes it owns them; more nodes are a known limit)
+            node.storage().handOverAll(table().successor());
             stabilize();
         });
     }
@@ -157,11 +160,18 @@ final class Membership {
                 || (old != null && !candidate.id().inOpen(old.id(), node.self().id()))) {
             return;
         }
+        boolean wasAlone = old == null && table().successors().isEmpty();
         table().predecessor(candidate);
-        // it now owns (old, candidate]; with no old predecessor (this node was alone, or lost its
-        // predecessor) everything outside (candidate, self], which may hold the other side's writes
-        // after a split: the candidate keeps whichever copy has the higher stamp
-        node.storage().handOver(old != null ? old.id() : node.self().id(), candidate);
+        if (old != null) {
+            // a node joined between the old predecessor and this one: it now owns (old, candidate]
+            node.storage().handOver(old.id(), candidate);
+        } else if (wasAlone) {
+            // a lone node meets its first peer (a join, or the other side of a healed split): the
+            // peer owns everything outside (candidate, self] and keeps the copy with the higher stamp.
+            // Not when only the predecessor was dropped (suspected under load): that full copy would
+            // load both nodes again and could drop it again (seen: one every minute in a bench run)
+            node.storage().handOver(node.self().id(), candidate);
+        }
     }
 
     /** Refreshes the next finger whose start lies beyond the successor (one lookup per call). */

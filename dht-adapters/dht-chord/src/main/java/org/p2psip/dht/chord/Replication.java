@@ -70,7 +70,7 @@ final class Replication {
 
         private void send() {
             // encode only what the first STORE can carry, not every waiting record
-            byte[] payload = Storage.batches(waiting.subList(0, Math.min(waiting.size(), Storage.BATCH))).get(0);
+            byte[] payload = Storage.batch(waiting);
             int count = (int) new Wire.Reader(payload).u64();
             List<CompletableFuture<Boolean>> answered = List.copyOf(waiters.subList(0, count));
             waiting = new ArrayList<>(waiting.subList(count, waiting.size()));
