@@ -69,6 +69,7 @@ def parser() -> argparse.ArgumentParser:
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help="JVM heap of each node (default: deploy/p2psip's)")
     p.add_argument("--young", help="G1 young generation of each node, -Xmn (default: deploy/p2psip's, half the heap)")
+    p.add_argument("--sip-threads", type=int, help="JAIN-SIP message threads of each node (default: deploy/p2psip's)")
     p.add_argument("--set", dest="node_settings", action="append", default=[], type=_setting, metavar="KEY=VALUE",
                    help="a line of the node.properties of every node of the backends measured, not of the references "
                         "(deploy/p2psip up --set; repeatable), to measure what an option does")
@@ -137,7 +138,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap, young=args.young, node_settings=tuple(args.node_settings), t1_ms=args.t1,
+                        heap=args.heap, young=args.young, sip_threads=args.sip_threads,
+                        node_settings=tuple(args.node_settings), t1_ms=args.t1,
                         criteria=search.Criteria(max_p99_ms=max_p99_ms),
                         netns=mode_of_network == network.NETNS)
     commit = _commit()

@@ -79,7 +79,7 @@ class Deployment:
     def __init__(self, run_dir: Path, log: Path, dht: str, nodes: int, base_port: int,
                  app: str = "p2psip", t1_ms: int | None = None, heap: str | None = None,
                  extra: list[str] | None = None, more_ports: list[int] | None = None,
-                 netns: bool = False, young: str | None = None) -> None:
+                 netns: bool = False, young: str | None = None, sip_threads: int | None = None) -> None:
         self.run_dir = run_dir
         self.log = log
         self.dht = dht
@@ -89,6 +89,7 @@ class Deployment:
         self.t1_ms = t1_ms
         self.heap = heap
         self.young = young
+        self.sip_threads = sip_threads
         self.extra = extra or []
         self.more_ports = more_ports or []  # e.g. the front's, checked free with the nodes'
         self.netns = netns
@@ -113,6 +114,8 @@ class Deployment:
             command += ["--heap", self.heap]
         if self.young:
             command += ["--young", self.young]
+        if self.sip_threads:
+            command += ["--sip-threads", str(self.sip_threads)]
         if self.app == "p2psip":
             command += ["--set", f"p2psip.metrics.interval={nodelogs.METRICS_INTERVAL}"]
         self.up_done = True  # from here on, `down` must run whatever happens

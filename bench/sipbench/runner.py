@@ -40,6 +40,7 @@ class Settings:
     criteria: search.Criteria = search.Criteria()
     heap: str | None = None
     young: str | None = None
+    sip_threads: int | None = None
     node_settings: tuple[str, ...] = ()   # KEY=VALUE lines for the measured backends' nodes (bench/run --set)
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
@@ -141,7 +142,7 @@ class Runner:
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra,
                                           [self.settings.front_port] if policy else [], self.settings.netns,
-                                          young=self.settings.young)
+                                          young=self.settings.young, sip_threads=self.settings.sip_threads)
             self._deployment.start()
             local = self._deployment.local_address
             targets = [Target(host, port, local) for host, port in self._deployment.addresses()]

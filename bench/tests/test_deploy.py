@@ -44,12 +44,13 @@ def test_each_nodes_console_and_collector_logs_are_kept_beside_the_deployments_l
                                                          "node-1-console.log", "node-1-gc.log"]
 
 
-def test_the_heap_and_young_generation_reach_deploy_up(tmp_path, monkeypatch):
+def test_the_heap_young_generation_and_sip_threads_reach_deploy_up(tmp_path, monkeypatch):
     commands = []
     monkeypatch.setattr(deploy, "available", lambda: True)
     deployment = deploy.Deployment(tmp_path / "run", tmp_path / "deploy.log", "bryan", 2, 25070,
-                                   heap="2g", netns=True, young="512m")
+                                   heap="2g", netns=True, young="512m", sip_threads=8)
     monkeypatch.setattr(deployment, "_p2psip", lambda command: commands.append(command) or 0)
     deployment.start()
     up = commands[0]
     assert up[up.index("--heap") + 1] == "2g" and up[up.index("--young") + 1] == "512m"
+    assert up[up.index("--sip-threads") + 1] == "8"
