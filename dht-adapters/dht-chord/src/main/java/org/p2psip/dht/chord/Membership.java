@@ -51,7 +51,8 @@ final class Membership {
      * once per stabilisation until it finds another: silence under load is not a crash, and two
      * nodes that dropped each other would otherwise serve as two rings for ever, each taking every
      * write (seen: two Chord nodes overloaded while one was joining, for a whole bench run). The
-     * records written on either side meet again through the hand-overs of {@link #notified}.
+     * records written on either side meet again through two hand-overs: this node's to its new
+     * successor, and the other side's, a lone node's to its first peer ({@link #notified}).
      */
     private void rejoin() {
         if (rejoining) {
