@@ -25,6 +25,8 @@ final class Deployment implements AutoCloseable {
     /** The front's policy (deploy/p2psip up --front), or null for none. */
     private String frontPolicy;
     private int frontPort;
+    /** Less than deploy/p2psip's default, so that many test nodes fit beside each other. */
+    private String heap = "512m";
 
     Deployment(String name, int basePort, int nodes) {
         this(name, "memory", basePort, nodes);
@@ -49,10 +51,16 @@ final class Deployment implements AutoCloseable {
         return this;
     }
 
+    /** The nodes' JVM heap (deploy/p2psip up --heap; call before {@link #up()}). */
+    Deployment withHeap(String heap) {
+        this.heap = heap;
+        return this;
+    }
+
     /** Starts the nodes (and the front); returns when each answers (deploy/p2psip up), else fails the test. */
     Deployment up() {
         List<String> args = new ArrayList<>(List.of("up", "--dht", dht, "--app", APP,
-                "--nodes", String.valueOf(nodes), "--base-port", String.valueOf(basePort), "--heap", "512m",
+                "--nodes", String.valueOf(nodes), "--base-port", String.valueOf(basePort), "--heap", heap,
                 "--run-dir", runDir.toString(), "--timeout", "180"));
         if (frontPolicy != null) {
             args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort), "--sip-trace"));
