@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
  * nodes share a fixed group of event loop threads; each node stays on one of them.
  *
  * <p>Faults can be injected: a silenced node drops every frame sent to it or by it (a hung or
- * partitioned peer: requests time out) until it is unsilenced, a departed one is gone (requests fail UNREACHABLE at once, as a
- * refused connection does), and a loss rate and a latency apply to every frame. Thread-safe.
+ * partitioned peer: requests time out) until it is unsilenced, a departed one is gone (requests
+ * fail UNREACHABLE at once, as a refused connection does), and a loss rate and a latency apply to
+ * every frame. Thread-safe.
  */
 public final class InProcessNetwork implements AutoCloseable {
 

@@ -1,6 +1,5 @@
 package org.p2psip.dht.chord;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
@@ -63,12 +62,13 @@ class PartitionTest {
         return node.metrics().getOrDefault(name, 0L);
     }
 
+    /** Whether {@code aor} reads as written once (version 1, its one contact) through {@code through}. */
     private boolean found(ChordDht through, String aor) {
         try {
             BindingSet got = Ring.get(through.get(aor));
-            assertEquals(1, got.version(), "version of " + aor);
-            return got.bindings().size() == 1 && got.bindings().get(0).contact().equals(contact(aor));
-        } catch (AssertionError failedOrHung) {
+            return got.version() == 1 && got.bindings().size() == 1
+                    && got.bindings().get(0).contact().equals(contact(aor));
+        } catch (AssertionError failedOrHung) { // Ring.get's way of saying the read failed or hung
             return false; // the ring may still be handing records over: asked again
         }
     }
