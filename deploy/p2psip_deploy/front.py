@@ -18,7 +18,8 @@ class FrontError(Exception):
 
 
 def command(address: str, port: int, node_addresses: list[str], policy: str) -> list[str]:
-    return ["java", "-jar", str(layout.FRONT_JAR), "--listen", f"{address}:{port}",
+    # Out of heap, the front exits rather than keep a process that may no longer forward (as a node).
+    return ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(layout.FRONT_JAR), "--listen", f"{address}:{port}",
             "--nodes", ",".join(node_addresses), "--policy", policy]
 
 

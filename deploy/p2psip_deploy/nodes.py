@@ -188,8 +188,7 @@ def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
 
 
 def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
-    young = options.young or _half(options.heap)
-    return ["java", "-XX:+UseG1GC", f"-Xms{options.heap}", f"-Xmx{options.heap}", f"-Xmn{young}",
+    return ["java", *memory_flags(options),
             f"-Xlog:gc:file={spec.folder / 'logs' / 'gc.log'}:time,uptime",
             ROUTER_SPI,
             f"-Dcatalina.home={layout.CONTAINER_HOME}", f"-Dcatalina.base={spec.folder}",
@@ -199,6 +198,16 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
             *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
+
+
+def memory_flags(options: UpOptions) -> list[str]:
+    """Heap and collector of a node. A node out of heap exits (code 3, the reason in its console
+    log) rather than limp on: an OutOfMemoryError ends only the thread it hits, and when that was
+    the container's UDP reader the node stayed up but never answered again (seen in OverloadIT
+    with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle."""
+    young = options.young or _half(options.heap)
+    return ["-XX:+UseG1GC", f"-Xms{options.heap}", f"-Xmx{options.heap}", f"-Xmn{young}",
+            "-XX:+ExitOnOutOfMemoryError"]
 
 
 def _half(size: str) -> str:

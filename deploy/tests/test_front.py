@@ -24,8 +24,8 @@ def ready_script(nodes_up: int) -> str:
 
 def test_the_front_listens_on_the_front_port_and_names_every_node_in_order():
     command = front.command("127.0.0.1", 25240, NODE_ADDRESSES, "tlwl")
-    assert command[:3] == ["java", "-jar", str(layout.FRONT_JAR)]
-    arguments = dict(zip(command[3::2], command[4::2]))
+    assert command[:4] == ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(layout.FRONT_JAR)]
+    arguments = dict(zip(command[4::2], command[5::2]))
     assert arguments == {"--listen": "127.0.0.1:25240", "--nodes": "127.0.0.1:7000,127.0.0.1:7001",
                          "--policy": "tlwl"}
 
