@@ -98,6 +98,7 @@ final class ChordNode {
             if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
                 joined.complete(null);
             } else {
+                table.awaitingRecords(true);
                 membership.join(bootstrap);
             }
         });
@@ -186,7 +187,11 @@ final class ChordNode {
             case MessageType.FIND -> done(find(in.id()).bytes());
             case MessageType.STATE -> done(membership.state());
             case MessageType.NOTIFY -> {
-                membership.notified(in.node());
+                membership.notified(in.node(), in.u8() == 1);
+                yield done(new byte[0]);
+            }
+            case MessageType.HANDED -> {
+                membership.handed(sender);
                 yield done(new byte[0]);
             }
             case MessageType.PING -> done(new byte[0]);

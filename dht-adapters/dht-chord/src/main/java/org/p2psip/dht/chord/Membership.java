@@ -21,6 +21,8 @@ final class Membership {
     /** The last successor this node gave up on when it found itself alone; null while it has peers. */
     private NodeRef lost;
     private boolean rejoining;
+    /** The fresh predecessor this node is handing its records to; null when none. */
+    private NodeRef handingTo;
 
     Membership(ChordNode node) {
         this.node = node;
@@ -121,7 +123,8 @@ final class Membership {
             } else {
                 table().successors(successor, rest.subList(1, rest.size()));
             }
-            request(table().successor(), MessageType.NOTIFY, new Wire.Writer().node(node.self()).bytes());
+            request(table().successor(), MessageType.NOTIFY,
+                    new Wire.Writer().node(node.self()).u8(table().awaitingRecords() ? 1 : 0).bytes());
         });
     }
 
@@ -154,16 +157,22 @@ final class Membership {
         return out.nodes(table().successors()).bytes();
     }
 
-    /** Notify: {@code candidate} thinks it is this node's predecessor. */
-    void notified(NodeRef candidate) {
+    /**
+     * Notify: {@code candidate} thinks it is this node's predecessor; {@code fresh} when it joined
+     * with nothing stored and owns nothing until this node handed it its records.
+     */
+    void notified(NodeRef candidate, boolean fresh) {
         NodeRef old = table().predecessor();
+        boolean restarted = fresh && candidate.equals(old);
         if (candidate.equals(node.self())
-                || (old != null && !candidate.id().inOpen(old.id(), node.self().id()))) {
+                || (old != null && !candidate.id().inOpen(old.id(), node.self().id()) && !restarted)) {
             return;
         }
         boolean wasAlone = old == null && table().successors().isEmpty();
         table().predecessor(candidate);
-        if (old != null) {
+        if (fresh) {
+            handIn(candidate, restarted ? null : old);
+        } else if (old != null) {
             // a node joined between the old predecessor and this one: it now owns (old, candidate]
             node.storage().handOver(old.id(), candidate);
         } else if (wasAlone) {
@@ -172,6 +181,36 @@ final class Membership {
             // Not when only the predecessor was dropped (suspected under load): that full copy would
             // load both nodes again and could drop it again (seen: one every minute in a bench run)
             node.storage().handOver(node.self().id(), candidate);
+        }
+    }
+
+    /**
+     * Hands a fresh predecessor its records, then tells it so ({@link MessageType#HANDED}): a
+     * newcomer between {@code old} and this node gets (old, candidate]; a node restarted on its
+     * address (the same id, its old self still this node's predecessor) or one that finds this
+     * node without a predecessor gets every record outside (candidate, self]: the replicas of its
+     * own range and of those before it, which this node held as their successor. One hand-over
+     * per candidate at a time; a failed one is tried again at its next notify, which stays fresh.
+     */
+    private void handIn(NodeRef candidate, NodeRef old) {
+        if (candidate.equals(handingTo)) {
+            return;
+        }
+        handingTo = candidate;
+        Id from = old != null ? old.id() : node.self().id();
+        node.storage().handOver(from, candidate).whenComplete((all, failure) -> {
+            handingTo = null;
+            if (Boolean.TRUE.equals(all) && !node.isClosing()) {
+                node.counters().increment("chord.handed-in");
+                request(candidate, MessageType.HANDED, new byte[0]);
+            }
+        });
+    }
+
+    /** HANDED from {@code sender}: when it is this node's successor, this node holds its range now. */
+    void handed(String sender) {
+        if (table().awaitingRecords() && table().successor().address().equals(sender)) {
+            table().awaitingRecords(false);
         }
     }
 

@@ -9,7 +9,10 @@ final class MessageType {
     static final int FIND = 1;
     /** () -> hasPredecessor:u8, [predecessor:node], successors:nodes. Stabilize's question. */
     static final int STATE = 2;
-    /** node -> (). "I might be your predecessor." */
+    /**
+     * node, fresh:u8 -> (). "I might be your predecessor." Fresh: the sender joined with nothing
+     * stored (new, or restarted on its address) and waits for {@link #HANDED} before it owns a key.
+     */
     static final int NOTIFY = 3;
     /** () -> (). Check-predecessor's probe. */
     static final int PING = 4;
@@ -23,6 +26,8 @@ final class MessageType {
     static final int STORE = 8;
     /** node, hasPredecessor:u8, [predecessor], successors:nodes -> (). A graceful leave. */
     static final int LEAVING = 9;
+    /** () -> (). "Everything of yours I held is with you now": the end of a fresh node's hand-over. */
+    static final int HANDED = 10;
 
     /** Status of GET/PUT/REMOVE answers. */
     static final int OK = 0;

@@ -17,6 +17,8 @@ public final class RoutingTable {
     private final NodeRef[] fingers = new NodeRef[Id.BITS];
     private NodeRef predecessor;
     private List<NodeRef> successors = List.of();
+    /** A node that joined with nothing stored owns no key until its successor handed it its records. */
+    private boolean awaitingRecords;
     /** See {@link #rangePermille}; kept on every change, for the metrics read from other threads. */
     private volatile long rangePermille = -1;
 
@@ -107,9 +109,10 @@ public final class RoutingTable {
 
     /**
      * The share of the ring this node owns, (predecessor, self], in thousandths: 1000 alone, -1
-     * while it has peers but no predecessor (it owns nothing then, see {@link #owns}). With ids
-     * the hash of an address the shares are uneven (two nodes split the ring anywhere from even
-     * to 999 to 1), and the busiest node carries its share of the load: the bench reports it.
+     * while it has peers but no predecessor or awaits its records (it owns nothing then, see
+     * {@link #owns}). With ids the hash of an address the shares are uneven (two nodes split the
+     * ring anywhere from even to 999 to 1), and the busiest node carries its share of the load:
+     * the bench reports it.
      * Thread-safe, unlike the rest of the table.
      */
     public long rangePermille() {
@@ -117,7 +120,8 @@ public final class RoutingTable {
     }
 
     private void noteRange() {
-        rangePermille = predecessor != null ? predecessor.id().permilleTo(self.id()) : successors.isEmpty() ? 1000 : -1;
+        rangePermille = predecessor == null && successors.isEmpty() ? 1000
+                : predecessor == null || awaitingRecords ? -1 : predecessor.id().permilleTo(self.id());
     }
 
     /**
@@ -126,10 +130,24 @@ public final class RoutingTable {
      * never accepts writes for a range another node still serves.
      */
     public boolean owns(Id key) {
-        if (predecessor == null) {
-            return successors.isEmpty();
+        if (predecessor == null || awaitingRecords) {
+            return predecessor == null && successors.isEmpty();
         }
         return key.inHalfOpen(predecessor.id(), self.id());
+    }
+
+    /**
+     * Whether this node joined with nothing stored and still waits for its successor's records: it
+     * then owns no key (unless alone), so that it never answers "absent" for a binding its
+     * successor holds, nor takes a write on an empty record that the stored one would later beat.
+     */
+    public boolean awaitingRecords() {
+        return awaitingRecords;
+    }
+
+    public void awaitingRecords(boolean awaiting) {
+        this.awaitingRecords = awaiting;
+        noteRange();
     }
 
     /**

@@ -63,6 +63,34 @@ class ChurnTest {
         assertAllReadable(ring.nodes.get(0), 1000);
     }
 
+    /**
+     * A crashed node started again at once on its address (as a supervisor restarts a process): the
+     * same id, nothing stored, and its old self not yet given up by its neighbours. Its range must
+     * come back to it from the replicas, or reads through it would miss what was acknowledged.
+     */
+    @Test
+    void aNodeRestartedAtOnceOnItsAddressWithNothingStoredLosesNoBinding() {
+        ring = Ring.of(4, clock);
+        writeAll(2000);
+        ChordDht victim = ring.byId().get(1);
+        String address = victim.self().address();
+        victim.crash();
+        ring.nodes.remove(victim);
+        ChordDht again = ring.add(address);
+        ring.awaitSettled();
+        for (ChordDht through : ring.nodes) {
+            assertAllReadable(through, 2000);
+        }
+        List<String> itsKeys = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            if (ring.owner(Id.hash(aor(i))).equals(again.self())) {
+                itsKeys.add(aor(i));
+            }
+        }
+        Ring.awaitTrue("the restarted node holds the " + itsKeys.size() + " records it owns again",
+                () -> itsKeys.stream().allMatch(aor -> Ring.get(again.holds(aor))), Duration.ofSeconds(20));
+    }
+
     private void writeAll() {
         writeAll(AORS);
     }

@@ -38,21 +38,26 @@ final class Ring implements AutoCloseable {
                 .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s");
     }
 
-    /** Starts one more node, joining through the first; does not wait for the ring to settle. */
     /** Sets an option of the nodes added from now on. */
     Ring with(String option, String value) {
         base = base.with(option, value);
         return this;
     }
 
+    /** Starts one more node, joining through the first; does not wait for the ring to settle. */
     ChordDht add() {
+        return add("node-" + next++ + ":6070");
+    }
+
+    /** {@link #add()} at {@code address} (in-process only): a crashed node's address starts it again, empty. */
+    ChordDht add(String address) {
         Config config = base;
         if (!nodes.isEmpty()) {
             config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
         }
         ChordDht node = tcp
                 ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
-                : ChordDht.inProcess(network, "node-" + next++ + ":6070", config, clock);
+                : ChordDht.inProcess(network, address, config, clock);
         nodes.add(node);
         return node;
     }
