@@ -102,15 +102,14 @@ final class BryanPeer {
         return joined;
     }
 
-    /** Completes once this peer has joined and serves a range of the ring (it has a predecessor, or is alone). */
+    /** Completes once this peer has joined and serves a range of the ring (it has a predecessor and holds its records, or is alone). */
     CompletableFuture<Void> placed() {
         return placed;
     }
 
     /** Completes {@link #placed()} when the peer has just taken its place; call after its joined state or predecessor changed. */
     void checkPlaced() {
-        if (!placed.isDone() && joined.isDone() && !joined.isCompletedExceptionally()
-                && (links.predecessor() != null || links.successors().isEmpty())) {
+        if (!placed.isDone() && joined.isDone() && !joined.isCompletedExceptionally() && links.responsibleFor(self().id())) {
             placed.complete(null);
         }
     }
@@ -132,6 +131,7 @@ final class BryanPeer {
                 joined.complete(null);
                 checkPlaced();
             } else {
+                links.awaitingRecords(true);
                 ring.join(NodeRef.at(bootstrap));
             }
         });

@@ -24,6 +24,10 @@ final class Handlers {
         return switch (in.op().op()) {
             case COPY -> CompletableFuture.completedFuture(copy(peer, in));
             case BATCH -> batch(peer, in);
+            case HANDED -> {
+                peer.ring().handed(in.sender().peer());
+                yield answer(peer, 200, "OK");
+            }
             default -> routed(peer, in.sender().peer(), in.op(), in.contentType(), in.body());
         };
     }
@@ -80,7 +84,7 @@ final class Handlers {
             case REMOVE -> store.remove(op, asker);
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
-            case COPY, BATCH -> throw new IllegalArgumentException(op.op() + " is not routed");
+            case COPY, BATCH, HANDED -> throw new IllegalArgumentException(op.op() + " is not routed");
         };
     }
 

@@ -34,6 +34,15 @@ final class Links {
         table.predecessor(peer);
     }
 
+    /** Whether this peer joined with nothing stored and waits for its admitter's records (see {@link RoutingTable#awaitingRecords}). */
+    boolean awaitingRecords() {
+        return table.awaitingRecords();
+    }
+
+    void awaitingRecords(boolean awaiting) {
+        table.awaitingRecords(awaiting);
+    }
+
     /** The share of the ring this peer serves, in thousandths (see {@link RoutingTable#rangePermille}); thread-safe. */
     long rangePermille() {
         return table.rangePermille();

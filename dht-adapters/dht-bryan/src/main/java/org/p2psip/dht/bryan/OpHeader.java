@@ -19,10 +19,10 @@ record OpHeader(Op op, Id key, long version) {
     private static final Pattern KEY = Pattern.compile("[0-9a-fA-F]{40}");
 
     enum Op {
-        GET, PUT, REMOVE, FIND, COPY, BATCH;
+        GET, PUT, REMOVE, FIND, COPY, BATCH, HANDED;
 
         boolean routed() {
-            return this != COPY && this != BATCH;
+            return this != COPY && this != BATCH && this != HANDED;
         }
 
         /** Whether it may travel in a batch: the users' operations, not the ring's own finds. */

@@ -23,6 +23,13 @@ final class Ring {
     /** The last successor this peer gave up on when it found itself alone; null while it has peers. */
     private NodeRef lost;
     private boolean rejoining;
+    /** The peer that admitted this one, and when: its HANDED ends this peer's wait for records. */
+    private NodeRef admitter;
+    private long admittedNanos;
+    /** The newcomer this peer is handing records to; null when none. */
+    private NodeRef handingTo;
+    /** A HANDED that arrived before the admission's 200 it follows (they travel apart). */
+    private NodeRef handedEarly;
 
     Ring(BryanPeer peer) {
         this.peer = peer;
@@ -83,6 +90,9 @@ final class Ring {
                     links().successors(successors);
                     outcome.links().forEach(l -> links().hint(l.peer()));
                     successorHeardNanos = System.nanoTime();
+                    admitter = outcome.responder();
+                    admittedNanos = successorHeardNanos;
+                    handed(handedEarly);
                     peer.joined().complete(null);
                     peer.checkPlaced();
                     stabilize();
@@ -105,6 +115,7 @@ final class Ring {
             return;
         }
         lost = null; // not alone (any more): healed by a rejoin or by another peer's stabilisation
+        askAgainIfNeverHanded();
         stabilizing = true;
         peer.send(successor, registration((int) peer.linkExpires(), true), peer.settings().requestTimeout())
                 .whenComplete((answer, failure) -> {
@@ -226,16 +237,26 @@ final class Ring {
         return admit(sender);
     }
 
-    /** A join: admitted here when this peer is the newcomer's successor-to-be, else redirected closer. */
+    /**
+     * A join: admitted here when this peer is the newcomer's successor-to-be, else redirected
+     * closer. A newcomer that is still this peer's predecessor restarted on its address (same
+     * Peer-ID, nothing stored): admitted here too, and a peer that would send it to itself sends it
+     * to the peer after it. The admitted newcomer is handed its records ({@link #handIn}).
+     */
     private PeerResponse admit(NodeRef newcomer) {
         if (!peer.joined().isDone() || peer.isClosing()) {
             return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
         }
-        if (links().responsibleFor(newcomer.id()) || links().successors().isEmpty()) {
+        if (links().responsibleFor(newcomer.id()) || newcomer.equals(links().predecessor()) || links().successors().isEmpty()) {
             peer.counters().increment("bryan.admitted");
-            return links200(true);
+            PeerResponse admitted = links200(true);
+            handIn(newcomer);
+            return admitted;
         }
         NodeRef next = links().nextHop(newcomer.id());
+        if (next.equals(newcomer)) {
+            next = links().nextHop(newcomer.id().plusPowerOfTwo(0));
+        }
         if (next.equals(peer.self()) || next.equals(newcomer)) {
             return peer.reply(480, "Ring repairing: no closer peer known", null, List.of(), "", new byte[0]);
         }
@@ -256,7 +277,64 @@ final class Ring {
         links().predecessor(candidate);
         peer.checkPlaced();
         links().hint(candidate);
-        peer.store().handOver(candidate);
+        peer.store().handOver(peer.self().id(), candidate);
+    }
+
+    /**
+     * Hands an admitted newcomer its records, then tells it so (DHT-Op: handed): one between this
+     * peer and its predecessor gets (P, newcomer]; one restarted on its address (still this peer's
+     * P) or one this peer admits without a predecessor gets every record outside (newcomer, self]:
+     * the replicas of its range and of those before it, which this peer held as their successor.
+     * Until then the newcomer serves no range, so it never answers "absent" for a resource it has
+     * not received yet, nor takes a write on an empty record. One hand-over per newcomer at a time.
+     */
+    private void handIn(NodeRef newcomer) {
+        if (newcomer.equals(handingTo)) {
+            return;
+        }
+        handingTo = newcomer;
+        NodeRef old = links().predecessor();
+        boolean between = old != null && newcomer.id().inOpen(old.id(), peer.self().id());
+        Id from = between ? old.id() : peer.self().id();
+        peer.store().handOver(from, newcomer).whenComplete((all, failure) -> {
+            handingTo = null;
+            if (Boolean.TRUE.equals(all) && !peer.isClosing()) {
+                peer.counters().increment("bryan.handed-in");
+                var handed = new OpHeader(OpHeader.Op.HANDED, null, -1);
+                peer.send(newcomer, peer.request((int) peer.linkExpires(), List.of(), handed, "", new byte[0]),
+                        peer.settings().requestTimeout());
+            }
+        });
+    }
+
+    /** DHT-Op: handed from {@code sender}: when it admitted this peer, this peer holds its range now. */
+    void handed(NodeRef sender) {
+        if (!links().awaitingRecords() || sender == null) {
+            return;
+        }
+        if (sender.equals(admitter)) {
+            links().awaitingRecords(false);
+            handedEarly = null;
+            peer.checkPlaced();
+        } else {
+            handedEarly = sender;
+        }
+    }
+
+    /**
+     * A peer admitted but never handed its records (the HANDED lost, or its admitter gone) asks its
+     * successor to admit it again after twice the operation deadline: otherwise it would serve no
+     * range for ever.
+     */
+    private void askAgainIfNeverHanded() {
+        long waited = System.nanoTime() - admittedNanos;
+        if (links().awaitingRecords() && admitter != null && !rejoining
+                && waited > 2 * peer.settings().operationTimeout().toNanos()) {
+            peer.counters().increment("bryan.join.retries");
+            admittedNanos = System.nanoTime();
+            rejoining = true;
+            askToAdmit(links().successor()).whenComplete((admitted, failure) -> rejoining = false);
+        }
     }
 
     /** A neighbour leaves (Expires: 0): close the gap with the links it names. */

@@ -253,10 +253,12 @@ final class Store {
         }
     }
 
-    /** A new predecessor: it gets every record outside this peer's new range (candidate, self]. */
-    CompletableFuture<Boolean> handOver(NodeRef newPredecessor) {
-        Id self = peer.self().id();
-        return copyTo(List.of(newPredecessor), held(r -> !r.key().inHalfOpen(newPredecessor.id(), self)));
+    /**
+     * The records in (from, to] go to {@code to}: with {@code from} this peer's own id, every record
+     * outside this peer's range once {@code to} is its predecessor.
+     */
+    CompletableFuture<Boolean> handOver(Id from, NodeRef to) {
+        return copyTo(List.of(to), held(r -> r.key().inHalfOpen(from, to.id())));
     }
 
     CompletableFuture<Boolean> handOverAll(NodeRef to) {

@@ -58,6 +58,35 @@ class ChurnTest extends RingTest {
         everyResourceIsReadableThrough(newcomer);
     }
 
+    /**
+     * A peer crashed and started again at once on its address (as a supervisor restarts a process):
+     * the same Peer-ID, nothing stored, its old self not yet given up by its neighbours. Its
+     * resources must come back to it from the replicas, or reads through it would miss them.
+     */
+    @Test
+    void aPeerRestartedAtOnceOnItsAddressWithNothingStoredLosesNoResource() throws Exception {
+        ring = Peers.ring(4, Clock.systemUTC());
+        var writes = new ArrayList<CompletableFuture<Boolean>>();
+        for (int i = 0; i < AORS; i++) {
+            writes.add(ring.live.get(i % ring.live.size()).put(oneBinding(aor(i), "10.0.0.1")).toCompletableFuture());
+        }
+        for (var write : writes) {
+            assertTrue(write.get(20, TimeUnit.SECONDS));
+        }
+        BryanDht victim = ring.live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList().get(1);
+        long itsOwn = IntStream.range(0, AORS).filter(i -> ring.responsibleFor(aor(i)) == victim).count();
+        assertTrue(itsOwn > 0, "the restarted peer was responsible for nothing: the test would prove nothing");
+        int port = Integer.parseInt(victim.self().address().substring(victim.self().address().lastIndexOf(':') + 1));
+        ring.crash(victim);
+        BryanDht again = ring.add(port);
+        ring.awaitStable();
+        for (BryanDht through : ring.live) {
+            everyResourceIsReadableThrough(through);
+        }
+        Peers.await(this::everyResourceHeldByItsResponsiblePeer, "the restarted peer to hold its " + itsOwn + " resources");
+        assertEquals(victim.self(), again.self(), "the same address gives the same Peer-ID");
+    }
+
     private void everyResourceIsHeldByItsResponsiblePeer() {
         for (int i = 0; i < AORS; i++) {
             BryanDht responsible = ring.responsibleFor(aor(i));

@@ -43,7 +43,7 @@ class HeadersTest {
         Id key = Id.hash("sip:alice@example.com");
         for (var op : new OpHeader[] {new OpHeader(OpHeader.Op.GET, key, -1), new OpHeader(OpHeader.Op.PUT, key, 0),
                 new OpHeader(OpHeader.Op.REMOVE, key, 42), new OpHeader(OpHeader.Op.FIND, key, -1),
-                new OpHeader(OpHeader.Op.COPY, null, -1)}) {
+                new OpHeader(OpHeader.Op.COPY, null, -1), new OpHeader(OpHeader.Op.HANDED, null, -1)}) {
             assertEquals(op, OpHeader.parse(op.print()), op.print());
         }
         assertEquals("put;key=" + key + ";version=7", new OpHeader(OpHeader.Op.PUT, key, 7).print());
@@ -83,7 +83,7 @@ class HeadersTest {
     @ValueSource(strings = {"", "fetch;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "get",
         "get;key=c32e4ddef88b606921054bbcd3c7527a82f393f", "get;key=c32e4ddef88b606921054bbcd3c7527a82f393fc;version=1",
         "put;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "remove;key=c32e4ddef88b606921054bbcd3c7527a82f393fc;version=-1",
-        "copy;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "<sip:x@y>"})
+        "copy;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "handed;version=1", "<sip:x@y>"})
     void aMalformedOperationIsRefused(String text) {
         assertThrows(MalformedHeaderException.class, () -> OpHeader.parse(text), text);
     }

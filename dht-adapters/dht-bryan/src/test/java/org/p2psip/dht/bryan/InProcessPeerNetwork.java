@@ -57,7 +57,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
         return switch (OpHeader.parse(op.get(0)).op()) {
             case GET, PUT, REMOVE, BATCH -> "operations";
             case COPY -> "copies";
-            case FIND -> "ring";
+            case FIND, HANDED -> "ring";
         };
     }
 
