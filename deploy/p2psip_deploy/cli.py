@@ -90,6 +90,11 @@ def parser() -> argparse.ArgumentParser:
     kill = commands.add_parser("kill", help="KILL one node without warning (a crash, to test failover)")
     kill.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
     run_dir_argument(kill)
+    restart = commands.add_parser("restart", help="start one node again on its folder (as after a crash); "
+                                                  "returns when it answers OPTIONS")
+    restart.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
+    restart.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for its answer (default 120)")
+    run_dir_argument(restart)
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)
     demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
@@ -118,6 +123,10 @@ def main(argv: list[str]) -> int:
         if args.command == "kill":
             nodes.kill_node(args.run_dir.resolve(), args.node)
             print(f"node {args.node} killed; `deploy/p2psip down` still frees its ports")
+            return 0
+        if args.command == "restart":
+            nodes.restart_node(args.run_dir.resolve(), args.node, args.timeout)
+            print(f"node {args.node} answers again")
             return 0
         if args.command == "status":
             lines = nodes.status_lines(args.run_dir.resolve())

@@ -8,6 +8,7 @@ Layout of a node folder (deploy/README.md shows it too):
     conf/catalina.properties   empty class loaders (every jar is on the JVM's class path)
     webapps/p2psip/            the exploded WAR, sip.xml naming the backend's servlet
     node.properties            the node's configuration (-Dp2psip.config)
+    command.json               the JVM command `up` started (written by nodes.start, run again by `restart`)
     data/                      the backend's persistent data (p2psip.data.dir)
     logs/                      console.log (stdout+stderr of the JVM), container.log, gc.log
     temp/, work/               Tomcat's scratch folders

@@ -1,13 +1,15 @@
 """`up`, `down` and `status`: starting, stopping and listing a deployment's container JVMs."""
+import json
 import secrets
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import build, front, kamailio_front, layout, netns, nodefolder, processes, sipp
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
+COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
 ROUTER_SPI = ("-Djavax.servlet.sip.ar.spi.SipApplicationRouterProvider="
               "org.mobicents.servlet.sip.router.DefaultApplicationRouterProvider")
 
@@ -218,7 +220,9 @@ def _half(size: str) -> str:
 
 
 def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
-    pid, ticks = processes.launch(jvm_command(spec, options), spec.folder / "logs" / "console.log", spec.folder)
+    command = jvm_command(spec, options)
+    (spec.folder / COMMAND_FILE).write_text(json.dumps(command, indent=1) + "\n")
+    pid, ticks = processes.launch(command, spec.folder / "logs" / "console.log", spec.folder)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
                                 spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns)
     processes.record(options.run_dir, process)
@@ -275,6 +279,44 @@ def kill_node(run_dir: Path, index: int) -> None:
         raise DeployError(f"no node {index} recorded in {run_dir}")
     if not processes.kill(found[0]):
         raise DeployError(f"node {index} (pid {found[0].pid}) still runs after KILL")
+
+
+def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process:
+    """Starts node `index` again on its folder, as a supervisor restarts a crashed process: the same
+    command, address, ports and data directory; a node still running is stopped first (TERM, then
+    KILL). Its bootstrap becomes another live node's overlay address when it had none (node 0):
+    alone it would start a ring of its own beside the running one. Returns once it answers OPTIONS."""
+    records = processes.load(run_dir)
+    found = [p for p in records if p.role == "node" and Path(p.folder).name == f"node-{index}"]
+    if not found:
+        raise DeployError(f"no node {index} recorded in {run_dir}")
+    old, folder = found[0], Path(found[0].folder)
+    if processes.stop([old], grace_seconds=20):
+        raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
+    if not old.netns:
+        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port) if port], 15)
+        if busy:
+            raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
+    others = [p for p in records if p.role == "node" and p is not old and processes.alive(p)]
+    if others:
+        _bootstrap_through(folder / "node.properties", f"{others[0].address}:{others[0].overlay_port}")
+    command = json.loads((folder / COMMAND_FILE).read_text())
+    pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder)
+    new = replace(old, pid=pid, start_ticks=ticks)
+    processes.save(run_dir, [new if p is old else p for p in records])
+    print(f"node {index}: restarted, pid {pid}", file=sys.stderr, flush=True)
+    wait_answering([new], timeout, client_address(run_dir, old.address))
+    return new
+
+
+def _bootstrap_through(properties: Path, overlay_address: str) -> None:
+    """Sets p2psip.overlay.bootstrap in a node.properties file when it is empty or the node's own."""
+    lines = properties.read_text().splitlines()
+    own = next((line.split("=", 1)[1] for line in lines if line.startswith("p2psip.overlay.address=")), "")
+    for i, line in enumerate(lines):
+        if line.startswith("p2psip.overlay.bootstrap=") and line.split("=", 1)[1] in ("", own):
+            lines[i] = f"p2psip.overlay.bootstrap={overlay_address}"
+    properties.write_text("\n".join(lines) + "\n")
 
 
 def client_address(run_dir: Path, address: str) -> str:

@@ -102,6 +102,13 @@ final class Deployment implements AutoCloseable {
         assertEquals(0, code, "deploy/p2psip kill " + i + " failed; see " + command.log());
     }
 
+    /** Starts node i again on its folder, empty but for what its backend keeps on disk (deploy/p2psip restart). */
+    void restart(int i) {
+        int code = command.run(300, "deploy/p2psip", "restart", String.valueOf(i), "--run-dir", runDir.toString(),
+                "--timeout", "180");
+        assertEquals(0, code, "deploy/p2psip restart " + i + " failed; see " + command.log());
+    }
+
     @Override
     public void close() {
         int code = command.run(120, "deploy/p2psip", "down", "--run-dir", runDir.toString());
