@@ -19,7 +19,7 @@ public final class NodeOptions {
     public static final Option<String> OVERLAY_BOOTSTRAP = Option.string("p2psip.overlay.bootstrap", "",
             "127.0.0.1:6070", "Overlay address of any node already in the overlay; empty: this node starts a new one.");
     public static final Option<String> OVERLAY_MEMBERS = Option.string("p2psip.overlay.members", "",
-            "127.0.0.1:6070,127.0.0.1:6071", "Overlay addresses of the deployment's nodes, comma-separated, for backends that want a member list.");
+            "127.0.0.1:6070,127.0.0.1:6071", "Overlay addresses of the deployment's nodes, comma-separated: Hazelcast's member list; where a Chord or Bamboo node without a bootstrap looks for the overlay before it starts one.");
     public static final Option<String> OVERLAY_SECRET = Option.string("p2psip.overlay.secret", "",
             "s3cret-from-deploy", "Shared secret of the overlay; node-to-node messages without it are refused. Networked backends refuse to start without one.");
     public static final Option<String> DATA_DIR = Option.string("p2psip.data.dir", "data",

@@ -67,7 +67,7 @@ public final class ChordDht implements Dht {
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();
         var node = new ChordNode(transport, id, ChordSettings.from(config), clock, counters);
-        node.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP));
+        node.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP), NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
         return new ChordDht(node, counters);
     }
 

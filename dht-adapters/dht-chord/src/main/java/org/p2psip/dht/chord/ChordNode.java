@@ -86,8 +86,11 @@ final class ChordNode {
         return closing;
     }
 
-    /** Starts serving and the periodic tasks; joins through {@code bootstrap} unless it is empty or this node. */
-    void start(String bootstrap) {
+    /**
+     * Starts serving and the periodic tasks; joins through {@code bootstrap} unless it is empty or
+     * this node, else through any other of {@code members} that answers, else starts a ring.
+     */
+    void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
         loop().execute(() -> {
             every(settings.stabilize(), membership::stabilize);
@@ -95,8 +98,12 @@ final class ChordNode {
             every(settings.fixFingers(), membership::fixFingers);
             every(settings.checkPredecessor(), membership::checkPredecessor);
             every(settings.sweep(), storage::sweep);
-            if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+            List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+            if ((bootstrap.isEmpty() || bootstrap.equals(self().address())) && others.isEmpty()) {
                 joined.complete(null);
+            } else if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+                table.awaitingRecords(true);
+                membership.found(others);
             } else {
                 table.awaitingRecords(true);
                 membership.join(bootstrap);

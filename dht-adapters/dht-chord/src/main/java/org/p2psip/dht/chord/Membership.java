@@ -49,6 +49,42 @@ final class Membership {
     }
 
     /**
+     * A node without a bootstrap (the first of a deployment) looks itself up through each of the
+     * other members in turn, and joins the first ring one of them answers for, fresh like any
+     * other: a founder restarted after a crash would otherwise start a ring of its own beside the
+     * one that carried on without it, and serve every key from an empty store. Only when none
+     * answers does it start a ring; it then asks the first member again at every stabilisation
+     * while alone, as a node that lost its last peer does ({@link #rejoin}).
+     */
+    void found(List<NodeRef> members) {
+        tryMember(members, 0);
+    }
+
+    private void tryMember(List<NodeRef> members, int i) {
+        if (node.isClosing()) {
+            return;
+        }
+        if (i == members.size()) {
+            table().awaitingRecords(false);
+            lost = members.get(0);
+            node.joined().complete(null);
+            return;
+        }
+        IterativeLookup.from(node, members.get(i), node.self().id()).whenComplete((route, failure) -> {
+            if (node.isClosing()) {
+                return;
+            }
+            if (failure != null || !adopt(route)) {
+                tryMember(members, i + 1);
+                return;
+            }
+            node.counters().increment("chord.founder.joined");
+            node.joined().complete(null);
+            stabilize();
+        });
+    }
+
+    /**
      * A node alone again after it gave up on its last successor looks itself up through that node,
      * once per stabilisation until it finds another: silence under load is not a crash, and two
      * nodes that dropped each other would otherwise serve as two rings for ever, each taking every

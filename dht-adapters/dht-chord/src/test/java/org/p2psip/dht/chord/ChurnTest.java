@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 
@@ -89,6 +90,31 @@ class ChurnTest {
         }
         Ring.awaitTrue("the restarted node holds the " + itsKeys.size() + " records it owns again",
                 () -> itsKeys.stream().allMatch(aor -> Ring.get(again.holds(aor))), Duration.ofSeconds(20));
+    }
+
+    /**
+     * The founder (no bootstrap, as node 0 of a deployment) crashed and started again with the same
+     * configuration: it must join the ring that carried on through the members it lists, not start
+     * a ring of its own that answers every key from its empty store.
+     */
+    @Test
+    void aFounderRestartedWithItsConfigurationJoinsTheRingThatCarriedOn() {
+        ring = new Ring(clock, false).with(NodeOptions.OVERLAY_MEMBERS.name(),
+                "node-0:6070,node-1:6070,node-2:6070,node-3:6070");
+        for (int i = 0; i < 4; i++) {
+            ring.add();
+        }
+        ring.awaitSettled();
+        writeAll(2000);
+        ChordDht founder = ring.nodes.get(0);
+        founder.crash();
+        ring.nodes.remove(founder);
+        ChordDht again = ring.add("node-0:6070", false);
+        ring.awaitSettled();
+        for (ChordDht through : ring.nodes) {
+            assertAllReadable(through, 2000);
+        }
+        assertEquals(1, again.metrics().get("chord.founder.joined"), "joined through a member, not alone");
     }
 
     private void writeAll() {

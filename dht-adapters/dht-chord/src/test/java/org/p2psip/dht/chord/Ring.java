@@ -51,8 +51,13 @@ final class Ring implements AutoCloseable {
 
     /** {@link #add()} at {@code address} (in-process only): a crashed node's address starts it again, empty. */
     ChordDht add(String address) {
+        return add(address, !nodes.isEmpty());
+    }
+
+    /** A node at {@code address} joining through the first live node, or, without {@code bootstrap}, configured as a founder. */
+    ChordDht add(String address, boolean bootstrap) {
         Config config = base;
-        if (!nodes.isEmpty()) {
+        if (bootstrap) {
             config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
         }
         ChordDht node = tcp
