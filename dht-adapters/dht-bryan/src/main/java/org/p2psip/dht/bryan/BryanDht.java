@@ -46,7 +46,7 @@ public final class BryanDht implements Dht {
     public static BryanDht start(PeerLink link, Config config, Clock clock) {
         var counters = new Counters();
         var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters);
-        peer.start(BryanSettings.bootstrap(config));
+        peer.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
         return new BryanDht(peer, counters);
     }
 

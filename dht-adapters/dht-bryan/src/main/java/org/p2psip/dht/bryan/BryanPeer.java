@@ -118,8 +118,11 @@ final class BryanPeer {
         return closing;
     }
 
-    /** Starts answering peers and the periodic tasks; joins through {@code bootstrap} unless empty or this peer. */
-    void start(String bootstrap) {
+    /**
+     * Starts answering peers and the periodic tasks; joins through {@code bootstrap} unless empty
+     * or this peer, else through any of {@code members} (SIP addresses) that admits it, else starts a ring.
+     */
+    void start(String bootstrap, List<String> members) {
         link.serve(this::receive);
         execute(() -> {
             every(settings.stabilize(), ring::stabilize);
@@ -127,9 +130,13 @@ final class BryanPeer {
             every(settings.stabilize(), store::maintainReplicas);
             every(settings.fixFingers(), ring::fixFingers);
             every(settings.sweep(), store::sweep);
-            if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+            List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+            if ((bootstrap.isEmpty() || bootstrap.equals(self().address())) && others.isEmpty()) {
                 joined.complete(null);
                 checkPlaced();
+            } else if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+                links.awaitingRecords(true);
+                ring.found(others);
             } else {
                 links.awaitingRecords(true);
                 ring.join(NodeRef.at(bootstrap));

@@ -1,6 +1,7 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Duration;
+import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 
@@ -68,9 +69,21 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
             return explicit;
         }
         String overlay = c.get(NodeOptions.OVERLAY_BOOTSTRAP).trim();
-        if (overlay.isEmpty()) {
-            return "";
-        }
+        return overlay.isEmpty() ? "" : sipAddressOf(c, overlay);
+    }
+
+    /**
+     * The SIP addresses of the other peers of the deployment: {@code p2psip.overlay.members} moved
+     * as {@link #bootstrap} moves the overlay bootstrap, this peer left out. Where a peer without a
+     * bootstrap looks for a ring before it starts one.
+     */
+    static List<String> members(Config c) {
+        String self = c.get(NodeOptions.SIP_ADDRESS).trim();
+        return NodeOptions.list(c.get(NodeOptions.OVERLAY_MEMBERS)).stream()
+                .map(overlay -> sipAddressOf(c, overlay)).filter(sip -> !sip.equals(self)).distinct().toList();
+    }
+
+    private static String sipAddressOf(Config c, String overlay) {
         int offset = port(c.get(NodeOptions.OVERLAY_ADDRESS)) - port(c.get(NodeOptions.SIP_ADDRESS));
         return host(overlay) + ":" + (port(overlay) - offset);
     }

@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +57,38 @@ final class Ring {
     }
 
     /**
+     * A peer without a bootstrap (the first of a deployment) asks each of the other members in turn
+     * to admit it, once, and joins the first ring that does, fresh like any newcomer: a founder
+     * restarted after a crash would otherwise start a ring of its own beside the one that carried
+     * on without it, and answer every resource from an empty store. Only when none admits it does
+     * it start a ring; it then asks the first member again at every stabilisation while alone, as
+     * a peer that lost its last successor does ({@link #rejoin}).
+     */
+    void found(List<NodeRef> members) {
+        tryMember(members, 0);
+    }
+
+    private void tryMember(List<NodeRef> members, int i) {
+        if (peer.isClosing()) {
+            return;
+        }
+        if (i == members.size()) {
+            links().awaitingRecords(false);
+            lost = members.get(0);
+            peer.joined().complete(null);
+            peer.checkPlaced();
+            return;
+        }
+        askToAdmit(members.get(i), peer.settings().requestTimeout().multipliedBy(2)).thenAccept(admitted -> {
+            if (admitted) {
+                peer.counters().increment("bryan.founder.joined");
+            } else {
+                tryMember(members, i + 1);
+            }
+        });
+    }
+
+    /**
      * A peer alone again after it gave up on its last successor asks that peer to admit it, once
      * per stabilisation until one does: silence under overload is not a crash, and two peers
      * that dropped each other would otherwise serve as two rings for ever (seen: two overloaded
@@ -76,10 +109,15 @@ final class Ring {
         });
     }
 
-    /** One routed join REGISTER through {@code via}; on a 200 from another peer, takes its links. Never fails. */
+    /** {@link #askToAdmit(NodeRef, Duration)} within the operation deadline. */
     private CompletableFuture<Boolean> askToAdmit(NodeRef via) {
+        return askToAdmit(via, peer.settings().operationTimeout());
+    }
+
+    /** One routed join REGISTER through {@code via}; on a 200 from another peer, takes its links. Never fails. */
+    private CompletableFuture<Boolean> askToAdmit(NodeRef via, Duration within) {
         return RoutedCall.forRing(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true,
-                peer.settings().operationTimeout()).run().handle((outcome, failure) -> {
+                within).run().handle((outcome, failure) -> {
                     if (peer.isClosing() || failure != null || outcome.status() != 200 || outcome.responder() == null
                             || outcome.responder().equals(peer.self())) {
                         return false;

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -85,6 +86,35 @@ class ChurnTest extends RingTest {
         }
         Peers.await(this::everyResourceHeldByItsResponsiblePeer, "the restarted peer to hold its " + itsOwn + " resources");
         assertEquals(victim.self(), again.self(), "the same address gives the same Peer-ID");
+    }
+
+    /**
+     * The founder (no bootstrap, as node 0 of a deployment) crashed and started again with the same
+     * configuration: it must be admitted to the ring that carried on, through the members it lists
+     * (overlay addresses, 1000 above the SIP ports as deploy lays them out), not start its own.
+     */
+    @Test
+    void aFounderRestartedWithItsConfigurationJoinsTheRingThatCarriedOn() throws Exception {
+        ring = new Peers(Clock.systemUTC(), Map.of("p2psip.overlay.members", "127.0.0.1:26200,127.0.0.1:26201,127.0.0.1:26202"));
+        for (int port = 25200; port < 25203; port++) {
+            ring.add(port);
+        }
+        ring.awaitStable();
+        var writes = new ArrayList<CompletableFuture<Boolean>>();
+        for (int i = 0; i < AORS; i++) {
+            writes.add(ring.live.get(i % ring.live.size()).put(oneBinding(aor(i), "10.0.0.1")).toCompletableFuture());
+        }
+        for (var write : writes) {
+            assertTrue(write.get(20, TimeUnit.SECONDS));
+        }
+        BryanDht founder = ring.live.get(0);
+        ring.crash(founder);
+        BryanDht again = ring.add(25200, "");
+        ring.awaitStable();
+        for (BryanDht through : ring.live) {
+            everyResourceIsReadableThrough(through);
+        }
+        assertEquals(1L, again.metrics().get("bryan.founder.joined"), "admitted through a member, not alone");
     }
 
     private void everyResourceIsHeldByItsResponsiblePeer() {

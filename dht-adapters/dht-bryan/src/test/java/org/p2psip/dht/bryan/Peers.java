@@ -56,7 +56,11 @@ final class Peers implements AutoCloseable {
 
     /** Starts a peer at 127.0.0.1:port, joining through the first live peer. */
     BryanDht add(int port) {
-        String bootstrap = live.isEmpty() ? "" : live.get(0).self().address();
+        return add(port, live.isEmpty() ? "" : live.get(0).self().address());
+    }
+
+    /** A peer on {@code port} joining through {@code bootstrap} (empty: configured as the founder). */
+    BryanDht add(int port, String bootstrap) {
         BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock);
         live.add(peer);
         return peer;
