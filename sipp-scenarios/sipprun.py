@@ -1,6 +1,7 @@
 """Shared by the run scripts of sipp-scenarios/: how SIPp is started, with which ports, and where
 its trace files go. Standard library only. The verdict of every run is SIPp's exit code
 (0: every call passed; 1: at least one failed; 97, 99, 253-255: aborted, nothing done, fatal)."""
+import collections
 import os
 import random
 import socket
@@ -20,17 +21,25 @@ def bindable(address: str, port: int) -> bool:
     return True
 
 
+# Ports this process handed out lately: free until the SIPp given them binds them, so a port
+# picked for one SIPp must not be picked again for another started beside it (a bench step with
+# two SIPp once failed: "Unable to bind main socket", its SIP port inside the other's media block).
+_HANDED_OUT: collections.deque = collections.deque(maxlen=512)
+
+
 def free_port(address: str, block: int = 1, avoid: int = 0) -> int:
-    """The first of `block` consecutive UDP ports free on address now, none of them `avoid`. SIPp
-    left to itself takes 5060 and up (where nodes listen) and binds four media ports from -mp (RTP
-    and RTCP, audio and video), so every run is given ports from the ephemeral range instead; the
-    media block must miss the SIP port chosen just before it, which is free until SIPp binds it
-    (a bench step once failed on a video port equal to its SIP port)."""
+    """The first of `block` consecutive UDP ports free on address now, none of them `avoid` nor one
+    this process handed out lately. SIPp left to itself takes 5060 and up (where nodes listen) and
+    binds four media ports from -mp (RTP and RTCP, audio and video), so every run is given ports
+    from the ephemeral range instead; the media block must miss the SIP port chosen just before it,
+    which is free until SIPp binds it (a bench step once failed on a video port equal to its SIP port)."""
     for _ in range(200):
         first = random.randrange(20000, 32000 - block)
-        if first <= avoid < first + block:
+        ports = range(first, first + block)
+        if avoid in ports or any(p in _HANDED_OUT for p in ports):
             continue
-        if all(bindable(address, first + i) for i in range(block)):
+        if all(bindable(address, p) for p in ports):
+            _HANDED_OUT.extend(ports)
             return first
     raise RuntimeError(f"no {block} free consecutive UDP ports on {address}")
 

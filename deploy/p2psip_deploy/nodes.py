@@ -283,9 +283,9 @@ def kill_node(run_dir: Path, index: int) -> None:
 
 def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process:
     """Starts node `index` again on its folder, as a supervisor restarts a crashed process: the same
-    command, address, ports and data directory; a node still running is stopped first (TERM, then
-    KILL). Its bootstrap becomes another live node's overlay address when it had none (node 0):
-    alone it would start a ring of its own beside the running one. Returns once it answers OPTIONS."""
+    command, configuration, address, ports and data directory; a node still running is stopped
+    first (TERM, then KILL). Node 0 keeps its empty bootstrap: the backends look for the running
+    overlay through p2psip.overlay.members first. Returns once the node answers OPTIONS."""
     records = processes.load(run_dir)
     found = [p for p in records if p.role == "node" and Path(p.folder).name == f"node-{index}"]
     if not found:
@@ -297,9 +297,6 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
         busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port) if port], 15)
         if busy:
             raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
-    others = [p for p in records if p.role == "node" and p is not old and processes.alive(p)]
-    if others:
-        _bootstrap_through(folder / "node.properties", f"{others[0].address}:{others[0].overlay_port}")
     command = json.loads((folder / COMMAND_FILE).read_text())
     pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder)
     new = replace(old, pid=pid, start_ticks=ticks)
@@ -307,16 +304,6 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     print(f"node {index}: restarted, pid {pid}", file=sys.stderr, flush=True)
     wait_answering([new], timeout, client_address(run_dir, old.address))
     return new
-
-
-def _bootstrap_through(properties: Path, overlay_address: str) -> None:
-    """Sets p2psip.overlay.bootstrap in a node.properties file when it is empty or the node's own."""
-    lines = properties.read_text().splitlines()
-    own = next((line.split("=", 1)[1] for line in lines if line.startswith("p2psip.overlay.address=")), "")
-    for i, line in enumerate(lines):
-        if line.startswith("p2psip.overlay.bootstrap=") and line.split("=", 1)[1] in ("", own):
-            lines[i] = f"p2psip.overlay.bootstrap={overlay_address}"
-    properties.write_text("\n".join(lines) + "\n")
 
 
 def client_address(run_dir: Path, address: str) -> str:
