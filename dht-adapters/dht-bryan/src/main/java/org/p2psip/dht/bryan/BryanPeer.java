@@ -119,8 +119,9 @@ final class BryanPeer {
     }
 
     /**
-     * Starts answering peers and the periodic tasks; joins through {@code bootstrap} unless empty
-     * or this peer, else through any of {@code members} (SIP addresses) that admits it, else starts a ring.
+     * Starts answering peers and the periodic tasks; joins through {@code bootstrap} (or, while it
+     * does not admit it, the other {@code members} in turn) unless empty or this peer, else through
+     * any of {@code members} (SIP addresses) that admits it, else starts a ring.
      */
     void start(String bootstrap, List<String> members) {
         link.serve(this::receive);
@@ -139,7 +140,9 @@ final class BryanPeer {
                 ring.found(others);
             } else {
                 links.awaitingRecords(true);
-                ring.join(NodeRef.at(bootstrap));
+                var through = new ArrayList<NodeRef>(List.of(NodeRef.at(bootstrap)));
+                others.stream().filter(m -> !through.contains(m)).forEach(through::add);
+                ring.join(through);
             }
         });
     }

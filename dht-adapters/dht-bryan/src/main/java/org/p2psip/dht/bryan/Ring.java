@@ -46,12 +46,20 @@ final class Ring {
                 new byte[0]);
     }
 
-    /** Joins through {@code bootstrap}: the admitting peer's 200 names it and its links; retried until then. */
-    void join(NodeRef bootstrap) {
-        askToAdmit(bootstrap).thenAccept(admitted -> {
+    /**
+     * Joins through the bootstrap (the first of {@code through}), and while it does not admit this
+     * peer through the others in turn, one per join-retry interval: the admitting peer's 200 names
+     * it and its links. A peer restarted while its bootstrap is down still finds the ring.
+     */
+    void join(List<NodeRef> through) {
+        join(through, 0);
+    }
+
+    private void join(List<NodeRef> through, int attempt) {
+        askToAdmit(through.get(attempt % through.size())).thenAccept(admitted -> {
             if (!admitted && !peer.isClosing()) {
                 peer.counters().increment("bryan.join.retries");
-                peer.schedule(() -> join(bootstrap), peer.settings().joinRetry().toMillis());
+                peer.schedule(() -> join(through, attempt + 1), peer.settings().joinRetry().toMillis());
             }
         });
     }

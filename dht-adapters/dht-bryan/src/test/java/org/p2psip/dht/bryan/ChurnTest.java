@@ -95,6 +95,36 @@ class ChurnTest extends RingTest {
      */
     @Test
     void aFounderRestartedWithItsConfigurationJoinsTheRingThatCarriedOn() throws Exception {
+        threePeersListingTheirMembers();
+        BryanDht founder = ring.live.get(0);
+        ring.crash(founder);
+        BryanDht again = ring.add(25200, "");
+        ring.awaitStable();
+        for (BryanDht through : ring.live) {
+            everyResourceIsReadableThrough(through);
+        }
+        assertEquals(1L, again.metrics().get("bryan.founder.joined"), "admitted through a member, not alone");
+    }
+
+    /** A peer whose bootstrap is down (as after a crash of node 0) is admitted through another member. */
+    @Test
+    void aPeerWhoseBootstrapIsDownJoinsThroughAnotherMember() throws Exception {
+        threePeersListingTheirMembers();
+        ring.crash(ring.live.get(0)); // the bootstrap of every other peer
+        ring.awaitStable();
+        BryanDht again = ring.add(25203, "127.0.0.1:25200");
+        ring.awaitStable();
+        for (BryanDht through : ring.live) {
+            everyResourceIsReadableThrough(through);
+        }
+        assertTrue(again.metrics().get("bryan.join.retries") >= 1, "its bootstrap was tried first");
+    }
+
+    /**
+     * Three peers configured as deploy lays them out (the first the founder, all listed as members:
+     * overlay addresses 1000 above the SIP ports), every AOR written.
+     */
+    private void threePeersListingTheirMembers() throws Exception {
         ring = new Peers(Clock.systemUTC(), Map.of("p2psip.overlay.members", "127.0.0.1:26200,127.0.0.1:26201,127.0.0.1:26202"));
         for (int port = 25200; port < 25203; port++) {
             ring.add(port);
@@ -107,14 +137,6 @@ class ChurnTest extends RingTest {
         for (var write : writes) {
             assertTrue(write.get(20, TimeUnit.SECONDS));
         }
-        BryanDht founder = ring.live.get(0);
-        ring.crash(founder);
-        BryanDht again = ring.add(25200, "");
-        ring.awaitStable();
-        for (BryanDht through : ring.live) {
-            everyResourceIsReadableThrough(through);
-        }
-        assertEquals(1L, again.metrics().get("bryan.founder.joined"), "admitted through a member, not alone");
     }
 
     private void everyResourceIsHeldByItsResponsiblePeer() {

@@ -87,8 +87,9 @@ final class ChordNode {
     }
 
     /**
-     * Starts serving and the periodic tasks; joins through {@code bootstrap} unless it is empty or
-     * this node, else through any other of {@code members} that answers, else starts a ring.
+     * Starts serving and the periodic tasks; joins through {@code bootstrap} (or, while it does not
+     * answer, the other {@code members} in turn) unless it is empty or this node, else through any
+     * other of {@code members} that answers, else starts a ring.
      */
     void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
@@ -106,7 +107,9 @@ final class ChordNode {
                 membership.found(others);
             } else {
                 table.awaitingRecords(true);
-                membership.join(bootstrap);
+                var through = new ArrayList<NodeRef>(List.of(NodeRef.at(bootstrap)));
+                others.stream().filter(m -> !through.contains(m)).forEach(through::add);
+                membership.join(through);
             }
         });
     }
@@ -191,7 +194,10 @@ final class ChordNode {
         }
         var in = new Wire.Reader(payload);
         return switch (type) {
-            case MessageType.FIND -> done(find(in.id()).bytes());
+            // a node not on a ring yet has no answer worth adopting: two nodes starting together
+            // would otherwise take each other for a ring, apart from the one they were to join
+            case MessageType.FIND -> joined.isDone() ? done(find(in.id()).bytes())
+                    : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is not on a ring yet"));
             case MessageType.STATE -> done(membership.state());
             case MessageType.NOTIFY -> {
                 membership.notified(in.node(), in.u8() == 1);

@@ -32,15 +32,25 @@ final class Membership {
         return node.table();
     }
 
-    /** Asks the bootstrap node for this node's successor; retries until it answers or the node closes. */
-    void join(String bootstrap) {
-        IterativeLookup.from(node, NodeRef.at(bootstrap), node.self().id()).whenComplete((route, failure) -> {
+    /**
+     * Asks the bootstrap node (the first of {@code through}) for this node's successor, and while
+     * it does not answer the others in turn, one per join-retry interval, until one answers or the
+     * node closes: a node restarted while its bootstrap is down still finds the ring.
+     */
+    void join(List<NodeRef> through) {
+        join(through, 0);
+    }
+
+    private void join(List<NodeRef> through, int attempt) {
+        NodeRef via = through.get(attempt % through.size());
+        IterativeLookup.from(node, via, node.self().id()).whenComplete((route, failure) -> {
             if (node.isClosing()) {
                 return;
             }
             if (failure != null || !adopt(route)) {
                 node.counters().increment("chord.join.retries");
-                node.loop().schedule(() -> join(bootstrap), node.settings().joinRetry().toMillis(), TimeUnit.MILLISECONDS);
+                node.loop().schedule(() -> join(through, attempt + 1), node.settings().joinRetry().toMillis(),
+                        TimeUnit.MILLISECONDS);
                 return;
             }
             node.joined().complete(null);

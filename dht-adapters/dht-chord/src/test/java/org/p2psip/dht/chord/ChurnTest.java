@@ -99,6 +99,38 @@ class ChurnTest {
      */
     @Test
     void aFounderRestartedWithItsConfigurationJoinsTheRingThatCarriedOn() {
+        ringOfFourListingItsMembers();
+        ChordDht founder = ring.nodes.get(0);
+        founder.crash();
+        ring.nodes.remove(founder);
+        ChordDht again = ring.add("node-0:6070", "");
+        ring.awaitSettled();
+        for (ChordDht through : ring.nodes) {
+            assertAllReadable(through, 2000);
+        }
+        assertEquals(1, again.metrics().get("chord.founder.joined"), "joined through a member, not alone");
+    }
+
+    /** A node restarted while its bootstrap is down finds the ring through the other members. */
+    @Test
+    void aNodeRestartedWhileItsBootstrapIsDownJoinsThroughAnotherMember() {
+        ringOfFourListingItsMembers();
+        for (ChordDht victim : List.of(ring.nodes.get(0), ring.nodes.get(2))) { // one at a time
+            victim.crash();
+            ring.nodes.remove(victim);
+            ring.awaitSettled();
+            assertAllReadable(ring.nodes.get(0), 2000); // repaired: its records have their copies again
+        }
+        ChordDht again = ring.add("node-2:6070", "node-0:6070");
+        ring.awaitSettled();
+        for (ChordDht through : ring.nodes) {
+            assertAllReadable(through, 2000);
+        }
+        assertTrue(again.metrics().get("chord.join.retries") >= 1, "its bootstrap, node 0, was tried first");
+    }
+
+    /** Four in-process nodes configured as deploy lays them out (node 0 the founder, all listed as members), 2,000 AORs written. */
+    private void ringOfFourListingItsMembers() {
         ring = new Ring(clock, false).with(NodeOptions.OVERLAY_MEMBERS.name(),
                 "node-0:6070,node-1:6070,node-2:6070,node-3:6070");
         for (int i = 0; i < 4; i++) {
@@ -106,15 +138,6 @@ class ChurnTest {
         }
         ring.awaitSettled();
         writeAll(2000);
-        ChordDht founder = ring.nodes.get(0);
-        founder.crash();
-        ring.nodes.remove(founder);
-        ChordDht again = ring.add("node-0:6070", false);
-        ring.awaitSettled();
-        for (ChordDht through : ring.nodes) {
-            assertAllReadable(through, 2000);
-        }
-        assertEquals(1, again.metrics().get("chord.founder.joined"), "joined through a member, not alone");
     }
 
     private void writeAll() {

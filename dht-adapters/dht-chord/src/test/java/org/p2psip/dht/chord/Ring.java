@@ -51,14 +51,14 @@ final class Ring implements AutoCloseable {
 
     /** {@link #add()} at {@code address} (in-process only): a crashed node's address starts it again, empty. */
     ChordDht add(String address) {
-        return add(address, !nodes.isEmpty());
+        return add(address, nodes.isEmpty() ? "" : nodes.get(0).self().address());
     }
 
-    /** A node at {@code address} joining through the first live node, or, without {@code bootstrap}, configured as a founder. */
-    ChordDht add(String address, boolean bootstrap) {
+    /** A node at {@code address} joining through {@code bootstrap}, or, with an empty one, configured as a founder. */
+    ChordDht add(String address, String bootstrap) {
         Config config = base;
-        if (bootstrap) {
-            config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), nodes.get(0).self().address());
+        if (!bootstrap.isEmpty()) {
+            config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), bootstrap);
         }
         ChordDht node = tcp
                 ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
