@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.chord.NodeRef;
@@ -131,18 +132,17 @@ final class BryanPeer {
             every(settings.stabilize(), store::maintainReplicas);
             every(settings.fixFingers(), ring::fixFingers);
             every(settings.sweep(), store::sweep);
+            boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
             List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
-            if ((bootstrap.isEmpty() || bootstrap.equals(self().address())) && others.isEmpty()) {
+            if (founder && others.isEmpty()) {
                 joined.complete(null);
                 checkPlaced();
-            } else if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+            } else if (founder) {
                 links.awaitingRecords(true);
                 ring.found(others);
             } else {
                 links.awaitingRecords(true);
-                var through = new ArrayList<NodeRef>(List.of(NodeRef.at(bootstrap)));
-                others.stream().filter(m -> !through.contains(m)).forEach(through::add);
-                ring.join(through);
+                ring.join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList());
             }
         });
     }

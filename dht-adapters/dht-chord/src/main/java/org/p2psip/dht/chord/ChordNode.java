@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.overlay.Counters;
@@ -99,17 +100,16 @@ final class ChordNode {
             every(settings.fixFingers(), membership::fixFingers);
             every(settings.checkPredecessor(), membership::checkPredecessor);
             every(settings.sweep(), storage::sweep);
+            boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
             List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
-            if ((bootstrap.isEmpty() || bootstrap.equals(self().address())) && others.isEmpty()) {
+            if (founder && others.isEmpty()) {
                 joined.complete(null);
-            } else if (bootstrap.isEmpty() || bootstrap.equals(self().address())) {
+            } else if (founder) {
                 table.awaitingRecords(true);
                 membership.found(others);
             } else {
                 table.awaitingRecords(true);
-                var through = new ArrayList<NodeRef>(List.of(NodeRef.at(bootstrap)));
-                others.stream().filter(m -> !through.contains(m)).forEach(through::add);
-                membership.join(through);
+                membership.join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList());
             }
         });
     }

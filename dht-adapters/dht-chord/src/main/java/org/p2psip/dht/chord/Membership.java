@@ -42,19 +42,24 @@ final class Membership {
     }
 
     private void join(List<NodeRef> through, int attempt) {
-        NodeRef via = through.get(attempt % through.size());
-        IterativeLookup.from(node, via, node.self().id()).whenComplete((route, failure) -> {
-            if (node.isClosing()) {
-                return;
-            }
-            if (failure != null || !adopt(route)) {
+        joinThrough(through.get(attempt % through.size())).thenAccept(joined -> {
+            if (!joined && !node.isClosing()) {
                 node.counters().increment("chord.join.retries");
                 node.loop().schedule(() -> join(through, attempt + 1), node.settings().joinRetry().toMillis(),
                         TimeUnit.MILLISECONDS);
-                return;
+            }
+        });
+    }
+
+    /** Looks this node's id up through {@code via}; on an answer naming another node, takes its place: true. Never fails. */
+    private CompletableFuture<Boolean> joinThrough(NodeRef via) {
+        return IterativeLookup.from(node, via, node.self().id()).handle((route, failure) -> {
+            if (node.isClosing() || failure != null || !adopt(route)) {
+                return false;
             }
             node.joined().complete(null);
             stabilize();
+            return true;
         });
     }
 
@@ -80,17 +85,12 @@ final class Membership {
             node.joined().complete(null);
             return;
         }
-        IterativeLookup.from(node, members.get(i), node.self().id()).whenComplete((route, failure) -> {
-            if (node.isClosing()) {
-                return;
-            }
-            if (failure != null || !adopt(route)) {
+        joinThrough(members.get(i)).thenAccept(joined -> {
+            if (joined) {
+                node.counters().increment("chord.founder.joined");
+            } else {
                 tryMember(members, i + 1);
-                return;
             }
-            node.counters().increment("chord.founder.joined");
-            node.joined().complete(null);
-            stabilize();
         });
     }
 
