@@ -274,11 +274,9 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
 
 def kill_node(run_dir: Path, index: int) -> None:
     """KILLs node `index` of the deployment (folder node-<index>) without warning: a crash."""
-    found = [p for p in processes.load(run_dir) if p.role == "node" and Path(p.folder).name == f"node-{index}"]
-    if not found:
-        raise DeployError(f"no node {index} recorded in {run_dir}")
-    if not processes.kill(found[0]):
-        raise DeployError(f"node {index} (pid {found[0].pid}) still runs after KILL")
+    node = _recorded_node(processes.load(run_dir), run_dir, index)
+    if not processes.kill(node):
+        raise DeployError(f"node {index} (pid {node.pid}) still runs after KILL")
 
 
 def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process:
@@ -287,10 +285,8 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     first (TERM, then KILL). Node 0 keeps its empty bootstrap: the backends look for the running
     overlay through p2psip.overlay.members first. Returns once the node answers OPTIONS."""
     records = processes.load(run_dir)
-    found = [p for p in records if p.role == "node" and Path(p.folder).name == f"node-{index}"]
-    if not found:
-        raise DeployError(f"no node {index} recorded in {run_dir}")
-    old, folder = found[0], Path(found[0].folder)
+    old = _recorded_node(records, run_dir, index)
+    folder = Path(old.folder)
     if processes.stop([old], grace_seconds=20):
         raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
     if not old.netns:
@@ -304,6 +300,14 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     print(f"node {index}: restarted, pid {pid}", file=sys.stderr, flush=True)
     wait_answering([new], timeout, client_address(run_dir, old.address))
     return new
+
+
+def _recorded_node(records: list[processes.Process], run_dir: Path, index: int) -> processes.Process:
+    """Node `index` of the deployment: the record whose folder is node-<index>."""
+    found = [p for p in records if p.role == "node" and Path(p.folder).name == f"node-{index}"]
+    if not found:
+        raise DeployError(f"no node {index} recorded in {run_dir}")
+    return found[0]
 
 
 def client_address(run_dir: Path, address: str) -> str:
