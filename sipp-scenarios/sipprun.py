@@ -11,6 +11,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SIPP = os.environ.get("SIPP", "sipp")
 
+# By default SIPp ends an aborted call (say, one answered 503) with a BYE. A REGISTER or an OPTIONS
+# is no dialog: the server answers that BYE with an error, one more request for each one refused
+# (under overload, or from a node still starting).
+NO_BYE_ON_ABORT = ["-default_behaviors", "all,-bye"]
+
 
 def bindable(address: str, port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:

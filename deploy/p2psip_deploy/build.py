@@ -18,7 +18,7 @@ def mvn(*args: str) -> None:
 
 
 def container_ready() -> bool:
-    return (layout.CONTAINER_LIB / "sip-servlets-impl-3.2.0-37.jar").is_file()
+    return all((layout.CONTAINER_LIB / jar).is_file() for jar in layout.CONTAINER_JARS)
 
 
 def app_ready(app: layout.App) -> bool:
@@ -38,6 +38,6 @@ def ensure_front(force: bool = False) -> None:
 def ensure(app: layout.App, force: bool = False) -> None:
     """Builds what is missing (or everything when force): the container's lib folder and the app."""
     if force or not container_ready():
-        mvn("-q", "-f", "deploy/container/pom.xml", "package")
+        mvn("-q", "-pl", layout.CONTAINER_MODULE, "-am", "install", "-DskipTests")
     if force or not app_ready(app):
         mvn("-q", "-pl", app.module, "-am", "install", "-DskipTests")

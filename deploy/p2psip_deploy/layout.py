@@ -6,6 +6,10 @@ DEPLOY = ROOT / "deploy"
 DEFAULT_RUN_DIR = DEPLOY / "run"
 CONTAINER_HOME = DEPLOY / "container" / "target"    # catalina.home
 CONTAINER_LIB = CONTAINER_HOME / "lib"
+CONTAINER_MODULE = "deploy/container"
+# Jars whose presence in CONTAINER_LIB says the container is assembled: the container's own, and
+# the node's UDP intake (src/intake), which the SIP stack loads by class name from the class path.
+CONTAINER_JARS = ["sip-servlets-impl-3.2.0-37.jar", "p2psip-intake-0.1.0-SNAPSHOT.jar"]
 SCENARIOS = ROOT / "sipp-scenarios"
 
 # The default backend of `up` and `demo`: Chord, so that the nodes share bindings.

@@ -36,7 +36,7 @@ class NodeSpec:
     t1_ms: int
     properties: dict
     sip_trace: bool = False     # every SIP message into logs/container.log
-    sip_threads: int = 64       # JAIN-SIP's message threads (`up --sip-threads`)
+    sip_threads: int = 8        # JAIN-SIP's message threads (`up --sip-threads`)
     netns: str = ""             # the network namespace it runs in (`up --netns`), "" for the root one
     host_address: str = "127.0.0.1"  # where it reaches the root namespace ({host} in --set, --jvm-arg)
 
@@ -121,10 +121,15 @@ gov.nist.javax.sip.MAX_MESSAGE_SIZE=16384
 # at 12,000 REGISTER/s the default dropped 84,445 of 360,000 datagrams, 2 MiB dropped 4,998, and
 # every drop comes back as a retransmission. The kernel caps it at net.core.rmem_max.
 gov.nist.javax.sip.RECEIVE_UDP_BUFFER_SIZE={RECEIVE_BUFFER_BYTES}
-# A datagram still queued after this long is dropped (checked every 2 s; default 8 s): its sender
-# has retransmitted it by then, and the queue holds at most about 3 s of offered load (16 KiB
-# buffers: a cold Hazelcast node offered 8,000/s queued 29,600, 32 KiB each ran out of heap).
-gov.nist.javax.sip.CONGESTION_CONTROL_TIMEOUT=1000
+# UDP goes through the node's intake (src/intake): a message thread that takes a new request
+# which waited longer than p2psip.intake.max-queue-delay, while the queue has been that late for
+# as long, answers it 503 Overloaded at once, before the stack parses it; before the application
+# opens the intake (joined and warmed up) every new request gets 503 Not Ready. The queue so
+# holds about max-queue-delay of offered load whatever is offered.
+gov.nist.javax.sip.MESSAGE_PROCESSOR_FACTORY=org.p2psip.intake.IntakeProcessorFactory
+# The stack's own check of the queue (drop silently what waited longer, checked every 2 s) would
+# watch the queue the intake replaced: off.
+gov.nist.javax.sip.CONGESTION_CONTROL_TIMEOUT=0
 gov.nist.javax.sip.LOG_MESSAGE_CONTENT=false
 gov.nist.javax.sip.TRACE_LEVEL={TRACE_MESSAGES if spec.sip_trace else 0}
 """

@@ -24,7 +24,7 @@ class UpOptions:
     app: str = "p2psip"
     t1_ms: int = 500
     sip_trace: bool = False
-    sip_threads: int = 64
+    sip_threads: int = 8
     heap: str = "1g"
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000

@@ -84,9 +84,15 @@ def test_sip_trace_sets_the_stack_trace_level_that_logs_every_message(tmp_path, 
 
 def test_the_stack_gets_the_nodes_message_threads(tmp_path):
     spec = specs(tmp_path, 1)[0]
-    assert "gov.nist.javax.sip.THREAD_POOL_SIZE=64" in nodefolder.stack_properties(spec).splitlines()
-    spec.sip_threads = 8
     assert "gov.nist.javax.sip.THREAD_POOL_SIZE=8" in nodefolder.stack_properties(spec).splitlines()
+    spec.sip_threads = 64
+    assert "gov.nist.javax.sip.THREAD_POOL_SIZE=64" in nodefolder.stack_properties(spec).splitlines()
+
+
+def test_udp_goes_through_the_intake_and_the_stacks_own_queue_check_is_off(tmp_path):
+    lines = nodefolder.stack_properties(specs(tmp_path, 1)[0]).splitlines()
+    assert "gov.nist.javax.sip.MESSAGE_PROCESSOR_FACTORY=org.p2psip.intake.IntakeProcessorFactory" in lines
+    assert "gov.nist.javax.sip.CONGESTION_CONTROL_TIMEOUT=0" in lines
 
 
 def test_application_router_sends_every_method_to_the_app():

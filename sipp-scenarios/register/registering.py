@@ -20,9 +20,7 @@ def write_user(file: Path, user: str, domain: str) -> Path:
     return file
 
 
-# A REGISTER is no dialog, yet SIPp by default ends an aborted one (say, answered 503) with a BYE,
-# which a registrar answers with an error: under overload, one more request for each one refused.
-NO_BYE_ON_ABORT = ["-default_behaviors", "all,-bye"]
+NO_BYE_ON_ABORT = sipprun.NO_BYE_ON_ABORT
 
 
 def register(target: str, users_csv: Path, count: int, rate: int, expires: int = 3600,

@@ -17,6 +17,7 @@ import javax.servlet.sip.SipServletResponse;
 import javax.servlet.sip.URI;
 import javax.sip.ServerTransaction;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
+import org.p2psip.intake.Intake;
 
 /**
  * The least a SIP servlet can do per request, so that a benchmark can tell the container's cost
@@ -61,6 +62,8 @@ public class CeilingSipServlet extends SipServlet {
             }
         }
         log("ceiling servlet started; proxy target " + (target == null ? "none" : target));
+        Intake.open(); // the node's UDP intake refuses clients until the application says it serves
+
     }
 
     /** An entry of the node's properties file, or null (no file, or no such entry). */
@@ -124,6 +127,7 @@ public class CeilingSipServlet extends SipServlet {
 
     private static void answerAndRelease(SipServletResponse response) throws IOException {
         response.send();
+        Intake.answered(response.getRequest().getHeader("Via")); // as the P2PSIP servlet tells the intake
         try {
             keepServerTransaction(response.getRequest());
             response.getApplicationSession().invalidate();

@@ -1,5 +1,8 @@
 package org.p2psip.front;
 
+import org.p2psip.lazysip.LazyRequest;
+import org.p2psip.lazysip.RouteValue;
+import org.p2psip.lazysip.ToTag;
 import gov.nist.javax.sip.address.SipUri;
 import gov.nist.javax.sip.header.MaxForwards;
 import gov.nist.javax.sip.header.RetryAfter;
@@ -171,7 +174,7 @@ final class Forwarder {
             return;
         }
         if (branch.startsWith(Branches.PROBE_PREFIX)) {
-            nodes.probeAnswered(response.getCallId().getCallId());
+            nodes.probeAnswered(response.getCallId().getCallId(), response.getStatusCode());
             return;
         }
         account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId());
@@ -198,7 +201,7 @@ final class Forwarder {
             return false;
         }
         if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
-            nodes.probeAnswered(response.callId);
+            nodes.probeAnswered(response.callId, response.status);
             return true;
         }
         long connection = response.connection == null ? Outlet.UDP : parseConnection(response.connection);
@@ -206,7 +209,7 @@ final class Forwarder {
             return false; // JAIN-SIP's path writes the transport the answer goes by into the Via
         }
         account(response.method, response.status, response.branch, response.callId);
-        InetSocketAddress address = connection == Outlet.UDP ? response.next.responseAddress() : null;
+        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(response.next.host, response.next.port, response.next.param("received"), response.next.param("rport")) : null;
         if (connection == Outlet.UDP && address == null) {
             stats.dropped.increment();
             return true;

@@ -1,5 +1,8 @@
 package org.p2psip.front;
 
+import org.p2psip.lazysip.SipLines;
+import org.p2psip.lazysip.Splice;
+import org.p2psip.lazysip.ViaValue;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -16,6 +16,8 @@ public final class Node {
     private final AtomicInteger others = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean up;
+    /** Whether its last probe was answered 2xx; a node is up only while ready. */
+    private volatile boolean ready;
     private volatile long lastHeardNanos;
 
     public Node(int index, InetSocketAddress address) {
@@ -69,6 +71,14 @@ public final class Node {
 
     void callEnded() {
         calls.decrementAndGet();
+    }
+
+    boolean ready() {
+        return ready;
+    }
+
+    void ready(boolean value) {
+        ready = value;
     }
 
     void heard(long nanos) {

@@ -46,34 +46,46 @@ final class Nodes {
         return "p2psip-probe-" + node.index();
     }
 
-    void probeAnswered(String callId) {
+    /**
+     * A node's answer to a probe: 2xx, it serves; any other (503 while it starts, warms up or
+     * stops), it is alive but takes nothing new until a probe is answered 2xx again. A node that
+     * sheds load still answers its probes 2xx (its intake lets them through).
+     */
+    void probeAnswered(String callId, int status) {
         Node node = byProbeCallId.get(callId);
-        if (node != null) {
+        if (node == null) {
+            return;
+        }
+        node.ready(status >= 200 && status < 300);
+        if (node.ready()) {
             heard(node);
+        } else {
+            node.heard(System.nanoTime());
+            setUp(node, false, "not ready: its probe was answered " + status);
         }
     }
 
-    /** Something came from {@code node}: it is alive. */
+    /** Something came from {@code node}: it is alive, and up again if it is ready. */
     void heard(Node node) {
         node.heard(System.nanoTime());
-        if (!node.up()) {
-            setUp(node, true);
+        if (!node.up() && node.ready()) {
+            setUp(node, true, "up");
         }
     }
 
     /** Marks down the nodes not heard from within {@code timeoutNanos}; returns them. */
     List<Node> markSilent(long now, long timeoutNanos) {
         List<Node> silent = all.stream().filter(n -> n.up() && now - n.lastHeardNanos() > timeoutNanos).toList();
-        silent.forEach(n -> setUp(n, false));
+        silent.forEach(n -> setUp(n, false, "down: no answer within the probe time-out"));
         return silent;
     }
 
-    private synchronized void setUp(Node node, boolean value) {
+    private synchronized void setUp(Node node, boolean value, String why) {
         if (node.up() == value) {
             return;
         }
         node.up(value);
         up = all.stream().filter(Node::up).toList();
-        LOG.log(Level.INFO, "{0} is {1}", node, value ? "up" : "down: no answer within the probe time-out");
+        LOG.log(Level.INFO, "{0} is {1}", node, why);
     }
 }

@@ -57,7 +57,7 @@ class FastPathTest {
 
         Side() {
             var nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
-            nodes.heard(nodes.all().get(0));
+            nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
             forwarder = new Forwarder(SELF, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
                     new Transactions(100), outlet, new FrontStats(), 5);
         }

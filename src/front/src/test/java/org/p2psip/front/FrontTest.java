@@ -1,5 +1,6 @@
 package org.p2psip.front;
 
+import org.p2psip.lazysip.ToTag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -172,6 +173,28 @@ class FrontTest {
 
         client.send("REGISTER", "dies-3", "dies-3", 1, null);
         assertEquals(503, client.receive().getStatusCode(), "no node up: 503 at once");
+    }
+
+    @Test
+    void aNodeWhoseProbesAre503GetsNoNewWorkUntilTheyAre200() throws Exception {
+        List<TestNode> nodes = nodes(2);
+        Front front = front(nodes, Map.of());
+        TestClient client = client(front);
+        nodes.get(1).probeStatus = 503; // starting, warming up or stopping: alive but not ready
+        Await.until(() -> !front.nodes().get(1).up(), () -> "node 1 seen not ready");
+        for (int i = 0; i < 6; i++) {
+            client.send("REGISTER", "warm-" + i, "warm-" + i, 1, null);
+            assertEquals(200, client.receive().getStatusCode());
+        }
+        assertEquals(0, nodes.get(1).received.size(), "a node that is not ready got new work");
+
+        nodes.get(1).probeStatus = 200;
+        Await.until(() -> front.nodes().get(1).up(), () -> "node 1 taken once ready");
+        for (int i = 0; i < 6; i++) {
+            client.send("REGISTER", "ready-" + i, "ready-" + i, 1, null);
+            assertEquals(200, client.receive().getStatusCode());
+        }
+        assertEquals(3, nodes.get(1).received.size(), "round robin again over both nodes");
     }
 
     @Test

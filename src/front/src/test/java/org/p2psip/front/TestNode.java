@@ -1,5 +1,6 @@
 package org.p2psip.front;
 
+import org.p2psip.lazysip.ToTag;
 import gov.nist.javax.sip.message.SIPMessage;
 import gov.nist.javax.sip.message.SIPRequest;
 import gov.nist.javax.sip.message.SIPResponse;
@@ -34,6 +35,8 @@ final class TestNode implements AutoCloseable {
     final List<SIPRequest> received = new CopyOnWriteArrayList<>();
     final Set<String> silentFor = ConcurrentHashMap.newKeySet();
     volatile boolean dead;
+    /** The status its probes are answered with: 503 plays a node that is starting. */
+    volatile int probeStatus = 200;
 
     TestNode() throws InterruptedException {
         channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
@@ -52,7 +55,7 @@ final class TestNode implements AutoCloseable {
                         if (request.getMethod().equals("ACK") || silentFor.contains(request.getMethod())) {
                             return;
                         }
-                        SIPResponse response = request.createResponse(200);
+                        SIPResponse response = request.createResponse(probe ? probeStatus : 200);
                         if (response.getToTag() == null) {
                             response.getTo().setTag("node");
                         }

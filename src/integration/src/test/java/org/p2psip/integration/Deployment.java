@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Nodes started with deploy/p2psip for one test class, in a run folder and port range of its own
@@ -25,8 +27,16 @@ final class Deployment implements AutoCloseable {
     /** The front's policy (deploy/p2psip up --front), or null for none. */
     private String frontPolicy;
     private int frontPort;
+    /** Whether the nodes log every SIP message (--sip-trace); on with a front, see {@link #withFront}. */
+    private boolean sipTrace;
     /** Less than deploy/p2psip's default, so that many test nodes fit beside each other. */
     private String heap = "512m";
+    /**
+     * Node options (deploy/p2psip up --set). The warm-up is cut to 5 s (its default runs until
+     * the compiler is quiet, up to a minute and a half a node): the tests here check what the
+     * nodes do, not how fast they are just after start; ReadinessIT runs the default.
+     */
+    private final Map<String, String> settings = new LinkedHashMap<>(Map.of("p2psip.warmup.timeout", "5s"));
 
     Deployment(String name, int basePort, int nodes) {
         this(name, "memory", basePort, nodes);
@@ -48,6 +58,23 @@ final class Deployment implements AutoCloseable {
     Deployment withFront(String policy, int port) {
         this.frontPolicy = policy;
         this.frontPort = port;
+        this.sipTrace = true;
+        return this;
+    }
+
+    /** Whether the nodes log every SIP message (call after {@link #withFront} to turn it off). */
+    Deployment withSipTrace(boolean on) {
+        this.sipTrace = on;
+        return this;
+    }
+
+    /** A node option, or none if {@code value} is null (deploy/p2psip up --set; call before {@link #up()}). */
+    Deployment withSetting(String name, String value) {
+        if (value == null) {
+            settings.remove(name);
+        } else {
+            settings.put(name, value);
+        }
         return this;
     }
 
@@ -62,8 +89,12 @@ final class Deployment implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("up", "--dht", dht, "--app", APP,
                 "--nodes", String.valueOf(nodes), "--base-port", String.valueOf(basePort), "--heap", heap,
                 "--run-dir", runDir.toString(), "--timeout", "180"));
+        settings.forEach((name, value) -> args.addAll(List.of("--set", name + "=" + value)));
         if (frontPolicy != null) {
-            args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort), "--sip-trace"));
+            args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort)));
+        }
+        if (sipTrace) {
+            args.add("--sip-trace");
         }
         int code = command.run(600, "deploy/p2psip", args.toArray(String[]::new));
         assertEquals(0, code, "deploy/p2psip up of " + name + " failed; see " + command.log()

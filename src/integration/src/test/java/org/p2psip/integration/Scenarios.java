@@ -31,6 +31,12 @@ final class Scenarios {
                 "--out", out.resolve("register-" + start).toString());
     }
 
+    /** sipp-scenarios/avalanche: users phones within window seconds, obeying Retry-After; 0 when all ended registered. */
+    int avalanche(String target, int users, int windowSeconds) {
+        return command.run(600, "sipp-scenarios/avalanche/run", target, "--users", String.valueOf(users),
+                "--window", String.valueOf(windowSeconds), "--out", out.resolve("avalanche").toString());
+    }
+
     int calls(String proxy, String registrar, String callee, int calls) {
         return command.run(300, "sipp-scenarios/call/run", proxy, "--register-via", registrar,
                 "--callee", callee, "--caller", callee + "-caller", "--calls", String.valueOf(calls),

@@ -3,6 +3,7 @@ package org.p2psip.servlet;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServletRequest;
@@ -14,6 +15,7 @@ import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.bryan.BryanOptions;
+import org.p2psip.intake.Intake;
 
 /**
  * A node of the SIP-based DHT after Bryan's draft: the peers keep their Chord ring with SIP
@@ -42,6 +44,7 @@ public class BryanSipServlet extends P2PSipServlet {
     protected Dht createDht(Config config, Clock clock) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config));
+        Intake.exempt(SipServletPeerLink.PEER_HEADER); // the ring's own REGISTERs: joining needs them
         dht = BryanDht.start(link, config, clock);
         return dht;
     }
@@ -57,6 +60,12 @@ public class BryanSipServlet extends P2PSipServlet {
     @Override
     protected List<Option<?>> backendOptions() {
         return BryanOptions.ALL;
+    }
+
+    /** Opens to clients once the peer serves its range of the ring, not merely once it joined. */
+    @Override
+    protected CompletionStage<Void> serving() {
+        return dht.placed();
     }
 
     /** The join's REGISTERs are answered through this servlet, which the container holds until init returns. */

@@ -1,6 +1,8 @@
 package org.p2psip.servlet;
 
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +27,8 @@ import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.intake.Intake;
+import org.p2psip.overlay.Addresses;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
 
@@ -35,6 +40,11 @@ import org.p2psip.registrar.RegistrarService;
  *
  * <p>No container thread waits: each handler starts the DHT work and returns; the answer is sent
  * when the work completes, within the DHT deadline.
+ *
+ * <p>The node's UDP intake (src/intake, on the container's class path) answers every new request
+ * 503 Not Ready until this servlet opens it: once the node has its place in the overlay and has
+ * {@link Warmup warmed up} on its own hot paths, so that a node that says it is ready carries
+ * ordinary load at once.
  *
  * <p>The node's configuration is the properties file named by the system property
  * {@value #CONFIG_PROPERTY} (deploy/p2psip writes it); without it every option has its default.
@@ -74,6 +84,8 @@ public abstract class P2PSipServlet extends SipServlet {
     @Override
     public void init() throws ServletException {
         Config config = loadConfig();
+        Intake.configure(config.get(ServletOptions.MAX_QUEUE_DELAY), config.get(ServletOptions.TARGET_RESPONSE_DELAY),
+                config.get(RegistrarOptions.RETRY_AFTER));
         String configured = config.get(NodeOptions.DHT);
         if (!configured.equals(backendName())) {
             throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured
@@ -101,6 +113,57 @@ public abstract class P2PSipServlet extends SipServlet {
         routing = new Routing(service, admission, answers, counters, factory, threads, config);
         startMetricsLog(config);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
+        startOpening(config);
+    }
+
+    /**
+     * Completes once this node serves its part of the overlay; the warm-up starts then. The
+     * backend's join by default; a backend that joins after init says when it is placed.
+     */
+    protected CompletionStage<Void> serving() {
+        return dht.joined();
+    }
+
+    /** On a thread of its own: waits until the node serves, warms it up, then opens the intake to clients. */
+    private void startOpening(Config config) {
+        Thread opening = new Thread(() -> {
+            long deadline = System.currentTimeMillis() + config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
+            try {
+                serving().toCompletableFuture().get(config.get(ServletOptions.WARMUP_TIMEOUT).toMillis(), TimeUnit.MILLISECONDS);
+                warmUp(config, deadline);
+            } catch (TimeoutException e) {
+                LOG.log(Level.WARNING, "not serving the {0} overlay after {1}: opening anyway", backendName(),
+                        config.get(ServletOptions.WARMUP_TIMEOUT));
+            } catch (InterruptedException e) {
+                return; // the node stops
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "warm-up failed: {0}; opening anyway", e.toString());
+            }
+            Intake.open();
+            LOG.log(Level.INFO, "P2PSIP node {0} is open to clients", config.get(NodeOptions.SIP_ADDRESS));
+        }, "p2psip-opening");
+        opening.setDaemon(true);
+        opening.start();
+    }
+
+    /**
+     * Requests the intake lets through (from a socket it exempts), then a quarter as many that it
+     * refuses while the node is starting, so that both paths are compiled before clients come.
+     */
+    private void warmUp(Config config, long deadline) throws IOException {
+        int requests = config.get(ServletOptions.WARMUP_REQUESTS);
+        if (requests <= 0) {
+            return;
+        }
+        InetSocketAddress node = Addresses.parse(config.get(NodeOptions.SIP_ADDRESS));
+        long expires = config.get(RegistrarOptions.MIN_EXPIRES);
+        try (var served = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0));
+             var refused = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0))) {
+            Intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
+            if (new Warmup(node, requests, expires, Warmup.SERVED).run(served, deadline)) {
+                new Warmup(node, requests / 4, expires, Warmup.REFUSED).run(refused, deadline);
+            }
+        }
     }
 
     /** Blocks init (never a request) until the node joined, so that `up` returning means the overlay serves. */
@@ -131,6 +194,7 @@ public abstract class P2PSipServlet extends SipServlet {
 
     @Override
     public void destroy() {
+        Intake.close();
         if (metricsLog != null) {
             metricsLog.shutdownNow();
         }
@@ -143,10 +207,11 @@ public abstract class P2PSipServlet extends SipServlet {
         LOG.log(Level.INFO, "P2PSIP node stopped");
     }
 
-    /** The servlet's counters and the backend's metrics (prefixed "dht."), sorted by name. */
+    /** The servlet's counters, the backend's metrics (prefixed "dht.") and the intake's ("intake."), sorted by name. */
     private Map<String, Long> snapshot() {
         Map<String, Long> now = new TreeMap<>(counters.snapshot());
         dht.metrics().forEach((k, v) -> now.put("dht." + k, v));
+        Intake.counters().forEach((k, v) -> now.put("intake." + k, v));
         return now;
     }
 

@@ -3,6 +3,7 @@ package org.p2psip.servlet;
 import java.time.Duration;
 import java.util.List;
 import org.p2psip.config.Option;
+import org.p2psip.intake.Intake;
 
 /** Options of the servlet itself; the registrar's are in RegistrarOptions, the node's in NodeOptions. */
 final class ServletOptions {
@@ -10,12 +11,24 @@ final class ServletOptions {
     static final Option<Duration> BRANCH_TIMEOUT = Option.duration("p2psip.proxy.branch-timeout", Duration.ofSeconds(30), "20s",
             "How long a proxied request waits on one contact before the next (lower q) one is tried.");
     static final Option<Duration> METRICS_INTERVAL = Option.duration("p2psip.metrics.interval", Duration.ofMinutes(1), "10s",
-            "How often the node logs its counters (requests, refusals, DHT metrics) when they changed.");
+            "How often the node logs its counters (requests, refusals, DHT metrics, the intake's `intake.*`) when they changed.");
 
     static final Option<Duration> JOIN_WAIT = Option.duration("p2psip.join-wait", Duration.ofSeconds(30), "60s",
             "How long a starting node waits to join the overlay before it serves anyway (until it joins, requests get 503).");
 
-    static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT);
+    static final Option<Duration> MAX_QUEUE_DELAY = Option.duration("p2psip.intake.max-queue-delay",
+            Intake.DEFAULT_MAX_QUEUE_DELAY, "50ms",
+            "Longest a new UDP request may wait for a message thread; once the wait has been longer for as long, later ones that waited longer get 503 Overloaded from the intake, before the stack parses them.");
+    static final Option<Duration> TARGET_RESPONSE_DELAY = Option.duration("p2psip.intake.target-response-delay",
+            Intake.DEFAULT_TARGET_RESPONSE_DELAY, "100ms",
+            "How long a REGISTER may stay in the node, from its arrival to the answer; above it the intake refuses a growing share of new requests (503 Overloaded), below it a shrinking one (RFC 8033's rule).");
+    static final Option<Integer> WARMUP_REQUESTS = Option.integer("p2psip.warmup.requests", 20_000, "5000",
+            "REGISTERs a starting node sends itself before it serves, and a quarter as many that its intake refuses (it answers clients 503 Not Ready until then); 0: no warm-up.");
+    static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofSeconds(90), "5m",
+            "Longest the warm-up may take; past it the node serves anyway and logs a warning.");
+
+    static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
+            TARGET_RESPONSE_DELAY, WARMUP_REQUESTS, WARMUP_TIMEOUT);
 
     private ServletOptions() {
     }

@@ -3,6 +3,7 @@ package org.p2psip.servlet;
 import javax.servlet.sip.SipServletRequest;
 import javax.sip.ServerTransaction;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
+import org.p2psip.intake.Intake;
 
 /**
  * Ends a request's application session once the node has sent its own final answer. The
@@ -16,6 +17,7 @@ final class Sessions {
     }
 
     static void release(SipServletRequest request) {
+        Intake.answered(request.getHeader("Via")); // how long requests stay in the node
         try {
             keepServerTransaction(request);
             request.getApplicationSession().invalidate();

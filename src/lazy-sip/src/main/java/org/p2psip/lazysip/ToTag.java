@@ -1,13 +1,13 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 /** Whether a To (or From) value carries a tag, read by hand for the fast path. Stateless. */
-final class ToTag {
+public final class ToTag {
 
     private ToTag() {
     }
 
     /** True or false; null if the value is absent or its parameters cannot be told from its URI without a parser. */
-    static Boolean present(String value) {
+    public static Boolean present(String value) {
         if (value == null || value.isEmpty()) {
             return null;
         }

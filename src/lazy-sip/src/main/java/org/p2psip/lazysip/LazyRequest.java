@@ -1,4 +1,4 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -9,26 +9,27 @@ import java.util.Set;
  * Max-Forwards, the To tag and the top Route, each read where it lies, nothing else. {@link #read}
  * returns null for anything the splice does not cover or that the front must answer itself (a
  * required header missing or odd, Max-Forwards spent or absent, a body whose length is not the
- * Content-Length), and the request takes JAIN-SIP's path, which stays the reference. Immutable.
+ * Content-Length), and the request takes JAIN-SIP's path, which stays the reference. The node's
+ * UDP intake reads requests the same way to refuse them without the stack ({@link #answer}). Immutable.
  */
-final class LazyRequest {
+public final class LazyRequest {
 
     /** Methods JAIN-SIP's header check asks nothing more of (INVITE: once it has a Contact). */
     private static final Set<String> PLAIN = Set.of("REGISTER", "OPTIONS", "BYE", "CANCEL", "ACK", "INVITE", "INFO",
             "MESSAGE", "UPDATE", "PRACK");
 
-    final SipLines lines;
-    final String method;
-    final int topVia;
-    final ViaValue via;
+    public final SipLines lines;
+    public final String method;
+    public final int topVia;
+    public final ViaValue via;
     /** End of the top Via value in the message: the comma before the next value, or the line's end. */
-    final int viaEnd;
-    final String branch;
-    final String callId;
-    final boolean toTag;
-    final int maxForwards;
-    final int maxForwardsHeader;
-    final RouteValue route;
+    public final int viaEnd;
+    public final String branch;
+    public final String callId;
+    public final boolean toTag;
+    public final int maxForwards;
+    public final int maxForwardsHeader;
+    public final RouteValue route;
 
     private LazyRequest(SipLines lines, String method, int topVia, ViaValue via, int viaEnd, String callId,
             boolean toTag, int maxForwardsHeader, int maxForwards, RouteValue route) {
@@ -45,7 +46,7 @@ final class LazyRequest {
         this.route = route;
     }
 
-    static LazyRequest read(byte[] bytes) {
+    public static LazyRequest read(byte[] bytes) {
         SipLines lines = SipLines.of(bytes);
         String method = lines == null ? null : method(lines.startLine());
         if (method == null || !PLAIN.contains(method) || !lines.lengthAgrees()
@@ -81,7 +82,7 @@ final class LazyRequest {
      * The request as it goes to the node: the front's Via line first, the client's top Via
      * stamped with where it came from, Max-Forwards one less, the top Route dropped if it named the front.
      */
-    byte[] forwarded(String ownViaLine, InetSocketAddress source, boolean dropRoute) {
+    public byte[] forwarded(String ownViaLine, InetSocketAddress source, boolean dropRoute) {
         var edits = new ArrayList<Splice.Edit>(4);
         int headers = lines.startLineEnd + 2;
         edits.add(new Splice.Edit(headers, headers, ownViaLine));
@@ -92,6 +93,49 @@ final class LazyRequest {
             edits.add(new Splice.Edit(route.removeFrom, route.removeTo, ""));
         }
         return Splice.apply(lines.bytes, edits);
+    }
+
+    /** Headers a response copies from its request (RFC 3261 §8.2.6.2), in the request's order. */
+    private static final Set<String> ECHOED = Set.of("via", "from", "to", "call-id", "cseq");
+
+    /**
+     * A final response of this server's own, written without a parser or a transaction (a
+     * stateless answer, RFC 3261 §8.2.7): every Via in order, the top one stamped with where the
+     * request came from, From, To with {@code tag} when it had none, Call-ID and CSeq, then
+     * {@code extraLines} (each ending in CRLF) and an empty body. {@code tag} must be the same
+     * for every retransmission of the request, so that the client sees one answer.
+     */
+    public byte[] answer(int status, String reason, String tag, InetSocketAddress source, String extraLines) {
+        var out = new java.io.ByteArrayOutputStream(lines.bodyStart + extraLines.length() + 64);
+        write(out, "SIP/2.0 " + status + " " + reason + "\r\n");
+        for (int h = 0; h < lines.count; h++) {
+            if (!ECHOED.contains(lines.names[h])) {
+                continue;
+            }
+            if (h == topVia) {
+                out.write(lines.bytes, lines.lineStart[h], lines.valueStart[h] - lines.lineStart[h]);
+                write(out, " " + via.stamped(source));
+                out.write(lines.bytes, viaEnd, lines.lineEnd(h) - viaEnd);
+            } else if (lines.names[h].equals("to") && !this.toTag) {
+                out.write(lines.bytes, lines.lineStart[h], lines.valueEnd[h] - lines.lineStart[h]);
+                write(out, ";tag=" + tag + "\r\n");
+            } else {
+                out.write(lines.bytes, lines.lineStart[h], lines.lineEnd(h) - lines.lineStart[h]);
+            }
+        }
+        write(out, extraLines + "Content-Length: 0\r\n\r\n");
+        return out.toByteArray();
+    }
+
+    /** Where a UDP answer goes (RFC 3261 §18.2.2, RFC 3581): the source address, and its port if the client asked with rport. */
+    public InetSocketAddress answerAddress(InetSocketAddress source) {
+        String rport = via.param("rport");
+        int port = rport != null ? source.getPort() : via.port > 0 ? via.port : 5060;
+        return new InetSocketAddress(source.getAddress(), port);
+    }
+
+    private static void write(java.io.ByteArrayOutputStream out, String text) {
+        out.writeBytes(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     private static String method(String startLine) {

@@ -1,13 +1,13 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 /** The compact forms of RFC 3261 §7.3.3 (and the extensions' in common use), written out in full. Stateless. */
-final class HeaderNames {
+public final class HeaderNames {
 
     private HeaderNames() {
     }
 
     /** The full lower-case name of a lower-case header name, compact or not. */
-    static String full(String name) {
+    public static String full(String name) {
         if (name.length() != 1) {
             return name;
         }

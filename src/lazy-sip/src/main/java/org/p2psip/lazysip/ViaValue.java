@@ -1,4 +1,4 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -10,12 +10,12 @@ import java.util.List;
  * branch seed JAIN-SIP might write differently) makes {@link #parse} return null and the message
  * takes JAIN-SIP's path. Immutable.
  */
-final class ViaValue {
+public final class ViaValue {
 
-    final String transport;
-    final String host;
+    public final String transport;
+    public final String host;
     /** -1 when sent-by has no port. */
-    final int port;
+    public final int port;
     /** Parameters in order: {name, value or null}. */
     private final List<String[]> params;
 
@@ -26,7 +26,7 @@ final class ViaValue {
         this.params = params;
     }
 
-    static ViaValue parse(String text) {
+    public static ViaValue parse(String text) {
         if (text.indexOf('"') >= 0 || text.indexOf('(') >= 0 || text.indexOf('[') >= 0
                 || !text.regionMatches(true, 0, "SIP/2.0/", 0, 8)) {
             return null;
@@ -58,7 +58,7 @@ final class ViaValue {
     }
 
     /** A parameter's value: "" if present without one, null if absent. Names are case-insensitive. */
-    String param(String name) {
+    public String param(String name) {
         for (String[] p : params) {
             if (p[0].equalsIgnoreCase(name)) {
                 return p[1] == null ? "" : p[1];
@@ -68,12 +68,12 @@ final class ViaValue {
     }
 
     /** sent-by as JAIN-SIP writes it, the seed of the front's branch. */
-    String sentBy() {
+    public String sentBy() {
         return port < 0 ? host : host + ':' + port;
     }
 
-    /** The value with {@code received} and {@code rport} noted as {@link ViaPath#stampSource} notes them. */
-    String stamped(InetSocketAddress source) {
+    /** The value with {@code received} and {@code rport} noted as a server transport notes them (RFC 3261 §18.2.1, RFC 3581). */
+    public String stamped(InetSocketAddress source) {
         String ip = source.getAddress().getHostAddress();
         boolean received = !ip.equals(host);
         var text = new StringBuilder(64).append("SIP/2.0/").append(transport).append(' ').append(sentBy());
@@ -92,10 +92,6 @@ final class ViaValue {
             text.append(";received=").append(ip);
         }
         return text.toString();
-    }
-
-    InetSocketAddress responseAddress() {
-        return ViaPath.responseAddress(host, port, param("received"), param("rport"));
     }
 
     private static boolean plainHost(String host) {

@@ -1,4 +1,4 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,18 +7,18 @@ import java.nio.charset.StandardCharsets;
  * A message written out as its original bytes with a few ranges replaced, in ascending order, so
  * that every header the front does not touch goes out exactly as it came. Not thread-safe.
  */
-final class Splice {
+public final class Splice {
 
     private final byte[] source;
     private final ByteArrayOutputStream out;
     private int copied;
 
     /** Bytes [from, to) of the source replaced by {@code text}. */
-    record Edit(int from, int to, String text) {
+    public record Edit(int from, int to, String text) {
     }
 
     /** The source with the edits applied; they must not overlap, in any order. */
-    static byte[] apply(byte[] source, java.util.List<Edit> edits) {
+    public static byte[] apply(byte[] source, java.util.List<Edit> edits) {
         edits.sort(java.util.Comparator.comparingInt(Edit::from));
         var splice = new Splice(source, 128);
         for (Edit edit : edits) {
@@ -27,13 +27,13 @@ final class Splice {
         return splice.bytes();
     }
 
-    Splice(byte[] source, int extra) {
+    public Splice(byte[] source, int extra) {
         this.source = source;
         this.out = new ByteArrayOutputStream(source.length + extra);
     }
 
     /** Copies the source up to {@code from}, writes {@code text} instead of [from, to), and goes on at {@code to}. */
-    Splice replace(int from, int to, String text) {
+    public Splice replace(int from, int to, String text) {
         if (from < copied) {
             throw new IllegalArgumentException("edits out of order at " + from);
         }
@@ -43,7 +43,7 @@ final class Splice {
         return this;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         out.write(source, copied, source.length - copied);
         copied = source.length;
         return out.toByteArray();

@@ -1,4 +1,4 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -11,27 +11,27 @@ import java.util.Arrays;
  * header) makes {@link #of} return null, and the caller takes JAIN-SIP's full parser instead.
  * Not thread-safe; one per message.
  */
-final class SipLines {
+public final class SipLines {
 
-    final byte[] bytes;
+    public final byte[] bytes;
     /** End of the start line (its CR). */
-    final int startLineEnd;
+    public final int startLineEnd;
     /** First byte of the body, just past the empty line. */
-    int bodyStart;
-    int count;
-    String[] names = new String[16];
-    int[] lineStart = new int[16];
-    int[] valueStart = new int[16];
+    public int bodyStart;
+    public int count;
+    public String[] names = new String[16];
+    public int[] lineStart = new int[16];
+    public int[] valueStart = new int[16];
     /** Where a header's value ends (its last line's CR); its line ends 2 bytes later. */
-    int[] valueEnd = new int[16];
-    boolean[] folded = new boolean[16];
+    public int[] valueEnd = new int[16];
+    public boolean[] folded = new boolean[16];
 
     private SipLines(byte[] bytes, int startLineEnd) {
         this.bytes = bytes;
         this.startLineEnd = startLineEnd;
     }
 
-    static SipLines of(byte[] bytes) {
+    public static SipLines of(byte[] bytes) {
         int end = lineEnd(bytes, 0);
         if (end <= 0) {
             return null;
@@ -111,7 +111,7 @@ final class SipLines {
     }
 
     /** The first header named {@code name} (full, lower case) at or after {@code from}, or -1. */
-    int find(String name, int from) {
+    public int find(String name, int from) {
         for (int i = from; i < count; i++) {
             if (names[i].equals(name)) {
                 return i;
@@ -121,19 +121,19 @@ final class SipLines {
     }
 
     /** The value of a header that must appear once; null if it is absent or repeated. */
-    String single(String name) {
+    public String single(String name) {
         int h = find(name, 0);
         return h < 0 || find(name, h + 1) >= 0 ? null : value(h);
     }
 
     /** Content-Length present once and equal to the body's length; else JAIN-SIP decides what the body is. */
-    boolean lengthAgrees() {
+    public boolean lengthAgrees() {
         String length = single("content-length");
         return length != null && number(length, 1 << 20) == bodyLength();
     }
 
     /** Index of the first comma in a header's value (where its first value ends), or -1. */
-    int firstComma(int header) {
+    public int firstComma(int header) {
         for (int i = valueStart[header]; i < valueEnd[header]; i++) {
             if (bytes[i] == ',') {
                 return i;
@@ -143,13 +143,13 @@ final class SipLines {
     }
 
     /** The first of a header's comma-separated values, trimmed. */
-    static String firstValue(String text) {
+    public static String firstValue(String text) {
         int comma = text.indexOf(',');
         return comma < 0 ? text : text.substring(0, comma).trim();
     }
 
     /** A decimal number no larger than {@code max}, or -1. */
-    static long number(String text, long max) {
+    public static long number(String text, long max) {
         if (text.isEmpty() || text.length() > 10) {
             return -1;
         }
@@ -165,7 +165,7 @@ final class SipLines {
     }
 
     /** How many headers are named {@code name}. */
-    int countOf(String name) {
+    public int countOf(String name) {
         int n = 0;
         for (int i = 0; i < count; i++) {
             if (names[i].equals(name)) {
@@ -176,7 +176,7 @@ final class SipLines {
     }
 
     /** A header's value, folding undone, trimmed. */
-    String value(int header) {
+    public String value(int header) {
         String text = new String(bytes, valueStart[header], valueEnd[header] - valueStart[header],
                 StandardCharsets.ISO_8859_1);
         if (folded[header]) {
@@ -186,15 +186,15 @@ final class SipLines {
     }
 
     /** Index just past a header's line (its CRLF). */
-    int lineEnd(int header) {
+    public int lineEnd(int header) {
         return valueEnd[header] + 2;
     }
 
-    String startLine() {
+    public String startLine() {
         return new String(bytes, 0, startLineEnd, StandardCharsets.ISO_8859_1);
     }
 
-    int bodyLength() {
+    public int bodyLength() {
         return bytes.length - bodyStart;
     }
 }

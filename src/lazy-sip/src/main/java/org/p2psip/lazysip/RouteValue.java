@@ -1,20 +1,20 @@
-package org.p2psip.front;
+package org.p2psip.lazysip;
 
 /**
  * The top Route of a request, read by hand for the fast path: the host and port of its SIP URI, and
  * the bytes to cut if the front consumes it (the whole line if it holds one value, else the value
  * and its comma). Immutable.
  */
-final class RouteValue {
+public final class RouteValue {
 
     /** A top Route the fast path will not judge (quotes, a folded line, no SIP URI, an IPv6 host). */
-    static final RouteValue DOUBTFUL = new RouteValue(null, -1, 0, 0);
+    public static final RouteValue DOUBTFUL = new RouteValue(null, -1, 0, 0);
 
-    final String host;
+    public final String host;
     /** -1 if the URI has no port. */
-    final int port;
-    final int removeFrom;
-    final int removeTo;
+    public final int port;
+    public final int removeFrom;
+    public final int removeTo;
 
     private RouteValue(String host, int port, int removeFrom, int removeTo) {
         this.host = host;
@@ -24,7 +24,7 @@ final class RouteValue {
     }
 
     /** The top Route; null if there is none. */
-    static RouteValue top(SipLines lines) {
+    public static RouteValue top(SipLines lines) {
         int r = lines.find("route", 0);
         if (r < 0) {
             return null;

@@ -1,0 +1,206 @@
+package org.p2psip.intake;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the application tells the node's UDP intake, and what the intake counts. One per JVM: the
+ * SIP stack makes its message processors by class name ({@link IntakeProcessorFactory}), so the
+ * application cannot hand them an object; it reaches them here. Until {@link #open} the node is
+ * starting and every new request gets 503 "Not Ready"; after {@link #close} it is stopping and
+ * they get 503 "Stopping". Thread-safe.
+ */
+public final class Intake {
+
+    /** The longest a new request may wait for a message thread before it is refused, unless configured. */
+    public static final Duration DEFAULT_MAX_QUEUE_DELAY = Duration.ofMillis(100);
+    /** How long requests may stay in the node before a growing share of new ones is refused, unless configured. */
+    public static final Duration DEFAULT_TARGET_RESPONSE_DELAY = Duration.ofMillis(200);
+    /** How often the refused share follows the response delay, and the collector's load is sampled. */
+    private static final long CONTROL_MILLIS = 50;
+
+    enum State { STARTING, OPEN, STOPPING }
+
+    private static volatile State state = State.STARTING;
+    private static volatile QueueDelay queueDelay = new QueueDelay(DEFAULT_MAX_QUEUE_DELAY.toNanos());
+    private static volatile ResponseDelay responseDelay = new ResponseDelay(DEFAULT_TARGET_RESPONSE_DELAY.toNanos());
+    private static volatile long retryAfterSeconds = 5;
+    private static final Set<String> exemptHeaders = new CopyOnWriteArraySet<>();
+    private static final Set<InetSocketAddress> exemptSources = new CopyOnWriteArraySet<>();
+
+    private static volatile CollectorLoad collectorLoad;
+    private static final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+    private static final LongAdder retransmissionsAbsorbed = new LongAdder();
+    private static final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
+
+    static {
+        for (Refusal refusal : Refusal.values()) {
+            refusals.put(refusal, new LongAdder());
+        }
+    }
+
+    private Intake() {
+    }
+
+    /**
+     * The queueing delay past which new requests are refused, the response delay around which a
+     * share of them is, and the Retry-After of those refusals.
+     */
+    public static void configure(Duration maxQueueDelay, Duration targetResponseDelay, long retryAfter) {
+        queueDelay = new QueueDelay(maxQueueDelay.toNanos());
+        responseDelay = new ResponseDelay(targetResponseDelay.toNanos());
+        retryAfterSeconds = retryAfter;
+    }
+
+    /**
+     * The application sent its final answer to the request with this top Via (the value, as the
+     * container gives it): how long requests stay in the node is measured so ({@link ResponseDelay}).
+     */
+    public static void answered(String topVia) {
+        String branch = topVia == null ? null : branchIn(topVia);
+        if (branch != null) {
+            responseDelay.answered(branch, System.nanoTime());
+        }
+    }
+
+    /** The value of the first {@code ;branch=} in a text (a Via, a message), lower case; null if none. */
+    public static String branchIn(String text) {
+        int at = text.indexOf(";branch=");
+        if (at < 0) {
+            return null;
+        }
+        int end = at + 8;
+        while (end < text.length() && ";, \t\r\n".indexOf(text.charAt(end)) < 0) {
+            end++;
+        }
+        return text.substring(at + 8, end).toLowerCase();
+    }
+
+    /**
+     * Requests carrying this header (an overlay's own messages through the container, say) are
+     * never refused: the node needs them to join and to serve. Case-insensitive.
+     */
+    public static void exempt(String headerName) {
+        exemptHeaders.add(headerName.toLowerCase());
+    }
+
+    /** Requests from this address always pass: the node's own warm-up, which runs before it opens. */
+    public static void exemptSource(InetSocketAddress source) {
+        exemptSources.add(source);
+    }
+
+    /** The node is ready for ordinary load: new requests are served from now on. */
+    public static void open() {
+        state = State.OPEN;
+    }
+
+    /** The node is stopping: new requests are refused from now on. */
+    public static void close() {
+        state = State.STOPPING;
+    }
+
+    public static boolean isOpen() {
+        return state == State.OPEN;
+    }
+
+    /**
+     * The intake's counters: requests refused because they waited too long ("refused-late"), the
+     * collector could not keep up ("refused-collecting"), or the node was not open
+     * ("refused-not-ready", "refused-stopping"), retransmissions dropped because
+     * their transaction was still at work ("retransmissions-absorbed"), and the longest wait of a
+     * datagram since the last call, in microseconds ("longest-wait-us").
+     */
+    public static Map<String, Long> counters() {
+        Map<String, Long> now = new TreeMap<>();
+        refusals.forEach((refusal, count) -> now.put(refusal.counter, count.sum()));
+        now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
+        now.put("longest-wait-us", longestWaitMicros.getThenReset());
+        now.put("shedding", queueDelay.shedding() ? 1L : 0L);
+        now.put("refused-share-permille", Math.round(responseDelay.refusedShare() * 1000));
+        return now;
+    }
+
+    /** Back to the state of a JVM that just started (tests). */
+    static void restart() {
+        state = State.STARTING;
+        exemptHeaders.clear();
+        exemptSources.clear();
+        configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, 5);
+    }
+
+    static State state() {
+        return state;
+    }
+
+    static QueueDelay queueDelay() {
+        return queueDelay;
+    }
+
+    static long retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    static Set<String> exemptHeaders() {
+        return exemptHeaders;
+    }
+
+    static Set<InetSocketAddress> exemptSources() {
+        return exemptSources;
+    }
+
+    static void waited(long nanos) {
+        longestWaitMicros.accumulate(nanos / 1000);
+    }
+
+    static void refused(Refusal refusal) {
+        refusals.get(refusal).increment();
+    }
+
+    static ResponseDelay responseDelay() {
+        return responseDelay;
+    }
+
+    /**
+     * Starts the intake's control thread: every {@value #CONTROL_MILLIS} ms the refused share
+     * follows the response delay, every other time the collector's load is sampled. The stack's
+     * UDP processor starts it, once the node has one.
+     */
+    static synchronized void watch() {
+        if (collectorLoad != null) {
+            return;
+        }
+        collectorLoad = CollectorLoad.ofThisJvm();
+        Thread control = new Thread(() -> {
+            for (long tick = 0; !Thread.currentThread().isInterrupted(); tick++) {
+                try {
+                    Thread.sleep(CONTROL_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                responseDelay.update(System.nanoTime());
+                if (tick % 2 == 1) {
+                    collectorLoad.sample();
+                }
+            }
+        }, "p2psip-intake-control");
+        control.setDaemon(true);
+        control.start();
+    }
+
+    /** Whether the collector is behind: a node's own background load (its warm-up) should wait. */
+    public static boolean collecting() {
+        CollectorLoad load = collectorLoad;
+        return load != null && load.overloaded();
+    }
+
+    static void retransmissionAbsorbed() {
+        retransmissionsAbsorbed.increment();
+    }
+}

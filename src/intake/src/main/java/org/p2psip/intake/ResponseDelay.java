@@ -1,0 +1,97 @@
+package org.p2psip.intake;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * How long requests stay in the node, from the datagram's arrival to the application's final
+ * answer, and the share of new requests to refuse so that it stays near a target: the
+ * proportional-integral rule of PIE (RFC 8033) on that delay. The queue before the message
+ * threads is only one of the places a request waits: the backend's event loop, the peers of the
+ * overlay and the container's executor are the others, and with several nodes they filled while
+ * that queue stayed short. One REGISTER in {@link #SAMPLE_EVERY} is timed.
+ *
+ * <p>Thread-safe: message threads note arrivals, application threads answers, one thread updates.
+ */
+final class ResponseDelay {
+
+    static final int SAMPLE_EVERY = 16;
+    /** Every update moves the refused share by this much per target of delay above (or below) it. */
+    private static final double ALPHA = 0.05;
+    /** ...and by this much per target the delay grew (or fell) since the last update. */
+    private static final double BETA = 0.5;
+    private static final double MAX_SHARE = 0.95;
+    /** Arrivals never answered (the request failed before the application saw it) are forgotten past this many... */
+    private static final int MAX_TRACKED = 4096;
+    /** ...or this old: the application answers everything within its DHT deadline. */
+    private static final long FORGET_NANOS = 10_000_000_000L;
+
+    private final long targetNanos;
+    private final ConcurrentHashMap<String, Long> arrivals = new ConcurrentHashMap<>();
+    private final AtomicInteger counter = new AtomicInteger();
+    private final LongAdder delaySum = new LongAdder();
+    private final LongAdder delayCount = new LongAdder();
+    private double lastDelay;
+    private volatile double refusedShare;
+
+    ResponseDelay(long targetNanos) {
+        this.targetNanos = targetNanos;
+    }
+
+    /** Whether to time this arrival; true for one in {@link #SAMPLE_EVERY}. */
+    boolean sampleNext() {
+        return counter.incrementAndGet() % SAMPLE_EVERY == 0;
+    }
+
+    void arrived(String branch, long arrivalNanos) {
+        if (arrivals.size() >= MAX_TRACKED) {
+            arrivals.clear();
+        }
+        arrivals.put(branch, arrivalNanos);
+    }
+
+    /** The application answered the request with this branch (lower case) at {@code now}. */
+    void answered(String branch, long now) {
+        Long arrival = arrivals.remove(branch);
+        if (arrival != null) {
+            delaySum.add(now - arrival);
+            delayCount.increment();
+        }
+    }
+
+    /**
+     * Called every update interval: the delay of the last interval moves the refused share. That
+     * delay is the mean of the answers timed since the last call, or the age of the oldest timed
+     * request still unanswered if that is longer (a node so stuck that it answers nothing must
+     * not look idle). An idle node refuses nothing.
+     */
+    synchronized void update(long now) {
+        long count = delayCount.sumThenReset();
+        long sum = delaySum.sumThenReset();
+        long oldest = 0;
+        for (var arrival : arrivals.entrySet()) {
+            long age = now - arrival.getValue();
+            if (age > FORGET_NANOS) {
+                arrivals.remove(arrival.getKey(), arrival.getValue());
+            } else {
+                oldest = Math.max(oldest, age);
+            }
+        }
+        double delay = Math.max(count == 0 ? 0 : (double) sum / count, oldest) / targetNanos;
+        double share = refusedShare + ALPHA * (delay - 1) + BETA * (delay - lastDelay);
+        lastDelay = delay;
+        refusedShare = Math.max(0, Math.min(MAX_SHARE, share));
+    }
+
+    /** Whether to refuse the next new request: true with the current refused share. */
+    boolean refuseNext() {
+        double share = refusedShare;
+        return share > 0 && ThreadLocalRandom.current().nextDouble() < share;
+    }
+
+    double refusedShare() {
+        return refusedShare;
+    }
+}

@@ -1,0 +1,195 @@
+package org.p2psip.intake;
+
+import gov.nist.javax.sip.stack.DatagramQueuedMessageDispatch;
+import java.net.DatagramPacket;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+import javax.sip.TransactionState;
+import org.p2psip.lazysip.LazyRequest;
+
+/**
+ * Judges each datagram a message thread takes, before the stack parses it. Responses, ACK,
+ * CANCEL, requests inside a dialog and an overlay's own requests always pass: they finish work
+ * already begun; so do the node's own warm-up, and a health probe once the node is open. A new
+ * request passes while the node is open, the queue is not late ({@link QueueDelay}), the
+ * collector keeps up ({@link CollectorLoad}) and it is not among the share refused to keep
+ * requests' time in the node near its target ({@link ResponseDelay}); otherwise it is answered 503 with Retry-After right here, statelessly,
+ * from its raw bytes, for a small part of what serving it would cost, and a retransmission of it
+ * gets the same 503. A retransmission of a request whose transaction is still at work is dropped
+ * (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), and one of a request
+ * let through moments ago passes ({@link RecentBranches}). Anything it cannot
+ * read by hand passes, and the stack judges it. Thread-safe.
+ */
+final class Screen {
+
+    /** The state of the stack's server transaction for a branch (lower case), or null if it has none. */
+    interface Transactions {
+        TransactionState of(String branch);
+    }
+
+    /** Sends an answer from the node's own UDP socket. */
+    interface Outlet {
+        void send(byte[] message, InetSocketAddress to);
+    }
+
+    private final Transactions transactions;
+    private final Outlet outlet;
+    private final LongSupplier millis;
+    private final LongSupplier nanos;
+    private final RecentBranches passed;
+
+    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos) {
+        this.transactions = transactions;
+        this.outlet = outlet;
+        this.millis = millis;
+        this.nanos = nanos;
+        this.passed = new RecentBranches(nanos.getAsLong());
+    }
+
+    /** True when the stack is to process the datagram; false when it was answered or dropped here. */
+    boolean passes(DatagramQueuedMessageDispatch queued) {
+        long waited = Math.max(0, millis.getAsLong() - queued.getReceptionTime()) * 1_000_000;
+        Intake.waited(waited);
+        long now = nanos.getAsLong();
+        Refusal refusal = switch (Intake.state()) {
+            case STARTING -> Refusal.NOT_READY;
+            case STOPPING -> Refusal.STOPPING;
+            case OPEN -> Intake.queueDelay().late(waited, now) ? Refusal.LATE
+                    : Intake.collecting() ? Refusal.COLLECTING
+                    : Intake.responseDelay().refuseNext() ? Refusal.SLOW : null;
+        };
+        if (refusal == null) {
+            passing(queued.packet, now, now - waited);
+            return true;
+        }
+        return !refused(queued.packet, refusal);
+    }
+
+    /**
+     * A request let through: its branch is remembered (a retransmission of it is never refused),
+     * and one REGISTER in {@link ResponseDelay#SAMPLE_EVERY} is timed until the application answers.
+     */
+    private void passing(DatagramPacket packet, long now, long arrivalNanos) {
+        if (startsWith(packet, "SIP/")) {
+            return;
+        }
+        String branch = branchOf(packet);
+        if (branch == null) {
+            return;
+        }
+        passed.add(branch, now);
+        ResponseDelay delay = Intake.responseDelay();
+        if (startsWith(packet, "REGISTER ") && delay.sampleNext()) {
+            delay.arrived(branch, arrivalNanos);
+        }
+    }
+
+    private static boolean startsWith(DatagramPacket packet, String prefix) {
+        byte[] data = packet.getData();
+        if (packet.getLength() < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (data[packet.getOffset() + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The branch of the first Via, found by the first ";branch=" of the message (lower case): Via
+     * is the first header that carries one. Null if there is none in its first KiB.
+     */
+    static String branchOf(DatagramPacket packet) {
+        byte[] data = packet.getData();
+        int end = packet.getOffset() + Math.min(packet.getLength(), 1024);
+        for (int i = packet.getOffset(); i + BRANCH.length < end; i++) {
+            if (data[i] == ';' && matches(data, i, BRANCH)) {
+                int from = i + BRANCH.length;
+                int to = from;
+                while (to < end && ";, \t\r\n".indexOf(data[to]) < 0) {
+                    to++;
+                }
+                return new String(data, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase();
+            }
+        }
+        return null;
+    }
+
+    private static final byte[] BRANCH = ";branch=".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+
+    private static boolean matches(byte[] data, int at, byte[] text) {
+        for (int k = 0; k < text.length; k++) {
+            if (data[at + k] != text[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean refused(DatagramPacket packet, Refusal refusal) {
+        var source = (InetSocketAddress) packet.getSocketAddress();
+        if (Intake.exemptSources().contains(source)) {
+            return false;
+        }
+        byte[] data = packet.getData();
+        LazyRequest request = LazyRequest.read(
+                Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength()));
+        if (request == null || request.toTag || request.method.equals("ACK") || request.method.equals("CANCEL")
+                || exempt(request) || (refusal.overload() && healthProbe(request))) {
+            return false;
+        }
+        String branch = request.branch.toLowerCase();
+        if (passed.contains(branch)) {
+            return false; // a retransmission of a request let through: the stack absorbs it or answers it again
+        }
+        TransactionState transaction = transactions.of(branch);
+        if (transaction != null) {
+            if (transaction == TransactionState.TRYING) {
+                Intake.retransmissionAbsorbed();
+                return true;
+            }
+            return false; // the stack sends the transaction's last answer again
+        }
+        outlet.send(request.answer(503, refusal.reason, tagOf(request.branch), source,
+                "Retry-After: " + retryAfter(Intake.retryAfterSeconds(), request.branch) + "\r\n"),
+                request.answerAddress(source));
+        Intake.refused(refusal);
+        return true;
+    }
+
+    private static boolean exempt(LazyRequest request) {
+        for (String header : Intake.exemptHeaders()) {
+            if (request.lines.find(header, 0) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * An OPTIONS to the node itself (no user part in the Request-URI): a front's or an operator's
+     * probe, answered by the application even when the node sheds, so that an overloaded node
+     * is not taken for a dead one. Before the node opens it gets 503 Not Ready like the rest.
+     */
+    private static boolean healthProbe(LazyRequest request) {
+        String startLine = request.lines.startLine();
+        return request.method.equals("OPTIONS") && startLine.indexOf('@') < 0;
+    }
+
+    /**
+     * Between {@code base} and twice it, the same for every retransmission of one request:
+     * clients refused together come back spread over that time rather than all at once, which
+     * would only make the next wave of refusals.
+     */
+    static long retryAfter(long base, String branch) {
+        return base + Math.floorMod(branch.toLowerCase().hashCode() * 31L, base + 1);
+    }
+
+    /** The To tag of a refusal: the same for every retransmission of one request. */
+    static String tagOf(String branch) {
+        return "p2psip-" + Integer.toHexString(branch.toLowerCase().hashCode());
+    }
+}

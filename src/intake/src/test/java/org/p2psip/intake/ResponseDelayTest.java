@@ -1,0 +1,57 @@
+package org.p2psip.intake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ResponseDelayTest {
+
+    private static final long MS = 1_000_000;
+    private final ResponseDelay delay = new ResponseDelay(200 * MS);
+    private long now = 1_000_000 * MS;
+    private int branches;
+
+    @Test
+    void answersWithinTheTargetRefuseNothing() {
+        for (int i = 0; i < 40; i++) {
+            answerAfter(20 * MS);
+            delay.update(now);
+        }
+        assertEquals(0.0, delay.refusedShare());
+    }
+
+    @Test
+    void answersLateForSeveralUpdatesRefuseAGrowingShareThatFallsBackOnceTheyAreFast() {
+        double before = 0;
+        for (int i = 0; i < 10; i++) {
+            answerAfter(600 * MS);
+            delay.update(now);
+            assertTrue(delay.refusedShare() >= before, "the share grows while answers take three times the target");
+            before = delay.refusedShare();
+        }
+        assertTrue(before > 0.5, "after ten updates three times late, most new requests are refused: " + before);
+        for (int i = 0; i < 40; i++) {
+            answerAfter(20 * MS);
+            delay.update(now);
+        }
+        assertEquals(0.0, delay.refusedShare(), "back to nothing refused once answers are fast again");
+    }
+
+    @Test
+    void aNodeThatAnswersNothingIsNotTakenForAnIdleOne() {
+        delay.arrived("z9hg4bk-stuck", now);
+        for (int i = 0; i < 10; i++) {
+            now += 50 * MS;
+            delay.update(now);
+        }
+        assertTrue(delay.refusedShare() > 0, "a request unanswered for half a second counts as delay");
+    }
+
+    private void answerAfter(long nanos) {
+        String branch = "z9hg4bk-" + branches++;
+        delay.arrived(branch, now);
+        now += nanos;
+        delay.answered(branch, now);
+    }
+}

@@ -1,0 +1,181 @@
+package org.p2psip.intake;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import gov.nist.javax.sip.header.Via;
+import gov.nist.javax.sip.message.SIPResponse;
+import gov.nist.javax.sip.parser.StringMsgParser;
+import gov.nist.javax.sip.stack.DatagramQueuedMessageDispatch;
+import java.net.DatagramPacket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sip.TransactionState;
+import javax.sip.header.RetryAfterHeader;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ScreenTest {
+
+    private static final InetSocketAddress CLIENT = new InetSocketAddress("127.0.0.2", 6001);
+
+    private final List<byte[]> sent = new ArrayList<>();
+    private final List<InetSocketAddress> sentTo = new ArrayList<>();
+    private final Map<String, TransactionState> transactions = new HashMap<>();
+    private long nowMillis = 1_000_000;
+    private final Screen screen = new Screen(transactions::get, (m, to) -> {
+        sent.add(m);
+        sentTo.add(to);
+    }, () -> nowMillis, () -> nowMillis * 1_000_000);
+
+    @BeforeEach
+    void freshIntake() {
+        Intake.restart();
+        Intake.configure(Duration.ofMillis(100), Duration.ofMillis(200), 7);
+    }
+
+    @Test
+    void aStartingNodeAnswersNewRequests503NotReadyWithRetryAfter() throws Exception {
+        assertFalse(screen.passes(queued(register("z9hG4bK-1", ""), 0)));
+
+        assertEquals(List.of(CLIENT), sentTo, "answered where the request came from (rport)");
+        SIPResponse answer = onlyAnswer();
+        assertEquals(503, answer.getStatusCode());
+        assertEquals("Not Ready", answer.getReasonPhrase());
+        int retryAfter = ((RetryAfterHeader) answer.getHeader(RetryAfterHeader.NAME)).getRetryAfter();
+        assertTrue(retryAfter >= 7 && retryAfter <= 14, "Retry-After between the configured 7 s and twice it: " + retryAfter);
+        assertNotNull(answer.getToTag(), "a UAS's final answer carries a To tag");
+        assertEquals("1@client", answer.getCallId().getCallId());
+        assertEquals(1, answer.getCSeq().getSeqNumber());
+        Via top = answer.getTopmostVia();
+        assertEquals("z9hG4bK-1", top.getBranch());
+        assertEquals("127.0.0.2", top.getReceived());
+        assertEquals(6001, top.getRPort(), "rport filled in with the source port");
+        assertEquals(2, answer.getViaHeaders().size(), "every Via of the request, in order");
+        assertEquals(1, Intake.counters().get("refused-not-ready"));
+    }
+
+    @Test
+    void anOpenNodeWithAYoungQueuePassesEverything() {
+        Intake.open();
+        assertTrue(screen.passes(queued(register("z9hG4bK-2", ""), 5)));
+        assertTrue(sent.isEmpty());
+    }
+
+    @Test
+    void requestsThatWaitedTooLongForAWholeIntervalGet503Overloaded() throws Exception {
+        Intake.open();
+        assertTrue(screen.passes(queued(register("z9hG4bK-a", ""), 150)), "late, but not yet for an interval");
+        nowMillis += 100;
+        assertFalse(screen.passes(queued(register("z9hG4bK-b", ""), 150)));
+        assertEquals("Overloaded", onlyAnswer().getReasonPhrase());
+        assertEquals(1, Intake.counters().get("refused-late"));
+        assertTrue(screen.passes(queued(register("z9hG4bK-c", ""), 60)), "one within the target is served");
+    }
+
+    @Test
+    void aRetransmissionOfARequestLetThroughIsNeverRefusedEvenBeforeItsTransactionExists() {
+        Intake.open();
+        byte[] request = register("z9hG4bK-served", "");
+        assertTrue(screen.passes(queued(request, 0)));
+        Intake.close(); // every new request is refused now
+        assertTrue(screen.passes(queued(request, 0)), "its retransmission goes to the stack");
+        assertFalse(screen.passes(queued(register("z9hG4bK-other", ""), 0)), "a new one is refused");
+        assertEquals("Stopping", onlyAnswerReason());
+    }
+
+    @Test
+    void aRetransmissionOfARefusedRequestGetsTheSame503() {
+        byte[] request = register("z9hG4bK-r", "");
+        screen.passes(queued(request, 0));
+        screen.passes(queued(request, 0));
+        assertEquals(2, sent.size());
+        assertArrayEquals(sent.get(0), sent.get(1), "the same answer, To tag included");
+    }
+
+    @Test
+    void retryAftersOfManyRequestsSpreadOverTheirRangeToSpreadTheClientsReturn() {
+        var seen = new java.util.TreeSet<Long>();
+        for (int i = 0; i < 200; i++) {
+            seen.add(Screen.retryAfter(5, "z9hG4bK-" + i));
+        }
+        assertEquals(5L, seen.first());
+        assertEquals(10L, seen.last());
+        assertEquals(6, seen.size(), "every second from 5 to 10 used");
+    }
+
+    @Test
+    void aRetransmissionWhoseTransactionIsAtWorkIsDroppedAndOneWithAnAnswerPasses() {
+        transactions.put("z9hg4bk-busy", TransactionState.TRYING);
+        transactions.put("z9hg4bk-done", TransactionState.COMPLETED);
+        assertFalse(screen.passes(queued(register("z9hG4bK-BUSY", ""), 0)));
+        assertTrue(sent.isEmpty(), "dropped, as the stack drops it in Trying");
+        assertEquals(1, Intake.counters().get("retransmissions-absorbed"));
+        assertTrue(screen.passes(queued(register("z9hG4bK-done", ""), 0)), "the stack sends its final answer again");
+    }
+
+    @Test
+    void responsesAcksDialogsAndExemptRequestsAlwaysPass() {
+        Intake.exempt("DHT-PeerID");
+        assertTrue(screen.passes(queued(text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-x\r\n"
+                + "From: <sip:a@b>;tag=1\r\nTo: <sip:a@b>;tag=2\r\nCall-ID: 9\r\nCSeq: 1 REGISTER\r\nContent-Length: 0\r\n\r\n"), 0)));
+        assertTrue(screen.passes(queued(request("ACK", "z9hG4bK-ack", ""), 0)));
+        assertTrue(screen.passes(queued(request("BYE", "z9hG4bK-bye", ";tag=callee"), 0)));
+        assertTrue(screen.passes(queued(with(register("z9hG4bK-peer", ""), "DHT-PeerID: 1234\r\n"), 0)));
+        assertTrue(sent.isEmpty());
+    }
+
+    private String onlyAnswerReason() {
+        try {
+            return onlyAnswer().getReasonPhrase();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private SIPResponse onlyAnswer() throws Exception {
+        assertEquals(1, sent.size(), "one answer sent");
+        SIPResponse answer = (SIPResponse) new StringMsgParser().parseSIPMessage(sent.get(0), true, false, null);
+        sent.clear();
+        sentTo.clear();
+        return answer;
+    }
+
+    private DatagramQueuedMessageDispatch queued(byte[] message, long waitedMillis) {
+        return new DatagramQueuedMessageDispatch(new DatagramPacket(message, message.length, CLIENT),
+                nowMillis - waitedMillis);
+    }
+
+    private static byte[] register(String branch, String toTag) {
+        return request("REGISTER", branch, toTag);
+    }
+
+    private static byte[] request(String method, String branch, String toTag) {
+        return text(method + " sip:127.0.0.1:5070 SIP/2.0\r\n"
+                + "Via: SIP/2.0/UDP 127.0.0.1:6001;branch=" + branch + ";rport, SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-below\r\n"
+                + "Max-Forwards: 70\r\n"
+                + "From: <sip:alice@p2psip.test>;tag=from1\r\n"
+                + "To: <sip:alice@p2psip.test>" + toTag + "\r\n"
+                + "Call-ID: 1@client\r\n"
+                + "CSeq: 1 " + method + "\r\n"
+                + "Contact: <sip:alice@127.0.0.1:6001>\r\n"
+                + "Content-Length: 0\r\n\r\n");
+    }
+
+    private static byte[] with(byte[] message, String headerLine) {
+        String text = new String(message, StandardCharsets.ISO_8859_1);
+        return text(text.replace("Content-Length:", headerLine + "Content-Length:"));
+    }
+
+    private static byte[] text(String message) {
+        return message.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

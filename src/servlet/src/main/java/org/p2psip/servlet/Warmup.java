@@ -1,0 +1,159 @@
+package org.p2psip.servlet;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.p2psip.intake.Intake;
+
+/**
+ * A starting node's warm-up: REGISTERs sent to the node itself over UDP, through the SIP stack,
+ * the container, the registrar and the DHT, until the just-in-time compiler has seen the hot paths
+ * and the overlay answers every one of them at once. A cold JVM serves a twentieth of its warm
+ * rate, so a node that took traffic straight after joining failed registrations at ordinary
+ * load; the node opens its intake to clients only after this.
+ *
+ * <p>It goes on until the compiler is quiet too ({@link JitActivity}): C2 went on compiling for
+ * half a minute after 20,000 requests, taking one of two cores, and a node opened then refused
+ * half of its ordinary load meanwhile.
+ *
+ * <p>AORs of the node's own ({@code warmup-K@} its SIP address) are registered and then
+ * refreshed (same Call-ID, CSeq up by one), every tenth request a query, with at most
+ * {@link #WINDOW} requests unanswered at a time, so the node is never overloaded by it. Both kinds
+ * matter: a first registration takes other paths through the store than a refresh. The bindings
+ * expire after the shortest registration the registrar grants.
+ *
+ * <p>Runs on its own thread at start-up, never on the request path; it blocks on its socket.
+ */
+final class Warmup {
+
+    /** Requests unanswered at once: enough to keep the message threads busy, far from overload. */
+    static final int WINDOW = 64;
+    private static final int REFRESH_LAG = 4 * WINDOW + 1;
+    private static final int AORS = 5_000;
+    /** The warm-up is done once the requests asked for were sent and of the last this many answers... */
+    private static final int RECENT = 1000;
+    /** ...at most this many were not as expected (a node's collector pause may time one out). */
+    private static final int RECENT_FAILURES = 10;
+    static final String SERVED = "SIP/2.0 200 ";
+    static final String REFUSED = "SIP/2.0 503 ";
+    private static final int ANSWER_WAIT_MILLIS = 2000;
+    private static final Logger LOG = System.getLogger(Warmup.class.getName());
+
+    private final InetSocketAddress node;
+    private final int requests;
+    private final long expires;
+    private final String expected;
+    private final Map<String, Long> unanswered = new HashMap<>();
+    private final JitActivity compiler = new JitActivity();
+    private final boolean[] recent = new boolean[RECENT];
+    private int answers;
+    private int recentFailures;
+    private int sent;
+    private int failures;
+
+    /**
+     * @param expected the start of the status line every answer must have: "SIP/2.0 200 " for
+     *     requests the intake lets through, "SIP/2.0 503 " for those it refuses while starting
+     *     (which warms its own path of refusals, the one an avalanche takes)
+     */
+    Warmup(InetSocketAddress node, int requests, long expires, String expected) {
+        this.node = node;
+        this.requests = requests;
+        this.expires = expires;
+        this.expected = expected;
+    }
+
+    /** Runs until done or {@code deadlineMillis}; true when done. */
+    boolean run(DatagramSocket socket, long deadlineMillis) throws IOException {
+        socket.setSoTimeout(200);
+        byte[] buffer = new byte[16 * 1024];
+        while (System.currentTimeMillis() < deadlineMillis) {
+            if (sent >= requests && answers >= RECENT && recentFailures <= RECENT_FAILURES && compiler.quiet()) {
+                LOG.log(Level.INFO, "warm-up done: {0} REGISTERs to the node itself, {1} not answered {2}", sent,
+                        failures, expected.trim());
+                return true;
+            }
+            while (unanswered.size() < WINDOW && !Intake.collecting()) {
+                send(socket); // paced by the collector too: a small heap must not run out on the warm-up
+            }
+            receive(socket, buffer);
+            forgetUnanswered();
+        }
+        LOG.log(Level.WARNING, "warm-up not done by its deadline: {0} REGISTERs sent, {1} not answered {2}, "
+                + "{3} of the last {4}", sent, failures, expected.trim(), recentFailures, RECENT);
+        return false;
+    }
+
+    private void send(DatagramSocket socket) throws IOException {
+        int n = sent++;
+        String branch = "z9hG4bK-warmup-" + n;
+        String request = register(n, branch, socket.getLocalPort());
+        unanswered.put(branch.toLowerCase(), System.currentTimeMillis());
+        byte[] bytes = request.getBytes(StandardCharsets.UTF_8);
+        socket.send(new DatagramPacket(bytes, bytes.length, node));
+    }
+
+    /**
+     * The n-th request: a registration (even n; a new Call-ID, so a first registration until
+     * every AOR of the pool has one) or a refresh of the one {@link #REFRESH_LAG} requests before
+     * (odd n; answered by then, since at most {@link #WINDOW} are unanswered, so the refresh never
+     * overtakes it), every tenth a query. The AORs are a pool of {@link #AORS}: the warm-up leaves
+     * no more records than that in the overlay, however long the compiler takes.
+     */
+    private String register(int n, String branch, int localPort) {
+        String host = node.getAddress().getHostAddress();
+        String self = host + ":" + localPort;
+        boolean refresh = n % 2 == 1 && n > REFRESH_LAG;
+        int registration = refresh ? (n - REFRESH_LAG) / 2 : n / 2 + (n % 2) * 1_000_000_000;
+        String aor = "sip:warmup-" + (registration % AORS) + "@" + host + ":" + node.getPort();
+        boolean query = n % 10 == 9;
+        return "REGISTER sip:" + host + ":" + node.getPort() + " SIP/2.0\r\n"
+                + "Via: SIP/2.0/UDP " + self + ";branch=" + branch + ";rport\r\n"
+                + "Max-Forwards: 70\r\n"
+                + "From: <" + aor + ">;tag=warmup\r\n"
+                + "To: <" + aor + ">\r\n"
+                + "Call-ID: warmup-" + registration + "@" + self + "\r\n"
+                + "CSeq: " + (refresh ? 2 : 1) + " REGISTER\r\n"
+                + (query ? "" : "Contact: <sip:warmup@" + self + ">\r\nExpires: " + expires + "\r\n")
+                + "Content-Length: 0\r\n\r\n";
+    }
+
+    private void receive(DatagramSocket socket, byte[] buffer) throws IOException {
+        var packet = new DatagramPacket(buffer, buffer.length);
+        try {
+            socket.receive(packet);
+        } catch (SocketTimeoutException e) {
+            return;
+        }
+        String answer = new String(buffer, 0, packet.getLength(), StandardCharsets.UTF_8);
+        String branch = Intake.branchIn(answer);
+        if (branch == null || answer.startsWith("SIP/2.0 1") || unanswered.remove(branch) == null) {
+            return;
+        }
+        answered(answer.startsWith(expected));
+    }
+
+    /** Requests unanswered for too long count as failures and free their place in the window. */
+    private void forgetUnanswered() {
+        long before = System.currentTimeMillis() - ANSWER_WAIT_MILLIS;
+        if (unanswered.values().removeIf(at -> at < before)) {
+            answered(false);
+        }
+    }
+
+    private void answered(boolean asExpected) {
+        int slot = answers++ % RECENT;
+        if (!asExpected) {
+            failures++;
+        }
+        recentFailures += (asExpected ? 0 : 1) - (recent[slot] ? 1 : 0);
+        recent[slot] = !asExpected;
+    }
+}
