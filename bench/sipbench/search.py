@@ -89,6 +89,13 @@ class Outcome:
         passing = [s for s in self.steps if s.passed]
         return max(passing, key=lambda s: s.rate) if passing else None
 
+    def best_within(self, p99_ms: float) -> Step | None:
+        """The highest passing step whose p99 stayed within `p99_ms`: the capacity at a latency an
+        operator accepts (a client retransmits at 500 ms; Kamailio's p99 at its limit is a few ms),
+        beside the search's own bound. None when no passing step had so low a p99."""
+        within = [s for s in self.steps if s.passed and s.p99_ms is not None and s.p99_ms <= p99_ms]
+        return max(within, key=lambda s: s.rate) if within else None
+
     @property
     def overload(self) -> Step | None:
         """The highest failed step above the best passing one: the deepest overload the search
@@ -96,6 +103,10 @@ class Outcome:
         best = self.best
         above = [s for s in self.steps if not s.passed and (best is None or s.rate > best.rate)]
         return max(above, key=lambda s: s.rate) if above else None
+
+
+# The p99 of the second capacity every search reports (Outcome.best_within).
+PROMPT_P99_MS = 100.0
 
 
 def goodput(step: Step) -> int:

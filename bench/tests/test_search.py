@@ -179,3 +179,14 @@ def test_the_overload_is_the_highest_failed_step_above_the_limit_and_its_goodput
 def test_a_search_that_never_failed_above_its_limit_has_no_overload():
     assert search.Outcome([_step(4000, 20000), _step(8000, 40000)]).overload is None
     assert search.Outcome([_step(4000, 20000), _step(2000, 9000)]).overload is None  # failed below the limit
+
+
+def test_the_capacity_within_a_100_ms_p99_is_the_highest_pass_whose_p99_stayed_under_it():
+    counts = stats.Counts(created=1000, successful=1000)
+    outcome = search.Outcome([search.judge(1000, 1000, counts, 1000.0, 2.0, 40.0),
+                              search.judge(2000, 1000, counts, 2000.0, 9.0, 100.0),
+                              search.judge(3000, 1000, counts, 3000.0, 60.0, 900.0),
+                              search.judge(4000, 1000, stats.Counts(created=1000, successful=500), 4000.0, 5.0, 50.0)])
+    assert outcome.best.rate == 3000, "the search's own bound is 1,500 ms"
+    assert outcome.best_within(search.PROMPT_P99_MS).rate == 2000, "a failed step never counts, however fast"
+    assert search.Outcome([search.judge(1000, 1000, counts, 1000.0, 60.0, 900.0)]).best_within(100.0) is None

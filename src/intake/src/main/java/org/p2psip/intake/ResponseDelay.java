@@ -2,7 +2,6 @@ package org.p2psip.intake;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -11,26 +10,26 @@ import java.util.concurrent.atomic.LongAdder;
  * proportional-integral rule of PIE (RFC 8033) on that delay. The queue before the message
  * threads is only one of the places a request waits: the backend's event loop, the peers of the
  * overlay and the container's executor are the others, and with several nodes they filled while
- * that queue stayed short. One REGISTER in {@link #SAMPLE_EVERY} is timed.
+ * that queue stayed short. Every REGISTER let through is timed (the intake reads its branch
+ * anyway). As in RFC 8033, the rule moves the share slowly while it is small: a single slow
+ * answer (a lookup retried within its deadline on a node just started) must not refuse anyone.
  *
  * <p>Thread-safe: message threads note arrivals, application threads answers, one thread updates.
  */
 final class ResponseDelay {
 
-    static final int SAMPLE_EVERY = 16;
     /** Every update moves the refused share by this much per target of delay above (or below) it. */
     private static final double ALPHA = 0.05;
     /** ...and by this much per target the delay grew (or fell) since the last update. */
     private static final double BETA = 0.5;
     private static final double MAX_SHARE = 0.95;
     /** Arrivals never answered (the request failed before the application saw it) are forgotten past this many... */
-    private static final int MAX_TRACKED = 4096;
+    private static final int MAX_TRACKED = 16_384;
     /** ...or this old: the application answers everything within its DHT deadline. */
     private static final long FORGET_NANOS = 10_000_000_000L;
 
     private final long targetNanos;
     private final ConcurrentHashMap<String, Long> arrivals = new ConcurrentHashMap<>();
-    private final AtomicInteger counter = new AtomicInteger();
     private final LongAdder delaySum = new LongAdder();
     private final LongAdder delayCount = new LongAdder();
     private double lastDelay;
@@ -38,11 +37,6 @@ final class ResponseDelay {
 
     ResponseDelay(long targetNanos) {
         this.targetNanos = targetNanos;
-    }
-
-    /** Whether to time this arrival; true for one in {@link #SAMPLE_EVERY}. */
-    boolean sampleNext() {
-        return counter.incrementAndGet() % SAMPLE_EVERY == 0;
     }
 
     void arrived(String branch, long arrivalNanos) {
@@ -63,8 +57,8 @@ final class ResponseDelay {
 
     /**
      * Called every update interval: the delay of the last interval moves the refused share. That
-     * delay is the mean of the answers timed since the last call, or the age of the oldest timed
-     * request still unanswered if that is longer (a node so stuck that it answers nothing must
+     * delay is the mean of the answers timed since the last call; when none was answered, the
+     * age of the oldest request still unanswered (a node so stuck that it answers nothing must
      * not look idle). An idle node refuses nothing.
      */
     synchronized void update(long now) {
@@ -79,10 +73,28 @@ final class ResponseDelay {
                 oldest = Math.max(oldest, age);
             }
         }
-        double delay = Math.max(count == 0 ? 0 : (double) sum / count, oldest) / targetNanos;
-        double share = refusedShare + ALPHA * (delay - 1) + BETA * (delay - lastDelay);
+        double delay = (count > 0 ? (double) sum / count : oldest) / targetNanos;
+        double share = refusedShare + gentleness(refusedShare) * (ALPHA * (delay - 1) + BETA * (delay - lastDelay));
         lastDelay = delay;
         refusedShare = Math.max(0, Math.min(MAX_SHARE, share));
+    }
+
+    /** RFC 8033's auto-tuning: the smaller the share, the smaller its steps. */
+    private static double gentleness(double share) {
+        if (share < 0.000001) {
+            return 1.0 / 2048;
+        } else if (share < 0.00001) {
+            return 1.0 / 512;
+        } else if (share < 0.0001) {
+            return 1.0 / 128;
+        } else if (share < 0.001) {
+            return 1.0 / 32;
+        } else if (share < 0.01) {
+            return 1.0 / 8;
+        } else if (share < 0.1) {
+            return 1.0 / 2;
+        }
+        return 1;
     }
 
     /** Whether to refuse the next new request: true with the current refused share. */

@@ -68,7 +68,7 @@ final class Screen {
 
     /**
      * A request let through: its branch is remembered (a retransmission of it is never refused),
-     * and one REGISTER in {@link ResponseDelay#SAMPLE_EVERY} is timed until the application answers.
+     * and a REGISTER is timed until the application answers.
      */
     private void passing(DatagramPacket packet, long now, long arrivalNanos) {
         if (startsWith(packet, "SIP/")) {
@@ -79,9 +79,8 @@ final class Screen {
             return;
         }
         passed.add(branch, now);
-        ResponseDelay delay = Intake.responseDelay();
-        if (startsWith(packet, "REGISTER ") && delay.sampleNext()) {
-            delay.arrived(branch, arrivalNanos);
+        if (startsWith(packet, "REGISTER ")) {
+            Intake.responseDelay().arrived(branch, arrivalNanos);
         }
     }
 
