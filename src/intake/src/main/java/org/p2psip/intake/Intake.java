@@ -21,6 +21,8 @@ public final class Intake {
 
     /** The longest a new request may wait for a message thread before it is refused, unless configured. */
     public static final Duration DEFAULT_MAX_QUEUE_DELAY = Duration.ofMillis(100);
+    /** Share of time in collector pauses above which new requests are refused, unless configured. */
+    public static final double DEFAULT_MAX_COLLECTOR_SHARE = CollectorLoad.DEFAULT_LIMIT;
     /** How long requests may stay in the node before a growing share of new ones is refused, unless configured. */
     public static final Duration DEFAULT_TARGET_RESPONSE_DELAY = Duration.ofMillis(200);
     /** How often the refused share follows the response delay, and the collector's load is sampled. */
@@ -36,6 +38,7 @@ public final class Intake {
     private static final Set<InetSocketAddress> exemptSources = new CopyOnWriteArraySet<>();
 
     private static volatile CollectorLoad collectorLoad;
+    private static volatile double collectorLimit = CollectorLoad.DEFAULT_LIMIT;
     private static final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private static final LongAdder retransmissionsAbsorbed = new LongAdder();
     private static final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
@@ -51,11 +54,18 @@ public final class Intake {
 
     /**
      * The queueing delay past which new requests are refused, the response delay around which a
-     * share of them is, and the Retry-After of those refusals.
+     * share of them is, the share of time in collector pauses above which all are, and the
+     * Retry-After of those refusals.
      */
-    public static void configure(Duration maxQueueDelay, Duration targetResponseDelay, long retryAfter) {
+    public static void configure(Duration maxQueueDelay, Duration targetResponseDelay, double maxCollectorShare,
+            long retryAfter) {
         queueDelay = new QueueDelay(maxQueueDelay.toNanos());
         responseDelay = new ResponseDelay(targetResponseDelay.toNanos());
+        collectorLimit = maxCollectorShare;
+        CollectorLoad load = collectorLoad;
+        if (load != null) {
+            load.limit(maxCollectorShare);
+        }
         retryAfterSeconds = retryAfter;
     }
 
@@ -119,7 +129,11 @@ public final class Intake {
      */
     public static Map<String, Long> counters() {
         Map<String, Long> now = new TreeMap<>();
-        refusals.forEach((refusal, count) -> now.put(refusal.counter, count.sum()));
+        refusals.forEach((refusal, count) -> {
+            if (refusal != Refusal.NONE) {
+                now.put(refusal.counter, count.sum());
+            }
+        });
         now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
         now.put("longest-wait-us", longestWaitMicros.getThenReset());
         now.put("shedding", queueDelay.shedding() ? 1L : 0L);
@@ -132,7 +146,7 @@ public final class Intake {
         state = State.STARTING;
         exemptHeaders.clear();
         exemptSources.clear();
-        configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, 5);
+        configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, CollectorLoad.DEFAULT_LIMIT, 5);
     }
 
     static State state() {
@@ -177,6 +191,7 @@ public final class Intake {
             return;
         }
         collectorLoad = CollectorLoad.ofThisJvm();
+        collectorLoad.limit(collectorLimit);
         Thread control = new Thread(() -> {
             for (long tick = 0; !Thread.currentThread().isInterrupted(); tick++) {
                 try {

@@ -1,43 +1,47 @@
 package org.p2psip.intake;
 
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The branches of the requests the intake let through in the last one to two
- * {@link #GENERATION_NANOS}: a retransmission of one of them may come before the stack has made
- * its transaction (both copies queued, or taken by two message threads at once), and must then
- * go to the stack as well, never be refused: its request is being served, and the client would
- * get a 503 and then the 200 for one transaction. Two generations of sets, the older dropped
- * whole. Thread-safe.
+ * What the intake did with the requests of the last one to two {@link #GENERATION_NANOS}, by
+ * branch: a retransmission of one of them may come before the first copy's answer reached the
+ * client (both copies queued, or taken by two message threads at once), and must meet the same
+ * fate. One let through goes to the stack again (which absorbs it or answers it as it answered
+ * the first), one refused is refused again with the same answer: a client never gets a 503 and
+ * then a 200 for one transaction. Two generations of maps, the older dropped whole. Thread-safe.
+ *
+ * @param <V> what is remembered of each request
  */
-final class RecentBranches {
+final class RecentBranches<V> {
 
     static final long GENERATION_NANOS = 2_000_000_000L;
 
-    private volatile Set<String> current = ConcurrentHashMap.newKeySet();
-    private volatile Set<String> previous = ConcurrentHashMap.newKeySet();
+    private volatile Map<String, V> current = new ConcurrentHashMap<>();
+    private volatile Map<String, V> previous = new ConcurrentHashMap<>();
     private volatile long currentSince;
 
     RecentBranches(long now) {
         currentSince = now;
     }
 
-    void add(String branch, long now) {
+    void put(String branch, V what, long now) {
         if (now - currentSince >= GENERATION_NANOS) {
             rotate(now);
         }
-        current.add(branch);
+        current.put(branch, what);
     }
 
-    boolean contains(String branch) {
-        return current.contains(branch) || previous.contains(branch);
+    /** What was noted of this branch lately, or null. */
+    V get(String branch) {
+        V what = current.get(branch);
+        return what != null ? what : previous.get(branch);
     }
 
     private synchronized void rotate(long now) {
         if (now - currentSince >= GENERATION_NANOS) {
             previous = current;
-            current = ConcurrentHashMap.newKeySet();
+            current = new ConcurrentHashMap<>();
             currentSince = now;
         }
     }

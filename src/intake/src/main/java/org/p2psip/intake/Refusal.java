@@ -1,7 +1,9 @@
 package org.p2psip.intake;
 
-/** Why the intake refuses a new request: each a 503 reason phrase and a counter of its own. */
+/** Why the intake refuses a new request: each a 503 reason phrase and a counter of its own; or NONE. */
 enum Refusal {
+    /** Not refused: let through to the stack (what the intake remembers of requests it passed). */
+    NONE("", ""),
     /** The queue has been later than the target for a whole interval, and this request waited longer. */
     LATE("Overloaded", "refused-late"),
     /** Among the share refused while requests stay in the node longer than the target. */

@@ -18,7 +18,7 @@ import org.p2psip.lazysip.LazyRequest;
  * from its raw bytes, for a small part of what serving it would cost, and a retransmission of it
  * gets the same 503. A retransmission of a request whose transaction is still at work is dropped
  * (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), and one of a request
- * let through moments ago passes ({@link RecentBranches}). Anything it cannot
+ * judged moments ago meets the same fate as the first copy ({@link RecentBranches}). Anything it cannot
  * read by hand passes, and the stack judges it. Thread-safe.
  */
 final class Screen {
@@ -37,14 +37,15 @@ final class Screen {
     private final Outlet outlet;
     private final LongSupplier millis;
     private final LongSupplier nanos;
-    private final RecentBranches passed;
+    /** What became of the requests of the last seconds, by branch: their retransmissions meet the same. */
+    private final RecentBranches<Refusal> recent;
 
     Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos) {
         this.transactions = transactions;
         this.outlet = outlet;
         this.millis = millis;
         this.nanos = nanos;
-        this.passed = new RecentBranches(nanos.getAsLong());
+        this.recent = new RecentBranches<>(nanos.getAsLong());
     }
 
     /** True when the stack is to process the datagram; false when it was answered or dropped here. */
@@ -52,36 +53,24 @@ final class Screen {
         long waited = Math.max(0, millis.getAsLong() - queued.getReceptionTime()) * 1_000_000;
         Intake.waited(waited);
         long now = nanos.getAsLong();
-        Refusal refusal = switch (Intake.state()) {
+        DatagramPacket packet = queued.packet;
+        String branch = startsWith(packet, "SIP/") ? null : branchOf(packet);
+        Refusal earlier = branch == null ? null : recent.get(branch);
+        Refusal refusal = earlier != null ? earlier : switch (Intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
             case OPEN -> Intake.queueDelay().late(waited, now) ? Refusal.LATE
                     : Intake.collecting() ? Refusal.COLLECTING
-                    : Intake.responseDelay().refuseNext() ? Refusal.SLOW : null;
+                    : Intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
         };
-        if (refusal == null) {
-            passing(queued.packet, now, now - waited);
-            return true;
+        boolean passes = refusal == Refusal.NONE || !refused(packet, refusal);
+        if (branch != null && earlier == null) {
+            recent.put(branch, passes ? Refusal.NONE : refusal, now);
+            if (passes && startsWith(packet, "REGISTER ")) {
+                Intake.responseDelay().arrived(branch, now - waited); // timed until the application answers
+            }
         }
-        return !refused(queued.packet, refusal);
-    }
-
-    /**
-     * A request let through: its branch is remembered (a retransmission of it is never refused),
-     * and a REGISTER is timed until the application answers.
-     */
-    private void passing(DatagramPacket packet, long now, long arrivalNanos) {
-        if (startsWith(packet, "SIP/")) {
-            return;
-        }
-        String branch = branchOf(packet);
-        if (branch == null) {
-            return;
-        }
-        passed.add(branch, now);
-        if (startsWith(packet, "REGISTER ")) {
-            Intake.responseDelay().arrived(branch, arrivalNanos);
-        }
+        return passes;
     }
 
     private static boolean startsWith(DatagramPacket packet, String prefix) {
@@ -141,9 +130,6 @@ final class Screen {
             return false;
         }
         String branch = request.branch.toLowerCase();
-        if (passed.contains(branch)) {
-            return false; // a retransmission of a request let through: the stack absorbs it or answers it again
-        }
         TransactionState transaction = transactions.of(branch);
         if (transaction != null) {
             if (transaction == TransactionState.TRYING) {

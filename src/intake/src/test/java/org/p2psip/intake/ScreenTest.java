@@ -39,7 +39,7 @@ class ScreenTest {
     @BeforeEach
     void freshIntake() {
         Intake.restart();
-        Intake.configure(Duration.ofMillis(100), Duration.ofMillis(200), 7);
+        Intake.configure(Duration.ofMillis(100), Duration.ofMillis(200), 0.3, 7);
     }
 
     @Test

@@ -17,7 +17,7 @@ class AvalancheIT extends DeployedNodes {
 
     AvalancheIT() {
         super("avalanche", "chord", 25451, 2);
-        deployment.withFront("rr", 25450).withSipTrace(false);
+        deployment.withFront("rr", 25450).withSipTrace(false).withDefaults();
     }
 
     @Test

@@ -25,7 +25,7 @@ abstract class ReadinessIT extends DeployedNodes {
     ReadinessIT(String dht, int frontPort) {
         super("ready-" + dht, dht, frontPort + 1, 4);
         sippViaFront = new Scenarios("ready-" + dht + "-front");
-        deployment.withFront("rr", frontPort).withSipTrace(false).withSetting("p2psip.warmup.timeout", null);
+        deployment.withFront("rr", frontPort).withSipTrace(false).withDefaults();
     }
 
     @Test

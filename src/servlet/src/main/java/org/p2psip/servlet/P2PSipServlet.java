@@ -85,7 +85,7 @@ public abstract class P2PSipServlet extends SipServlet {
     public void init() throws ServletException {
         Config config = loadConfig();
         Intake.configure(config.get(ServletOptions.MAX_QUEUE_DELAY), config.get(ServletOptions.TARGET_RESPONSE_DELAY),
-                config.get(RegistrarOptions.RETRY_AFTER));
+                config.get(ServletOptions.MAX_COLLECTOR_SHARE), config.get(RegistrarOptions.RETRY_AFTER));
         String configured = config.get(NodeOptions.DHT);
         if (!configured.equals(backendName())) {
             throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured

@@ -22,13 +22,16 @@ final class ServletOptions {
     static final Option<Duration> TARGET_RESPONSE_DELAY = Option.duration("p2psip.intake.target-response-delay",
             Intake.DEFAULT_TARGET_RESPONSE_DELAY, "100ms",
             "How long a REGISTER may stay in the node, from its arrival to the answer; above it the intake refuses a growing share of new requests (503 Overloaded), below it a shrinking one (RFC 8033's rule).");
+    static final Option<Double> MAX_COLLECTOR_SHARE = Option.decimal("p2psip.intake.max-collector-share",
+            Intake.DEFAULT_MAX_COLLECTOR_SHARE, "0.5",
+            "Share of the last second in collector pauses above which the intake refuses every new request (503 Overloaded) until the collector catches up.");
     static final Option<Integer> WARMUP_REQUESTS = Option.integer("p2psip.warmup.requests", 20_000, "5000",
             "REGISTERs a starting node sends itself before it serves, and a quarter as many that its intake refuses (it answers clients 503 Not Ready until then); 0: no warm-up.");
     static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofSeconds(90), "5m",
             "Longest the warm-up may take; past it the node serves anyway and logs a warning.");
 
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
-            TARGET_RESPONSE_DELAY, WARMUP_REQUESTS, WARMUP_TIMEOUT);
+            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT);
 
     private ServletOptions() {
     }
