@@ -93,7 +93,7 @@ def parser() -> argparse.ArgumentParser:
     restart = commands.add_parser("restart", help="start one node again on its folder (as after a crash); "
                                                   "returns when it answers OPTIONS")
     restart.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
-    restart.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for its answer (default 120)")
+    restart.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for its answer (default 300)")
     run_dir_argument(restart)
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)

@@ -30,7 +30,7 @@ class UpOptions:
     overlay_offset: int = 1000
     settings: dict = field(default_factory=dict)
     run_dir: Path = layout.DEFAULT_RUN_DIR
-    timeout: float = 120.0
+    timeout: float = 300.0   # a node warms up for up to p2psip.warmup.timeout (3 min) before it answers
     jvm_args: list = field(default_factory=list)
     front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060

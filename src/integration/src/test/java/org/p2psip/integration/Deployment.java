@@ -37,7 +37,7 @@ final class Deployment implements AutoCloseable {
      * warm-up is cut to 5 s (its default runs until the compiler is quiet, up to a minute and a
      * half a node), and the intake's overload rules are loosened so that such slow nodes answer
      * slowly rather than refuse (at 200 REGISTER/s through the front they refused one in a
-     * hundred with the defaults). ReadinessIT, AvalancheIT and OverloadIT run the defaults.
+     * hundred with the defaults). ReadinessIT and AvalancheIT run the defaults, OverloadIT all but the warm-up.
      */
     private final Map<String, String> settings = new LinkedHashMap<>(Map.of(
             "p2psip.warmup.timeout", "5s",
@@ -75,6 +75,12 @@ final class Deployment implements AutoCloseable {
         return this;
     }
 
+    /** A node option (deploy/p2psip up --set; call before {@link #up()}). */
+    Deployment withSetting(String name, String value) {
+        settings.put(name, value);
+        return this;
+    }
+
     /** Every node option at its default, as an operator's deployment has it (call before {@link #up()}). */
     Deployment withDefaults() {
         settings.clear();
@@ -91,7 +97,7 @@ final class Deployment implements AutoCloseable {
     Deployment up() {
         List<String> args = new ArrayList<>(List.of("up", "--dht", dht, "--app", APP,
                 "--nodes", String.valueOf(nodes), "--base-port", String.valueOf(basePort), "--heap", heap,
-                "--run-dir", runDir.toString(), "--timeout", "180"));
+                "--run-dir", runDir.toString(), "--timeout", "300"));
         settings.forEach((name, value) -> args.addAll(List.of("--set", name + "=" + value)));
         if (frontPolicy != null) {
             args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort)));

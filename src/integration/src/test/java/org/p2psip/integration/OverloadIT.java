@@ -26,7 +26,7 @@ class OverloadIT extends DeployedNodes {
         // burst (CONGESTION_CONTROL_TIMEOUT 1 s, checked every 2 s) at 16 KiB each, about 390 MB
         // at 8,000/s, beside the node's own data; with 512 MB the heap ran out in one CI run of
         // several, the UDP reader died with it and the node never answered again
-        deployment.withHeap("1g").withDefaults();
+        deployment.withHeap("1g").withDefaults().withSetting("p2psip.warmup.timeout", "5s"); // the intake's defaults; a cold node is the point
     }
 
     @Test
