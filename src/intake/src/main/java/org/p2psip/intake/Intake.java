@@ -116,10 +116,6 @@ public final class Intake {
         state = State.STOPPING;
     }
 
-    public static boolean isOpen() {
-        return state == State.OPEN;
-    }
-
     /**
      * The intake's counters: requests refused because they waited too long ("refused-late"), the
      * collector could not keep up ("refused-collecting"), or the node was not open
