@@ -31,8 +31,10 @@ public final class Intake {
     enum State { STARTING, OPEN, STOPPING }
 
     private static volatile State state = State.STARTING;
-    private static volatile QueueDelay queueDelay = new QueueDelay(DEFAULT_MAX_QUEUE_DELAY.toNanos());
-    private static volatile ResponseDelay responseDelay = new ResponseDelay(DEFAULT_TARGET_RESPONSE_DELAY.toNanos());
+    private static volatile long maxQueueDelayNanos = DEFAULT_MAX_QUEUE_DELAY.toNanos();
+    private static volatile long targetResponseDelayNanos = DEFAULT_TARGET_RESPONSE_DELAY.toNanos();
+    private static volatile QueueDelay queueDelay = new QueueDelay(maxQueueDelayNanos);
+    private static volatile ResponseDelay responseDelay = new ResponseDelay(targetResponseDelayNanos);
     private static volatile long retryAfterSeconds = 5;
     private static final Set<String> exemptHeaders = new CopyOnWriteArraySet<>();
     private static final Set<InetSocketAddress> exemptSources = new CopyOnWriteArraySet<>();
@@ -59,8 +61,10 @@ public final class Intake {
      */
     public static void configure(Duration maxQueueDelay, Duration targetResponseDelay, double maxCollectorShare,
             long retryAfter) {
-        queueDelay = new QueueDelay(maxQueueDelay.toNanos());
-        responseDelay = new ResponseDelay(targetResponseDelay.toNanos());
+        maxQueueDelayNanos = maxQueueDelay.toNanos();
+        targetResponseDelayNanos = targetResponseDelay.toNanos();
+        queueDelay = new QueueDelay(maxQueueDelayNanos);
+        responseDelay = new ResponseDelay(targetResponseDelayNanos);
         collectorLimit = maxCollectorShare;
         CollectorLoad load = collectorLoad;
         if (load != null) {
@@ -106,8 +110,15 @@ public final class Intake {
         exemptSources.add(source);
     }
 
-    /** The node is ready for ordinary load: new requests are served from now on. */
+    /**
+     * The node is ready for ordinary load: new requests are served from now on, judged afresh. The
+     * warm-up's answers, slow while the JVM and the overlay were cold, must not count against the
+     * first clients: a refused share left over from them turned away the first REGISTERs of a
+     * node just opened.
+     */
     public static void open() {
+        queueDelay = new QueueDelay(maxQueueDelayNanos);
+        responseDelay = new ResponseDelay(targetResponseDelayNanos);
         state = State.OPEN;
     }
 

@@ -37,7 +37,7 @@ final class Warmup {
     static final int WINDOW = 64;
     private static final int REFRESH_LAG = 4 * WINDOW + 1;
     private static final int AORS = 5_000;
-    /** The warm-up is done once the requests asked for were sent and of the last this many answers... */
+    /** The warm-up is done once the requests asked for were sent and of the last this many answers (or all, if fewer)... */
     private static final int RECENT = 1000;
     /** ...at most this many were not as expected (a node's collector pause may time one out). */
     private static final int RECENT_FAILURES = 10;
@@ -75,7 +75,8 @@ final class Warmup {
         socket.setSoTimeout(200);
         byte[] buffer = new byte[16 * 1024];
         while (System.currentTimeMillis() < deadlineMillis) {
-            if (sent >= requests && answers >= RECENT && recentFailures <= RECENT_FAILURES && compiler.quiet()) {
+            if (sent >= requests && answers >= Math.min(requests, RECENT) && recentFailures <= RECENT_FAILURES
+                    && compiler.quiet()) {
                 LOG.log(Level.INFO, "warm-up done: {0} REGISTERs to the node itself, {1} not answered {2}", sent,
                         failures, expected.trim());
                 return true;
