@@ -94,7 +94,10 @@ final class Warmup {
 
     private void send(DatagramSocket socket) throws IOException {
         int n = sent++;
-        String branch = "z9hG4bK-warmup-" + n;
+        // The socket's port in the branch: a second warm-up (the refused phase) numbers its
+        // requests from 0 again, and the same branches would be retransmissions of the first's
+        // finished transactions, answered with their 200s to the first one's socket.
+        String branch = "z9hG4bK-warmup-" + socket.getLocalPort() + "-" + n;
         String request = register(n, branch, socket.getLocalPort());
         unanswered.put(branch.toLowerCase(), System.currentTimeMillis());
         byte[] bytes = request.getBytes(StandardCharsets.UTF_8);
@@ -144,8 +147,12 @@ final class Warmup {
     /** Requests unanswered for too long count as failures and free their place in the window. */
     private void forgetUnanswered() {
         long before = System.currentTimeMillis() - ANSWER_WAIT_MILLIS;
-        if (unanswered.values().removeIf(at -> at < before)) {
-            answered(false);
+        var waiting = unanswered.values().iterator();
+        while (waiting.hasNext()) {
+            if (waiting.next() < before) {
+                waiting.remove();
+                answered(false);
+            }
         }
     }
 
