@@ -47,7 +47,11 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              "(slower; for tests that check which node a message reached)")
     parser.add_argument("--sip-threads", type=int, default=defaults.sip_threads,
                         help=f"JAIN-SIP message threads of each node (default {defaults.sip_threads})")
-    parser.add_argument("--heap", default=defaults.heap, help=f"JVM heap, -Xms and -Xmx (default {defaults.heap})")
+    parser.add_argument("--heap", default=defaults.heap,
+                        help=f"JVM heap, -Xms and -Xmx (default: sized for --register-rate, {nodes.DEFAULT_HEAP_MB}m without it)")
+    parser.add_argument("--register-rate", type=int, default=defaults.register_rate,
+                        help="REGISTER/s each node is meant to carry; sizes the heap when --heap is not given "
+                             "(deploy/README.md, \"The JVM of a node\")")
     parser.add_argument("--young", default=defaults.young, help="G1 young generation -Xmn (default half the heap)")
     parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
                         help=f"overlay port = SIP port + this (default {defaults.overlay_offset})")
@@ -72,7 +76,7 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
-                           heap=args.heap, young=args.young,
+                           heap=args.heap, register_rate=args.register_rate, young=args.young,
                            overlay_offset=args.overlay_offset, settings=dict(args.settings),
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, netns=args.netns)

@@ -25,7 +25,8 @@ class UpOptions:
     t1_ms: int = 500
     sip_trace: bool = False
     sip_threads: int = 8
-    heap: str = "1g"
+    heap: str = ""                  # empty: heap_for(register_rate), 1g without a rate
+    register_rate: int = 0          # REGISTER/s a node is meant to carry; sizes the heap
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
     settings: dict = field(default_factory=dict)
@@ -202,14 +203,35 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
 
 
+DEFAULT_HEAP_MB = 1024
+BASE_HEAP_MB = 512                  # the container, the application and a modest store, idle
+TRANSACTION_KB = 2                  # a finished REGISTER's server transaction (measured 1.7 KB)...
+TIMER_J_T1 = 64                     # ...kept until Timer J, 64 x T1 over UDP
+OLD_GENERATION_HEADROOM = 3         # G1 collects calmly with its old generation a third live
+
+
+def heap_for(options: UpOptions) -> str:
+    """--heap as given; else room for --register-rate REGISTER/s: every one leaves its server transaction
+    in the heap until Timer J, and G1 needs its old generation (half the heap) well above what
+    lives there, or it collects back to back (1 GiB at 8,000/s for two minutes: 145 full
+    collections). deploy/README.md, "The JVM of a node", has the figures."""
+    if options.heap:
+        return options.heap
+    if options.register_rate <= 0:
+        return f"{DEFAULT_HEAP_MB}m"
+    transactions_mb = options.register_rate * TIMER_J_T1 * options.t1_ms / 1000 * TRANSACTION_KB / 1024
+    needed = BASE_HEAP_MB + 2 * OLD_GENERATION_HEADROOM * transactions_mb  # x2: the old generation is half
+    return f"{max(DEFAULT_HEAP_MB, -(-int(needed) // 256) * 256)}m"
+
+
 def memory_flags(options: UpOptions) -> list[str]:
     """Heap and collector of a node. A node out of heap exits (code 3, the reason in its console
     log) rather than limp on: an OutOfMemoryError ends only the thread it hits, and when that was
     the container's UDP reader the node stayed up but never answered again (seen in OverloadIT
     with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle."""
-    young = options.young or _half(options.heap)
-    return ["-XX:+UseG1GC", f"-Xms{options.heap}", f"-Xmx{options.heap}", f"-Xmn{young}",
-            "-XX:+ExitOnOutOfMemoryError"]
+    heap = heap_for(options)
+    young = options.young or _half(heap)
+    return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError"]
 
 
 def _half(size: str) -> str:

@@ -36,3 +36,25 @@ def test_a_node_out_of_heap_exits_instead_of_staying_up_deaf(tmp_path):
 def test_the_young_generation_defaults_to_half_the_heap(tmp_path):
     assert "-Xmn524288k" in nodes.memory_flags(nodes.UpOptions(nodes=1, heap="1g", run_dir=tmp_path))
     assert "-Xmn256m" in nodes.memory_flags(nodes.UpOptions(nodes=1, heap="1g", young="256m", run_dir=tmp_path))
+
+
+def test_without_heap_or_rate_a_node_gets_one_gibibyte(tmp_path):
+    assert "-Xmx1024m" in nodes.memory_flags(nodes.UpOptions(nodes=1, run_dir=tmp_path))
+
+
+def test_the_heap_grows_with_the_rate_a_node_is_meant_to_carry(tmp_path):
+    small = nodes.heap_for(nodes.UpOptions(register_rate=1000, run_dir=tmp_path))
+    large = nodes.heap_for(nodes.UpOptions(register_rate=8000, run_dir=tmp_path))
+    assert small == "1024m"  # never below the default
+    # 8,000/s leave 256,000 transactions (512 MB) until Timer J; the old generation, half the
+    # heap, must hold them with room to spare: 1 GiB collected back to back at that rate.
+    assert int(large[:-1]) // 2 >= 3 * 8000 * 32 * 2 // 1024
+
+
+def test_a_longer_t1_keeps_transactions_longer_and_needs_more_heap(tmp_path):
+    assert int(nodes.heap_for(nodes.UpOptions(register_rate=5000, t1_ms=500)).rstrip("m")) > \
+        int(nodes.heap_for(nodes.UpOptions(register_rate=5000, t1_ms=100)).rstrip("m"))
+
+
+def test_a_given_heap_wins_over_the_rate(tmp_path):
+    assert nodes.heap_for(nodes.UpOptions(register_rate=8000, heap="768m", run_dir=tmp_path)) == "768m"
