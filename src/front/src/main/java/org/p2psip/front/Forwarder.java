@@ -177,7 +177,9 @@ final class Forwarder {
             nodes.probeAnswered(response.getCallId().getCallId(), response.getStatusCode());
             return;
         }
-        account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId());
+        if (!account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId())) {
+            return;
+        }
         String connectionParam = top.getParameter(CONNECTION_PARAM);
         response.removeFirst(ViaHeader.NAME);
         Via next = response.getTopmostVia();
@@ -208,7 +210,9 @@ final class Forwarder {
         if (!response.next.transport.equalsIgnoreCase(connection == Outlet.UDP ? "UDP" : "TCP")) {
             return false; // JAIN-SIP's path writes the transport the answer goes by into the Via
         }
-        account(response.method, response.status, response.branch, response.callId);
+        if (!account(response.method, response.status, response.branch, response.callId)) {
+            return true;
+        }
         InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(response.next.host, response.next.port, response.next.param("received"), response.next.param("rport")) : null;
         if (connection == Outlet.UDP && address == null) {
             stats.dropped.increment();
@@ -219,23 +223,30 @@ final class Forwarder {
         return true;
     }
 
-    /** Counters and liveness from an answer: a final answer ends its transaction, and maybe its call. */
-    private void account(String method, int status, String branch, String callId) {
+    /**
+     * Counters and liveness from an answer: a final answer ends its transaction, and maybe its
+     * call. False when it must not reach the client: the front answered it 503 already.
+     */
+    private boolean account(String method, int status, String branch, String callId) {
         String key = Transactions.key(branch, method);
         Transactions.Open open = status >= 200 ? transactions.finish(key) : transactions.provisional(key);
         if (open != null) {
             nodes.heard(open.node);
+        } else if (status >= 200 && transactions.answeredAlready(key)) {
+            stats.lateAnswersDropped.increment();
+            return false;
         }
         boolean callOver = (Request.INVITE.equals(method) && status >= 300)
                 || (Request.BYE.equals(method) && status >= 200);
         if (callOver) {
             affinity.callEnded(callId);
         }
+        return true;
     }
 
     /** Answers 503 to every transaction open on a node found dead: the client hears, rather than waits. */
     void abandon(Node node) {
-        for (Transactions.Open open : transactions.abandon(node)) {
+        for (Transactions.Open open : transactions.abandon(node, System.nanoTime())) {
             refuseForwarded(open.forwarded, open.connection);
         }
     }

@@ -15,6 +15,7 @@ public final class FrontStats {
     final LongAdder answered503 = new LongAdder();
     final LongAdder dropped = new LongAdder();
     final LongAdder expired = new LongAdder();
+    final LongAdder lateAnswersDropped = new LongAdder();
     final LongAdder probesSent = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
@@ -56,6 +57,11 @@ public final class FrontStats {
         return expired.sum();
     }
 
+    /** Final answers of a node to requests the front answered 503 when it found the node dead; dropped. */
+    public long lateAnswersDropped() {
+        return lateAnswersDropped.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -66,6 +72,7 @@ public final class FrontStats {
         map.put("answered503", answered503());
         map.put("dropped", dropped());
         map.put("expired", expired());
+        map.put("lateAnswersDropped", lateAnswersDropped());
         map.put("probesSent", probesSent.sum());
         return map;
     }

@@ -41,6 +41,12 @@ final class Transactions {
     enum Start { STARTED, RETRANSMISSION, FULL }
 
     private final ConcurrentHashMap<String, Open> open = new ConcurrentHashMap<>();
+    /**
+     * Non-INVITE transactions answered 503 because their node was found dead, and when: a node
+     * that was only slow may still answer one, and its client, told 503 already, must not hear a
+     * second final answer for one request (a phone of an avalanche got 503 and then 200).
+     */
+    private final ConcurrentHashMap<String, Long> abandoned = new ConcurrentHashMap<>();
     private final int max;
 
     Transactions(int max) {
@@ -84,21 +90,30 @@ final class Transactions {
         return transaction;
     }
 
-    /** Removes and returns every transaction open on {@code node}, for answering them 503. */
-    List<Open> abandon(Node node) {
-        var abandoned = new ArrayList<Open>();
+    /** Removes and returns every transaction open on {@code node} at {@code now}, for answering them 503. */
+    List<Open> abandon(Node node, long now) {
+        var taken = new ArrayList<Open>();
         for (Map.Entry<String, Open> e : open.entrySet()) {
             Open transaction = e.getValue();
             if (transaction.node == node && open.remove(e.getKey(), transaction)) {
                 transaction.node.transactionEnded(transaction.invite);
-                abandoned.add(transaction);
+                if (!transaction.invite) { // a late 2xx of an INVITE still goes on: its dialog needs the ACK
+                    abandoned.put(e.getKey(), now);
+                }
+                taken.add(transaction);
             }
         }
-        return abandoned;
+        return taken;
+    }
+
+    /** Whether a final answer comes for a transaction answered 503 by {@link #abandon}; true once. */
+    boolean answeredAlready(String key) {
+        return !abandoned.isEmpty() && abandoned.remove(key) != null;
     }
 
     /** Forgets transactions older than their time-out; returns how many. */
     int expire(long now, long timeoutNanos, long inviteTimeoutNanos) {
+        abandoned.values().removeIf(at -> now - at > timeoutNanos);
         int expired = 0;
         for (Map.Entry<String, Open> e : open.entrySet()) {
             Open transaction = e.getValue();

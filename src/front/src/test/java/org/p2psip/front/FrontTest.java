@@ -176,6 +176,26 @@ class FrontTest {
     }
 
     @Test
+    void aNodeThatWasOnlySlowAnswersTooLateAndItsClientHearsOnlyThe503() throws Exception {
+        List<TestNode> nodes = nodes(1);
+        TestNode node = nodes.get(0);
+        node.silentFor.add("REGISTER");
+        Front front = front(nodes, Map.of());
+        TestClient client = client(front);
+        client.send("REGISTER", "slow-1", "slow-1", 1, null);
+        Await.until(() -> node.received.size() == 1, () -> "the REGISTER at the node");
+        node.dead = true; // silent past the probe time-out: found dead
+        assertEquals(503, client.receive().getStatusCode());
+
+        node.answer(node.received.get(0), 200); // alive after all
+        Await.until(() -> front.stats().lateAnswersDropped() == 1, () -> "the late 200 dropped");
+        client.send("REGISTER", "slow-2", "slow-2", 1, null);
+        SIPResponse next = client.receive();
+        assertEquals("slow-2", next.getCallId().getCallId(), "the client never got the late 200");
+        assertEquals(503, next.getStatusCode(), "no node up");
+    }
+
+    @Test
     void aNodeWhoseProbesAre503GetsNoNewWorkUntilTheyAre200() throws Exception {
         List<TestNode> nodes = nodes(2);
         Front front = front(nodes, Map.of());

@@ -55,15 +55,20 @@ final class TestNode implements AutoCloseable {
                         if (request.getMethod().equals("ACK") || silentFor.contains(request.getMethod())) {
                             return;
                         }
-                        SIPResponse response = request.createResponse(probe ? probeStatus : 200);
-                        if (response.getToTag() == null) {
-                            response.getTo().setTag("node");
-                        }
-                        InetSocketAddress to = ViaPath.responseAddress(request.getTopmostVia());
-                        ctx.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(response.encodeAsBytes("UDP")), to));
+                        answer(request, probe ? probeStatus : 200);
                     }
                 })
                 .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    }
+
+    /** Answers a request it received (also one it was silent for, and also when playing dead: a late answer). */
+    void answer(SIPRequest request, int status) throws ParseException {
+        SIPResponse response = request.createResponse(status);
+        if (response.getToTag() == null) {
+            response.getTo().setTag("node");
+        }
+        InetSocketAddress to = ViaPath.responseAddress(request.getTopmostVia());
+        channel.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(response.encodeAsBytes("UDP")), to));
     }
 
     String address() {

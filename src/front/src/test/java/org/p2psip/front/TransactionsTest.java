@@ -1,8 +1,10 @@
 package org.p2psip.front;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
@@ -61,9 +63,24 @@ class TransactionsTest {
         table.start("1 INVITE", open(a, true, 0));
         table.start("2 MESSAGE", open(a, false, 0));
         table.start("3 INVITE", open(b, true, 0));
-        assertEquals(2, table.abandon(a).size());
+        assertEquals(2, table.abandon(a, 0).size());
         assertEquals(0, a.transactions());
         assertEquals(1, b.transactions());
         assertEquals(1, table.size());
+    }
+
+    @Test
+    void aLateFinalAnswerOfAnAbandonedRequestIsRecognisedOnceUntilTheTimeOut() {
+        var table = new Transactions(10);
+        table.start("1 MESSAGE", open(a, false, 0));
+        table.start("2 MESSAGE", open(a, false, 0));
+        table.start("3 INVITE", open(a, true, 0));
+        table.abandon(a, 50);
+        assertTrue(table.answeredAlready("1 MESSAGE"));
+        assertFalse(table.answeredAlready("1 MESSAGE"), "a retransmitted answer is no longer recognised");
+        assertFalse(table.answeredAlready("3 INVITE"), "a late 2xx of an INVITE goes on to its caller");
+        assertFalse(table.answeredAlready("4 MESSAGE"), "never open");
+        table.expire(151, 100, 1000);
+        assertFalse(table.answeredAlready("2 MESSAGE"), "forgotten after the transaction time-out");
     }
 }
