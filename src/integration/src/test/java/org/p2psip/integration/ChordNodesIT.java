@@ -4,6 +4,6 @@ package org.p2psip.integration;
 class ChordNodesIT extends SharedBindingsIT {
 
     ChordNodesIT() {
-        super("chord", 25100, 10_000, 400);
+        super("chord", 25100, 4_000, 400);
     }
 }

@@ -63,9 +63,9 @@ abstract class FrontIT extends DeployedNodes {
     @Test
     @Order(1)
     void registrationsThroughTheFrontAreAllAnswered200() {
-        // Warm-up, not judged: just-started JVMs run interpreted and fall behind (SIPp retransmits,
-        // then gives up); the front spreads the warm-up over four nodes, so it is longer than a
-        // single node's.
+        // Warm-up, not judged: the front's JVM starts cold, and the nodes warmed up only briefly
+        // (Deployment); the front spreads the warm-up over four nodes, so it is longer than a
+        // single node's. ReadinessIT holds the nodes to ready at once.
         sipp.register(deployment.front(), WARM_UP_USERS, WARM_UP_START, 100);
         assertEquals(0, sipp.register(deployment.front(), USERS, 0, RATE),
                 "a REGISTER through the front was not answered 200; " + sipp.where());

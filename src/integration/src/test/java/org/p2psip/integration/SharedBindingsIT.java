@@ -49,9 +49,9 @@ abstract class SharedBindingsIT extends DeployedNodes {
     @Test
     @Order(1)
     void registrationsThroughOneNodeAreAllAnswered200() {
-        // Warm-up, its outcome not judged: just-started JVMs run interpreted, and a Hazelcast
-        // cluster is still migrating partitions to the members that joined last; the first
-        // requests may miss the DHT deadline (503, which a client retries). The bench warms up too.
+        // Warm-up, its outcome not judged: the nodes warmed up only briefly (Deployment), and
+        // node 1's path to the others' stores is still cold; the first requests may miss the DHT
+        // deadline (503, which a client retries). ReadinessIT holds the nodes to ready at once.
         sipp.register(deployment.node(1), 200, WARM_UP_START, 50);
         assertEquals(0, sipp.register(deployment.node(1), users, 0, rate),
                 "a REGISTER through node 1 was not answered 200; " + sipp.where());
