@@ -2,7 +2,7 @@
 
 Quick mode is a first look (about four minutes): the default backend (chord) and both references, one
 node, registration and calls, short steps and a coarse search. Full mode is the whole matrix:
-every landed backend, 1, 2, 4 and 8 nodes, every experiment, longer steps, a finer search.
+every landed backend, 1, 2, 4 and 8 nodes, every experiment, sustained steps (120 s), a finer search.
 """
 from __future__ import annotations
 
@@ -14,18 +14,22 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, network, report, search, tools
+from . import deploy, experiments, machine, network, overload, report, search, tools
 from .procs import BenchError, Processes
-from .runner import Runner, Settings
-from .sipp import SCENARIOS, Timing
+from .runner import Runner, Settings, plan_for
+from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
 
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
-             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000)
-FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=10.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000)
+             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000, overload_step=20.0, avalanche_users=5000)
+# Full mode's steps are sustained (search.SUSTAINED_S): a rate passes only when held 120 s.
+FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=120.0, start=200, precision=0.05,
+            max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000, overload_step=120.0,
+            avalanche_users=20000)
+# The window in which every phone of the avalanche starts.
+AVALANCHE_WINDOW_S = 2.0
 
 
 def _setting(text: str) -> str:
@@ -49,9 +53,12 @@ def parser() -> argparse.ArgumentParser:
                         + ", ".join(experiments.FRONT_POLICIES + experiments.KAMAILIO_FRONT_POLICIES)
                         + " (default: src/front's " + ", ".join(experiments.FRONT_POLICIES) + ")")
     p.add_argument("--nodes", type=_ints, help="comma-separated node counts (default: quick 1; full 1,2,4,8)")
-    p.add_argument("--step-seconds", type=float, help="length of one rate step in seconds (quick 3, full 10)")
+    p.add_argument("--step-seconds", type=float, help="length of one rate step in seconds (quick 3, full 120: "
+                                                      "a rate counts as sustained only when held 120 s)")
     p.add_argument("--start-rate", type=int, help="first offered rate per second (quick 200, full 200)")
-    p.add_argument("--max-rate", type=int, default=20000, help="highest rate tried (default 20000)")
+    p.add_argument("--max-rate", type=int, default=20000,
+                   help=f"highest rate tried (default 20000); the references' searches go on to "
+                        f"{search.REFERENCE_REACH} times it")
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
                                                    "(quick 0.35, full 0.05)")
     p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
@@ -62,6 +69,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-p99-ms", type=float, default=search.Criteria.max_p99_ms,
                    help="also fail a step whose p99 response time is above this many ms; 0: no bound (default "
                         "1500: before SIPp's second retransmission)")
+    p.add_argument("--overload-step-seconds", type=float,
+                   help="length of one step of the overload experiment in seconds (quick 20, full 120)")
+    p.add_argument("--avalanche-users", type=int,
+                   help=f"phones of the overload experiment's avalanche, all starting within {AVALANCHE_WINDOW_S:g} s "
+                        "(quick 5000, full 20000)")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -115,9 +127,13 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     nodes = args.nodes or mode["nodes"]
     tools.require("sipp")
     tools.require("kamailio")
-    for needed in (SCENARIOS / "register" / "register.xml", SCENARIOS / "call" / "uac.xml"):
-        if not needed.is_file():
-            raise BenchError(f"{needed} is missing: the bench runs the project's own SIPp scenarios")
+    needed = [REGISTER, SCENARIOS / "call" / "uac.xml"]
+    if experiments.OVERLOAD in chosen:
+        needed += [REGISTER_503, AVALANCHE]
+    for scenario in needed:
+        if not scenario.is_file():
+            raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "
+                             "(and its variant in bench/scenarios/)")
     if not deploy.available():
         raise BenchError(f"{deploy.P2PSIP} is missing: the bench starts nodes and the container ceiling only "
                          "through it")
@@ -141,27 +157,35 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         heap=args.heap, young=args.young, sip_threads=args.sip_threads,
                         node_settings=tuple(args.node_settings), t1_ms=args.t1,
                         criteria=search.Criteria(max_p99_ms=max_p99_ms),
-                        netns=mode_of_network == network.NETNS)
+                        netns=mode_of_network == network.NETNS,
+                        overload_step_s=args.overload_step_seconds or mode["overload_step"],
+                        avalanche_users=args.avalanche_users or mode["avalanche_users"],
+                        avalanche_window_s=AVALANCHE_WINDOW_S)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
     policies = tuple(args.front_policies or experiments.FRONT_POLICIES) if deploy.front_available() else ()
     wants_front = any(experiments.EXPERIMENTS.get(name) and experiments.EXPERIMENTS[name].routing == experiments.FRONT
-                      for name in chosen) or experiments.TABLE2 in chosen
+                      for name in chosen) or experiments.TABLE2 in chosen or experiments.OVERLOAD in chosen
     if wants_front and not policies:
         print("bench: deploy/p2psip up has no --front yet: the front's experiments (Figs. 9, 10, Table 2's "
-              "load-balanced row) are skipped", file=sys.stderr)
+              "load-balanced row, the overload experiment's two nodes behind the front and their avalanche) "
+              "are skipped", file=sys.stderr)
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
-    # A step lasts its length plus the time its last calls may take; failed ones add the cool-down.
-    worst = sum(plan.max_steps * (timing.step_s + 3 + settings.cooldown_s / 2)
-                + settings.warmup_for(m.nodes) + settings.cooldown_s for m in measurements) / 60
-    print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most "
-          f"(about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
+    overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
+    worst = worst_minutes(measurements, overloaded, settings)
+    print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most"
+          + (f", {len(overloaded)} of them followed by overload steps" if overloaded else "")
+          + f" (about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
     runner = Runner(settings, out, out / "work", processes)
-    runner.run(measurements)
+    runner.run(measurements, overloaded)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": commit, "mode": "quick" if args.quick else "full",
+            "step_seconds": f"{timing.step_s:g}",
+            # the overload experiment's deployments, so that the report names one that got no step
+            "overload": "; ".join(overload.deployment_label(m.system, m.nodes, m.routing)
+                                  for m in measurements if m in overloaded),
             "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
@@ -169,6 +193,20 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     _write_meta(out, meta, described)
     rebuild(out)
     return 0
+
+
+def worst_minutes(measurements: list[experiments.Measurement], overloaded: frozenset, settings: Settings) -> float:
+    """The run's length at most, in minutes: a step lasts its length plus the time its last calls may
+    take, failed ones add the cool-down; the references' searches may take more steps (search.for_reference);
+    each overload step rests a cool-down first; an avalanche takes about a minute."""
+    def search_s(m: experiments.Measurement) -> float:
+        steps = plan_for(settings.plan, m.system).max_steps
+        return (steps * (settings.timing.step_s + 3 + settings.cooldown_s / 2)
+                + settings.warmup_for(m.nodes) + settings.cooldown_s)
+    overload_s = len(overload.MULTIPLES) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
+                                             + settings.cooldown_s)
+    avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m))
+    return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
 
 
 def rebuild(out: Path) -> None:

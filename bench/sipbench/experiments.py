@@ -57,7 +57,11 @@ FRONT_POLICIES = ("rr", "hash", "cjsq", "tjsq", "tlwl")
 KAMAILIO_FRONT_POLICIES = ("kamailio-rr", "kamailio-hash")
 # Table 2 reads two-node results of these experiments.
 TABLE2 = "table2"
-ALL = tuple(EXPERIMENTS) + (TABLE2,)
+# Offered load at multiples of each deployment's clean rate, after its registration search, and
+# the registration avalanche (overload.py): one node of each backend directly, two behind the front,
+# and both references.
+OVERLOAD = "overload"
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD)
 
 
 def routing_for(nodes: int, routing: str) -> str:
@@ -70,13 +74,43 @@ def front_policy(routing: str) -> str | None:
     return routing[len(FRONT) + 1:] if routing.startswith(FRONT + "-") else None
 
 
+def overload_policy(front_policies: tuple[str, ...]) -> str | None:
+    """The front of the overload experiment's two nodes: tlwl when chosen, else the first policy chosen;
+    None when there is no front to start."""
+    if not front_policies:
+        return None
+    return "tlwl" if "tlwl" in front_policies else front_policies[0]
+
+
+def overloaded(experiments: list[str], backends: list[str], front_policies: tuple[str, ...] = ()) -> list[Measurement]:
+    """The registration searches the overload experiment follows with its steps, on the same deployment
+    (their results are the clean rates): both references, one node of each backend, and two nodes of
+    each behind the front (none without a front). Empty when the experiment is not chosen."""
+    if OVERLOAD not in experiments:
+        return []
+    policy = overload_policy(front_policies)
+    wanted = [Measurement("registration", reference, 1, "one") for reference in REFERENCES]
+    for system in backends:
+        wanted.append(Measurement("registration", system, 1, "one"))
+        if policy:
+            wanted.append(Measurement("registration", system, 2, f"{FRONT}-{policy}"))
+    return wanted
+
+
+def avalanche_after(measurement: Measurement) -> bool:
+    """Whether the overload experiment sends the avalanche to this deployment as well: two nodes
+    behind the front, and Kamailio to compare with."""
+    return measurement.system == KAMAILIO or front_policy(measurement.routing) is not None
+
+
 def plan(experiments: list[str], backends: list[str], node_counts: list[int],
          references_again: bool = False, front_policies: tuple[str, ...] = ()) -> list[Measurement]:
     """Every measurement the chosen experiments need, references first, without repeats; with
     `references_again`, the references once more at the end, so that the report shows how far
     the machine drifted during the run. Front experiments need `front_policies` (none when
-    deploy/p2psip cannot start a front); Table 2's load-balanced row then uses two nodes behind it."""
-    wanted: set[Measurement] = set()
+    deploy/p2psip cannot start a front); Table 2's load-balanced row then uses two nodes behind it,
+    and the overload experiment its searches (`overloaded`)."""
+    wanted: set[Measurement] = set(overloaded(experiments, backends, front_policies))
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]

@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import network, paper
+from . import network, overload, paper, search
 from .experiments import CEILING, EXPERIMENTS, FRONT, KAMAILIO, REFERENCES, front_policy, routing_for
 
 UNITS = {"registration": "REGISTER/s", "call": "calls/s"}
@@ -263,26 +263,73 @@ def ran_to_the_end(row: dict) -> bool:
 
 def search_precision(meta: dict[str, str]) -> float | None:
     """The run's --precision: from its command line, else its mode's default; None when not recorded."""
+    return run_setting(meta, "--precision", "precision")
+
+
+def step_seconds(meta: dict[str, str]) -> float | None:
+    """The length of the run's search steps: recorded, else its --step-seconds, else its mode's default."""
+    if meta.get("step_seconds"):
+        return float(meta["step_seconds"])
+    return run_setting(meta, "--step-seconds", "step")
+
+
+def run_setting(meta: dict[str, str], option: str, mode_key: str) -> float | None:
+    """A number option of the run: from its command line, else its mode's default; None when not recorded."""
     words = shlex.split(meta.get("command", ""))
     for index, word in enumerate(words):
-        if word == "--precision" and index + 1 < len(words):
+        if word == option and index + 1 < len(words):
             return float(words[index + 1])
-        if word.startswith("--precision="):
+        if word.startswith(option + "="):
             return float(word.partition("=")[2])
     # cli owns the modes' defaults; imported here because cli imports this module.
     from .cli import FULL, QUICK
-    return {"quick": QUICK, "full": FULL}.get(meta.get("mode", ""), {}).get("precision")
+    return {"quick": QUICK, "full": FULL}.get(meta.get("mode", ""), {}).get(mode_key)
+
+
+def caveat_reasons(meta: dict[str, str]) -> list[str]:
+    """Why a verdict of this run is only indicative: a search too coarse to decide a 10-20% margin,
+    steps too short to be sustained rates; empty when neither."""
+    reasons = []
+    precision = search_precision(meta)
+    whose = "quick mode's" if meta.get("mode") == "quick" else "this run's"
+    if precision is None:
+        reasons.append("this run's search precision is not recorded")
+    elif precision > DECISIVE_PRECISION:
+        reasons.append(f"{whose} search precision is {precision:g}")
+    seconds = step_seconds(meta)
+    if seconds is not None and seconds < search.SUSTAINED_S:
+        reasons.append(f"{whose} search steps of {seconds:g} s are shorter than {search.SUSTAINED_S:g} s: not sustained")
+    return reasons
 
 
 def caveat(meta: dict[str, str]) -> str:
     """What a verdict of this run is worth: nothing to add when its search could decide it."""
-    precision = search_precision(meta)
-    if precision is None:
-        return ", indicative (this run's search precision is not recorded)"
-    if precision <= DECISIVE_PRECISION:
-        return ""
-    whose = "quick mode's" if meta.get("mode") == "quick" else "this run's"
-    return f", indicative ({whose} search precision is {precision:g})"
+    reasons = caveat_reasons(meta)
+    return f", indicative ({'; '.join(reasons)})" if reasons else ""
+
+
+def sustained_note(meta: dict[str, str]) -> str:
+    """The report's sentence on how long each step held its rate."""
+    seconds = step_seconds(meta)
+    if seconds is None:
+        return "This run's step length is not recorded."
+    if seconds < search.SUSTAINED_S:
+        return (f"This run's steps last {seconds:g} s, shorter than the {search.SUSTAINED_S:g} s a rate must be held "
+                "to count as sustained (past Timer J, with the heap in its steady state): its limits are not "
+                "sustained rates.")
+    return f"Each step held its rate {seconds:g} s: the limits are sustained rates."
+
+
+def generator_limited(rows: list[dict]) -> list[str]:
+    """Lines naming the references whose figure the load generator bounded, not the reference itself."""
+    lines = []
+    for row in rows:
+        if row["system"] in REFERENCES and (row.get("note") or "").startswith("generator-limited"):
+            name = "Kamailio" if row["system"] == KAMAILIO else "The container's ceiling"
+            lines.append(f"- {name}'s {row['workload']} figure, {row['rate']:,} {UNITS[row['workload']]}, is "
+                         f"generator-limited: SIPp, sharing the machine, could not offer more, so the reference's "
+                         f"limit is higher and every ratio to it overstates ours ({row['note']}).")
+    return lines
 
 
 def experiment_of(figure: Figure) -> str:
@@ -361,7 +408,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "## How to read it",
              "Each rate is the highest offered rate at which at least 99.9% of the attempts completed with the "
              "expected final response, no call ended on a retransmission timeout"
-             + latency_rule(meta) + " (bench/README.md). "
+             + latency_rule(meta) + " (bench/README.md). " + sustained_note(meta) + " "
              "The machine may be shared: compare the ratios to the references measured in this same run, "
              "not the absolute rates. The column \"the paper's\" gives the original evaluation's figure for the "
              "same backend, nodes and configuration (NGMAST 2007, dual 3.06 GHz Xeon servers, SIPp on its own "
@@ -369,22 +416,33 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              "nodes are added, not as a rate to beat.", "",
              "## References (same run, same machine)", ""]
     lines += references_table(rows) + [""]
+    limited = generator_limited(rows)
+    if limited:
+        lines += limited + [""]
     moved = drift(rows)
     if moved:
         lines += ["Ratios use the mean of each reference's measurements."] + moved + [""]
     lines += targets_section(rows, meta)
+    steps = overload.read_steps(out / overload.STEPS_CSV)
+    avalanches = overload.read_avalanches(out / overload.AVALANCHE_CSV)
+    if steps or meta.get("overload"):
+        lines += ["The overload targets (goodput at 2x and 3x each deployment's clean rate) are judged per "
+                  "deployment in the section Overload.", ""]
     lines += ["## Results", ""]
     for name in EXPERIMENTS:
         lines += experiment_table(rows, name)
     recorded = meta.get("network", "")
     lines += table2(rows, network.is_loopback(recorded) if recorded else None)
+    planned = [name for name in meta.get("overload", "").split("; ") if name]
+    lines += overload.section(steps, avalanches, caveat_reasons(meta), planned)
     lines += ["## The paper's numbers (NGMAST 2007, other hardware)", "",
               "One node, registration: " + ", ".join(f"{k} {v:,}/s" for k, v in paper.ONE_NODE_REGISTRATION.items())
               + ". Calls: Bamboo 300-350 calls/s distributed, 700+ calls/s load-balanced (abstract).", "",
               "## Machine", ""] + [f"- {k}: {v}" for k, v in machine.items()]
     lines += ["", "## Files", "", "- `summary.csv`: one row per measurement (the best passing step).",
               "- `steps.csv`: every step of every rate search, passed or not, with the reason.",
-              "- `*.png`: one plot per figure.", ""]
+              "- `*.png`: one plot per figure.",
+              "- `overload.csv`, `avalanche.csv`: every overload step and every avalanche, when measured.", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
@@ -433,7 +491,8 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
         figure.savefig(path, dpi=110)
         plt.close(figure)
         written.append(path)
-    return written
+    plotted = overload.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
+    return written + ([plotted] if plotted else [])
 
 
 def _fmt(value: int | None) -> str:

@@ -1,8 +1,8 @@
 """Runs a plan of measurements: starts each system once, searches each rate, stops it again.
 
-Every step is appended to steps.csv as soon as it is judged, so an interrupted run keeps what
-it measured. Whatever happens (a failure, Ctrl-C), the running system and every SIPp are
-stopped before `run` returns or raises.
+Every step is appended to steps.csv as soon as it is judged (an overload step to overload.csv,
+an avalanche to avalanche.csv), so an interrupted run keeps what it measured. Whatever happens
+(a failure, Ctrl-C), the running system and every SIPp are stopped before `run` returns or raises.
 
 Not thread-safe; one runner per bench run.
 """
@@ -15,12 +15,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import search
+from . import overload, search
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import CEILING, KAMAILIO, Measurement, deployments, front_policy
+from .experiments import CEILING, KAMAILIO, REFERENCES, Measurement, avalanche_after, deployments, front_policy
 from .kamailio import Kamailio
 from .procs import Processes
-from .sipp import Call, Callee, Registration, StepRunner, Target, Timing
+from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Registration, StepRunner, Target, Timing,
+                   avalanche)
 from .stats import Counts
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
@@ -44,6 +45,9 @@ class Settings:
     node_settings: tuple[str, ...] = ()   # KEY=VALUE lines for the measured backends' nodes (bench/run --set)
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
+    overload_step_s: float = 120.0   # length of one overload step
+    avalanche_users: int = 20000
+    avalanche_window_s: float = 2.0
 
     def warmup_for(self, nodes: int) -> float:
         """Seconds of warm-up before a search on {nodes} nodes: warmup_s per node (see _warm_up)."""
@@ -98,14 +102,22 @@ class Runner:
         self._deployment: Deployment | None = None
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
+        self._aors = Aors()   # of the running deployment
 
-    def run(self, measurements: list[Measurement]) -> list[dict]:
+    def run(self, measurements: list[Measurement], overloaded: frozenset[Measurement] = frozenset()) -> list[dict]:
+        """Every measurement's search; after those in `overloaded`, the overload steps at multiples
+        of its result on the same deployment, and the avalanche where `avalanche_after` says so."""
         self.out.mkdir(parents=True, exist_ok=True)
         try:
             for system, nodes, group in deployments(measurements):
                 targets, front = self._start(system, nodes, group)
                 for measurement in group:
-                    self._measure(measurement, front if front_policy(measurement.routing) else targets)
+                    chosen = _chosen(measurement, front if front_policy(measurement.routing) else targets)
+                    outcome = self._measure(measurement, chosen)
+                    if measurement in overloaded:
+                        self._overload(measurement, chosen, outcome.best)
+                        if avalanche_after(measurement):
+                            self._avalanche(measurement, chosen[0])
                 self._stop()
         finally:
             self._stop()
@@ -118,6 +130,7 @@ class Runner:
         folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else ""))
         self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else ""))
         front: list[Target] = []
+        self._aors = Aors()
         if system == KAMAILIO:
             self._kamailio = Kamailio(self.processes, folder / "kamailio", self.settings.kamailio_port,
                                       self.settings.t1_ms or 500)
@@ -162,9 +175,8 @@ class Runner:
                 part.stop()
         self._callee = self._kamailio = self._deployment = None
 
-    def _measure(self, measurement: Measurement, targets: list[Target]) -> None:
-        chosen = targets[:1] if measurement.routing == "one" else targets
-        workload = Registration() if measurement.workload == "registration" else Call()
+    def _measure(self, measurement: Measurement, chosen: list[Target]) -> search.Outcome:
+        workload = Registration(self._aors) if measurement.workload == "registration" else Call()
         folder = (self.work / f"{measurement.system}-{measurement.nodes}"
                   / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")
         steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
@@ -183,10 +195,11 @@ class Runner:
 
         lookups_before = self._deployment.lookups() if self._deployment else None
         self._warm_up(steps, workload, chosen, measurement.nodes)
-        outcome = search.run(self.settings.plan, measure, cool_down)
+        plan = plan_for(self.settings.plan, measurement.system)
+        outcome = search.run(plan, measure, cool_down)
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
-        overload = outcome.overload
+        deepest = outcome.overload
         # Mean hops over the whole search (warm-up and every step), as the nodes counted them.
         mean_hops = self._deployment.lookups().since(lookups_before).mean_hops() if lookups_before else None
         largest_range = self._deployment.largest_range() if self._deployment else None
@@ -197,14 +210,47 @@ class Runner:
                "retransmissions": best.counts.retransmissions if best else "", "steps": len(outcome.steps),
                "hops": "" if mean_hops is None else f"{mean_hops:.2f}",
                "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
-               "overload_rate": overload.rate if overload else "",
-               "overload_goodput": search.goodput(overload) if overload else "", "note": "" if best else "no step passed"}
-        if best and best.rate >= self.settings.plan.max_rate:
-            row["note"] = "reached the search's maximum rate"
-        elif best and all(step.passed for step in outcome.steps):
-            row["note"] = "every step passed: the limit is higher than measured (step budget)"
+               "overload_rate": deepest.rate if deepest else "",
+               "overload_goodput": search.goodput(deepest) if deepest else "", "note": search_note(outcome, plan)}
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
+        return outcome
+
+    def _overload(self, measurement: Measurement, chosen: list[Target], clean: search.Step | None) -> None:
+        """REGISTERs at multiples of the clean rate, open loop, with a 503 a final answer, a rest
+        before each step; each step is written to overload.csv as soon as it ends."""
+        label = f"{measurement.label} overload"
+        if clean is None:
+            self.progress.end(f"{label}: skipped, its search passed no step (no clean rate)")
+            return
+        folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"overload-{measurement.routing}"
+        steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
+        workload = Registration(self._aors, REGISTER_503)
+        seconds = self.settings.overload_step_s
+        for multiple, rate in overload.step_rates(clean.rate):
+            time.sleep(self.settings.cooldown_s)
+            self.progress.label = f"{label} {multiple:g}x"
+            done = steps.offer(workload, chosen, rate, self.progress, seconds)
+            step = overload.summarize(measurement.system, measurement.nodes, measurement.routing, clean.rate,
+                                      multiple, rate, seconds, done.attempts, done.counts, done.offered_rate,
+                                      done.response_times(RTD_200), done.response_times(RTD_503),
+                                      self.settings.criteria)
+            overload.append(self.out / overload.STEPS_CSV, overload.STEP_FIELDS, overload.step_row(step))
+            self.progress.end(f"{self.progress.label}: {rate}/s asked, goodput {step.goodput:,.0f}/s, "
+                              f"503 {step.refused_per_s:,.0f}/s, neither {step.other_per_s:,.0f}/s"
+                              + (" (generator short)" if step.generator_short else ""))
+
+    def _avalanche(self, measurement: Measurement, target: Target) -> None:
+        time.sleep(self.settings.cooldown_s)
+        users, window = self.settings.avalanche_users, self.settings.avalanche_window_s
+        self.progress.label = f"{measurement.label} avalanche of {users}"
+        folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"avalanche-{measurement.routing}"
+        run = avalanche(self.processes, folder, target, users, window, self._aors, self.progress)
+        result = overload.Avalanche(measurement.system, measurement.nodes, measurement.routing, users, window,
+                                    run.registered, run.refusals, run.seconds, run.exit_code)
+        overload.append(self.out / overload.AVALANCHE_CSV, overload.AVALANCHE_FIELDS, overload.avalanche_row(result))
+        self.progress.end(f"{self.progress.label}: {run.registered} registered after {run.seconds:.1f} s, "
+                          f"{run.refusals} refusals")
 
     def _warm_up(self, steps: StepRunner, workload, targets: list[Target], nodes: int) -> None:
         """Unjudged load in three equal stages, each target getting a quarter, a half and then all
@@ -233,6 +279,31 @@ class Runner:
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
             "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason})
+
+
+def _chosen(measurement: Measurement, targets: list[Target]) -> list[Target]:
+    """Where a measurement sends: node 0 alone ("one"), or every target given (the nodes, or the front)."""
+    return targets[:1] if measurement.routing == "one" else targets
+
+
+def plan_for(plan: search.Plan, system: str) -> search.Plan:
+    """The references are measured to their limit, past --max-rate (search.for_reference); ours stop there."""
+    return search.for_reference(plan) if system in REFERENCES else plan
+
+
+def search_note(outcome: search.Outcome, plan: search.Plan) -> str:
+    """What a search's result is worth, for summary.csv's note: why its limit lies higher than measured."""
+    best, short = outcome.best, outcome.generator_limit
+    if best is None:
+        return "no step passed"
+    if short is not None:
+        return (f"generator-limited: SIPp offered {short.offered_rate:,.0f}/s of {short.rate:,}/s asked, "
+                "so the limit is higher than measured")
+    if best.rate >= plan.max_rate:
+        return "reached the search's maximum rate"
+    if all(step.passed for step in outcome.steps):
+        return "every step passed: the limit is higher than measured (step budget)"
+    return ""
 
 
 def node_arguments(settings: Settings, system: str) -> list[str]:

@@ -5,12 +5,15 @@ module only chooses the options: the rate (-r/-rp), how many calls (-m), a call 
 what the rate needs (-l) so that SIPp never throttles itself into a closed loop, statistics
 every second (-trace_stat -fd 1), every response time (-trace_rtt -rtt_freq 1), a receive
 timeout, and UDP on one socket (-t u1). Requests are spread over several nodes by running one
-SIPp per node at an equal share of the rate, each with its own slice of AORs.
+SIPp per node at an equal share of the rate, each with its own slice of AORs. The overload steps
+run the bench's own variant of the REGISTER scenario (scenarios/register-503.xml), which takes a
+503 as a final answer; the avalanche runs sipp-scenarios/avalanche's scenario.
 
 Not thread-safe: one step at a time, from the bench's main thread.
 """
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -23,6 +26,11 @@ from .search import Criteria, Step, judge
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO / "sipp-scenarios"
+REGISTER = SCENARIOS / "register" / "register.xml"
+# REGISTER with 503 as a final answer, timed apart from 200 (response timer 2 against 1)
+REGISTER_503 = REPO / "bench" / "scenarios" / "register-503.xml"
+RTD_200, RTD_503 = 1, 2
+AVALANCHE = SCENARIOS / "avalanche" / "avalanche.xml"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
 HOLD_MS = 100  # as sipp-scenarios/call/run: ACK and BYE, forwarded on different threads, stay in order
@@ -74,21 +82,35 @@ class Workload:
         raise NotImplementedError
 
 
+class Aors:
+    """The AORs one deployment was sent so far, by number: every search, step, warm-up and avalanche
+    on it takes AORs never used before, so that every REGISTER creates a binding."""
+
+    def __init__(self) -> None:
+        self.used = 0
+
+    def take(self, count: int) -> int:
+        """The number of the first of `count` fresh AORs."""
+        start, self.used = self.used, self.used + count
+        return start
+
+
 class Registration(Workload):
-    """REGISTER of distinct AORs: every step and every instance gets AORs never used before."""
+    """REGISTER of distinct AORs: every step and every instance gets AORs never used before (from
+    `aors`, shared by everything sent to one deployment)."""
 
     name = "registration"
     unit = "REGISTER/s"
 
-    def __init__(self) -> None:
-        self._next_user = 0
+    def __init__(self, aors: Aors | None = None, scenario: Path = REGISTER) -> None:
+        self.aors = aors or Aors()
+        self._scenario = scenario
 
     def scenario(self) -> Path:
-        return SCENARIOS / "register" / "register.xml"
+        return self._scenario
 
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
-        csv = users_file(folder / f"users-{instance}.csv", self._next_user, count)
-        self._next_user += count
+        csv = users_file(folder / f"users-{instance}.csv", self.aors.take(count), count)
         _, registering = _scenario_helpers()
         return ["-inf", str(csv), "-key", "expires", "3600", *registering.NO_BYE_ON_ABORT]
 
@@ -114,9 +136,14 @@ def base_command(target: Target, scenario: Path, timing: Timing, run_s: float, p
     """sipp-scenarios' SIPp command line (free local and media ports, -nostdin, -timeout), plus
     UDP on one socket, the receive timeout and the bound on retransmissions."""
     sipprun, _ = _scenario_helpers()
-    return sipprun.command(str(scenario.relative_to(SCENARIOS)), f"{target.host}:{target.port}",
+    return sipprun.command(_scenario_name(scenario), f"{target.host}:{target.port}",
                            ["-t", "u1", "-recv_timeout", str(timing.recv_timeout_ms), "-max_retrans", "5"],
                            target.local, port, run_s)
+
+
+def _scenario_name(scenario: Path) -> str:
+    """sipprun's name of a scenario: relative to sipp-scenarios/, or the path of one of the bench's own."""
+    return str(scenario.relative_to(SCENARIOS) if scenario.is_relative_to(SCENARIOS) else scenario)
 
 
 def stats_options(name: str, folder: Path) -> list[str]:
@@ -125,6 +152,19 @@ def stats_options(name: str, folder: Path) -> list[str]:
 
 
 Progress = Callable[[int, stats.Counts, float], None]
+
+
+@dataclass(frozen=True)
+class Offered:
+    """What one step's SIPp instances did, before any verdict: where their files are, the attempts
+    the step was meant to make, their summed counters and the rate they really offered."""
+    folder: Path
+    attempts: int
+    counts: stats.Counts
+    offered_rate: float
+
+    def response_times(self, rtd: int | None = None) -> list[float]:
+        return [t for path in self.folder.glob("*_rtt.csv") for t in stats.read_response_times(path, rtd)]
 
 
 class StepRunner:
@@ -140,7 +180,15 @@ class StepRunner:
 
     def run(self, workload: Workload, targets: list[Target], rate: int,
             progress: Progress = lambda rate, counts, elapsed: None, seconds: float | None = None) -> Step:
-        """One step at `rate` for `seconds` (the timing's step length by default)."""
+        """One step at `rate` for `seconds` (the timing's step length by default), judged."""
+        done = self.offer(workload, targets, rate, progress, seconds)
+        times = done.response_times()
+        return judge(rate, done.attempts, done.counts, done.offered_rate, stats.percentile(times, 50),
+                     stats.percentile(times, 99), self.criteria)
+
+    def offer(self, workload: Workload, targets: list[Target], rate: int,
+              progress: Progress = lambda rate, counts, elapsed: None, seconds: float | None = None) -> Offered:
+        """One step at `rate` for `seconds` (the timing's step length by default), run to its end."""
         step_s = seconds or self.timing.step_s
         self._steps += 1
         folder = self.folder / f"step-{self._steps:03d}-{rate}"
@@ -170,25 +218,10 @@ class StepRunner:
             time.sleep(0.5)
         for i, _, process in running:
             code = self.processes.wait(process, timeout_s=1.0)
-            self._check_started(folder, i, code)
+            _check_ran(code, folder / f"stat-{i}.stat.csv", folder / f"sipp-{i}.log")
         counts = self._counts(folder, running)
         progress(rate, counts, time.monotonic() - started)
-        offered = self._offered(folder, running, step_s)
-        times = [t for path in folder.glob("*_rtt.csv") for t in stats.read_response_times(path)]
-        return judge(rate, total, counts, offered, stats.percentile(times, 50),
-                     stats.percentile(times, 99), self.criteria)
-
-    @staticmethod
-    def _check_started(folder: Path, instance: int, code: int | None) -> None:
-        """SIPp exits 1 when calls failed (a measurement); other codes with no call created mean it
-        could not run at all (a bad scenario or option), which no rate would change."""
-        if code in (0, 1, None):
-            return
-        if stats.final_counts(folder / f"stat-{instance}.stat.csv").created > 0:
-            return
-        log = folder / f"sipp-{instance}.log"
-        tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
-        raise BenchError(f"SIPp could not run (exit {code}); its output ({log}):\n{tail}")
+        return Offered(folder, total, counts, self._offered(folder, running, step_s))
 
     @staticmethod
     def _counts(folder: Path, running) -> stats.Counts:
@@ -213,9 +246,64 @@ class StepRunner:
         return offered
 
 
+def _check_ran(code: int | None, stat: Path, log: Path) -> None:
+    """SIPp exits 1 when calls failed (a measurement); other codes with no call created mean it
+    could not run at all (a bad scenario or option), which no rate would change."""
+    if code in (0, 1, None) or stats.final_counts(stat).created > 0:
+        return
+    tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+    raise BenchError(f"SIPp could not run (exit {code}); its output ({log}):\n{tail}")
+
+
 def _split(rate: int, parts: int) -> list[int]:
     base, extra = divmod(rate, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+@dataclass(frozen=True)
+class AvalancheRun:
+    """One avalanche: how many phones, how many ended registered, the 503s they met on the way, and
+    how long SIPp ran (until the last phone was registered, when all were)."""
+    users: int
+    registered: int
+    refusals: int
+    seconds: float
+    exit_code: int | None
+
+
+def avalanche(processes: Processes, folder: Path, target: Target, users: int, window_s: float, aors: Aors,
+              progress: Progress = lambda rate, counts, elapsed: None, timeout_s: float = 300) -> AvalancheRun:
+    """sipp-scenarios/avalanche/run's SIPp run (the same scenario and options: every phone started
+    within `window_s`, no cap on phones waiting, each obeying Retry-After), started here because the
+    bench must bind SIPp to the deployment's gateway address (network namespaces), which the run
+    script cannot; -trace_counts adds the count of 503s received. Timed as the run script times it:
+    from SIPp's start to its end."""
+    sipprun, registering = _scenario_helpers()
+    folder.mkdir(parents=True, exist_ok=True)
+    csv = users_file(folder / "users.csv", aors.take(users), users)
+    rate = max(1, round(users / window_s))
+    command = sipprun.command(_scenario_name(AVALANCHE), f"{target.host}:{target.port}",
+                              ["-inf", str(csv), "-key", "expires", "3600", "-m", str(users), "-r", str(rate),
+                               "-l", str(users), *registering.NO_BYE_ON_ABORT,
+                               *sipprun.stats_args("avalanche", folder), "-trace_counts"],
+                              target.local, 0, timeout_s)
+    stat = folder / "avalanche.stat.csv"
+    began = time.monotonic()
+    process = processes.start("sipp avalanche", command, folder / "sipp.log", cwd=folder)
+    code = None
+    while time.monotonic() - began < timeout_s + 30:   # SIPp's own -timeout ends it first
+        try:
+            code = process.wait(timeout=0.5)
+            break
+        except subprocess.TimeoutExpired:
+            progress(rate, stats.final_counts(stat), time.monotonic() - began)
+    took = time.monotonic() - began
+    processes.wait(process, timeout_s=0)   # stops it if it outlived the deadline
+    _check_ran(code, stat, folder / "sipp.log")
+    counts = stats.final_counts(stat)
+    progress(rate, counts, took)
+    refusals = sum(stats.received(path, "503") for path in folder.glob("*_counts.csv"))
+    return AvalancheRun(users, counts.successful, refusals, took, code)
 
 
 class Callee:

@@ -113,8 +113,9 @@ def creation_seconds(path: Path, calls: int) -> float | None:
     return None
 
 
-def read_response_times(path: Path) -> list[float]:
-    """Response times in milliseconds from a -trace_rtt file (columns Date_ms;response_time_ms;rtd_no)."""
+def read_response_times(path: Path, rtd: int | None = None) -> list[float]:
+    """Response times in milliseconds from a -trace_rtt file (columns Date_ms;response_time_ms;rtd_no),
+    of every response timer or only of timer `rtd` (a scenario that times two answers apart)."""
     try:
         lines = Path(path).read_text(encoding="latin-1").splitlines()
     except FileNotFoundError:
@@ -122,12 +123,23 @@ def read_response_times(path: Path) -> list[float]:
     values = []
     for line in lines[1:]:
         fields = line.split(";")
-        if len(fields) >= 2:
-            try:
-                values.append(float(fields[1]))
-            except ValueError:
-                continue
+        if len(fields) < 2 or (rtd is not None and (len(fields) < 3 or fields[2].strip() != str(rtd))):
+            continue
+        try:
+            values.append(float(fields[1]))
+        except ValueError:
+            continue
     return values
+
+
+def received(path: Path, status: str) -> int:
+    """How many responses `status` (e.g. "503") SIPp received, summed over the scenario's messages,
+    from the last row of a -trace_counts file (columns N_STATUS_Recv); 0 when there is none."""
+    rows = read_rows(path)
+    if not rows:
+        return 0
+    return sum(int(value or 0) for column, value in rows[-1].items()
+               if column.endswith(f"_{status}_Recv") and column.split("_")[0].isdigit())
 
 
 def percentile(values: list[float], p: float) -> float | None:

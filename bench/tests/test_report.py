@@ -125,7 +125,8 @@ def test_report_only_rebuilds_the_report_and_one_plot_per_figure(tmp_path):
         assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", figure
     assert not (tmp_path / "register-front.png").exists()  # nothing measured through a front
     # the targets are rebuilt too, judged in the quick mode the run's run.tsv records
-    assert "met, indicative (quick mode's search precision is 0.35)" in (tmp_path / "report.md").read_text()
+    assert ("met, indicative (quick mode's search precision is 0.35; quick mode's search steps of 3 s are shorter than "
+            "120 s: not sustained)") in (tmp_path / "report.md").read_text()
 
 
 def test_references_measured_twice_are_averaged_and_a_drift_is_reported():
@@ -240,12 +241,13 @@ def test_a_front_hint_says_when_deploy_cannot_start_a_front():
     assert "with a deploy/p2psip whose `up` has --front" in line
 
 
-def test_quick_mode_verdicts_are_indicative_and_name_the_precision():
+def test_quick_mode_verdicts_are_indicative_and_name_the_precision_and_the_short_steps():
     lines = report.targets_section(rows(), QUICK)
     assert target(lines, "chord 2 nodes (spread, single server) / chord 1 node").endswith(
-        "| met, indicative (quick mode's search precision is 0.35) |")
+        "| met, indicative (quick mode's search precision is 0.35; quick mode's search steps of 3 s are shorter than "
+        "120 s: not sustained) |")
     finer = report.targets_section(rows(), {**QUICK, "command": "bench/run --quick --precision 0.1"})
-    assert "met, indicative (quick mode's search precision is 0.1) |" in "\n".join(finer)
+    assert "met, indicative (quick mode's search precision is 0.1; quick mode's search steps" in "\n".join(finer)
     assert target(report.targets_section(rows(), FULL), "chord 2 nodes (spread, single server) / chord 1 node"
                   ).endswith("| met |")
 
@@ -297,3 +299,25 @@ def test_the_capacity_within_a_100_ms_p99_stands_beside_the_rate(tmp_path):
              "rate_p99_100ms": "7000", "p50_ms": "3", "p99_ms": "400", "note": ""}]
     assert report.prompt_rate(rows[0]) == "7,000"
     assert report.prompt_rate({"rate": "9000"}) == "-", "a run from before it was measured"
+
+
+def test_a_generator_limited_reference_is_named_with_what_it_does_to_the_ratios(tmp_path):
+    note = "generator-limited: SIPp offered 30,000/s of 40,000/s asked, so the limit is higher than measured"
+    data = [row if row["system"] != "kamailio" or row["workload"] != "registration" else {**row, "note": note}
+            for row in rows()]
+    lines = report.generator_limited(data)
+    assert lines == [f"- Kamailio's registration figure, 8,000 REGISTER/s, is generator-limited: SIPp, sharing the "
+                     f"machine, could not offer more, so the reference's limit is higher and every ratio to it "
+                     f"overstates ours ({note})."]
+    assert report.generator_limited(rows()) == []
+    text = report.write_report(tmp_path, data, {}, FULL).read_text()
+    assert lines[0] in text[text.index("## References"):text.index("## Targets")]
+
+
+def test_the_report_says_whether_its_steps_were_sustained():
+    assert report.sustained_note(FULL) == "Each step held its rate 120 s: the limits are sustained rates."
+    assert report.sustained_note(QUICK).startswith("This run's steps last 3 s, shorter than the 120 s")
+    assert report.step_seconds({**FULL, "command": "bench/run --step-seconds 30"}) == 30.0
+    assert report.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
+    assert report.caveat({**FULL, "command": "bench/run --step-seconds 30"}) == (
+        ", indicative (this run's search steps of 30 s are shorter than 120 s: not sustained)")

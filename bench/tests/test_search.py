@@ -1,7 +1,7 @@
 """The rate search: the verdict of one step and the sequence of rates, on recorded and synthetic steps."""
 from pathlib import Path
 
-from sipbench import search, stats
+from sipbench import runner, search, stats
 
 DATA = Path(__file__).parent / "data"
 
@@ -190,3 +190,72 @@ def test_the_capacity_within_a_100_ms_p99_is_the_highest_pass_whose_p99_stayed_u
     assert outcome.best.rate == 3000, "the search's own bound is 1,500 ms"
     assert outcome.best_within(search.PROMPT_P99_MS).rate == 2000, "a failed step never counts, however fast"
     assert search.Outcome([search.judge(1000, 1000, counts, 1000.0, 60.0, 900.0)]).best_within(100.0) is None
+
+
+# The references measured to their limit: past --max-rate, until a failure or until SIPp cannot offer the rate.
+
+def generator_bound(capacity: int, generator: int):
+    """simulated(capacity) behind a load generator that creates at most `generator` calls per second:
+    above it SIPp still creates every call of the step, late, so that it offers less than asked."""
+    server = simulated(capacity)
+    def measure(rate: int) -> search.Step:
+        step = server(rate)
+        return search.judge(rate, step.attempts, step.counts, float(min(rate, generator)), 1.0, 2.0)
+    return measure
+
+
+def test_a_references_plan_reaches_four_times_the_maximum_with_the_steps_to_get_there():
+    plan = search.Plan(start=200, max_rate=20000, max_steps=10, growth=2.0)
+    reference = search.for_reference(plan)
+    assert (reference.max_rate, reference.max_steps) == (80000, 12)
+    assert search.for_reference(search.Plan(max_steps=5, growth=3.0)).max_steps == 7
+
+
+def test_a_reference_passing_at_the_maximum_keeps_growing_until_it_fails():
+    plan = search.Plan(start=5000, max_rate=20000, precision=0.05, max_steps=10)
+    capped = search.run(plan, simulated(50000))
+    assert capped.best.rate == 20000 and capped.overload is None
+    outcome = search.run(search.for_reference(plan), simulated(50000))
+    assert [s.rate for s in outcome.steps][:4] == [5000, 10000, 20000, 40000]
+    assert 50000 / 1.05 <= outcome.best.rate <= 50000
+    assert outcome.generator_limit is None
+    assert runner.search_note(outcome, search.for_reference(plan)) == ""
+
+
+def test_a_reference_that_outruns_the_load_generator_is_reported_generator_limited():
+    plan = search.for_reference(search.Plan(start=5000, max_rate=20000, precision=0.05, max_steps=10))
+    outcome = search.run(plan, generator_bound(10**6, 30000))
+    assert 30000 <= outcome.best.rate <= 30000 / 0.95   # SIPp may fall 5% short of a passing rate
+    limit = outcome.generator_limit
+    assert limit is not None and limit.generator_short and limit.rate > outcome.best.rate
+    note = runner.search_note(outcome, plan)
+    assert note.startswith("generator-limited: SIPp offered 30,000/s of ") and "higher than measured" in note
+
+
+def test_a_server_failing_below_the_generators_limit_is_not_generator_limited():
+    plan = search.for_reference(search.Plan(start=5000, max_rate=20000, precision=0.05, max_steps=12))
+    outcome = search.run(plan, generator_bound(25000, 30000))
+    assert 25000 / 1.05 <= outcome.best.rate <= 25000
+    assert outcome.generator_limit is None   # the lowest failure above the limit lost calls, SIPp offered it
+
+
+def test_only_the_references_search_past_the_maximum():
+    plan = search.Plan(max_rate=20000)
+    assert runner.plan_for(plan, "kamailio").max_rate == 80000
+    assert runner.plan_for(plan, "ceiling").max_rate == 80000
+    assert runner.plan_for(plan, "chord") is plan
+
+
+def test_the_note_says_why_a_limit_lies_higher_than_measured():
+    plan = search.Plan(start=100, max_rate=1000, max_steps=30)
+    assert runner.search_note(search.run(plan, simulated(10**6)), plan) == "reached the search's maximum rate"
+    assert runner.search_note(search.run(search.Plan(start=8, max_steps=30), simulated(0)), plan) == "no step passed"
+    budget = search.Plan(start=100, max_steps=2)
+    assert runner.search_note(search.run(budget, simulated(10**6)), budget).startswith("every step passed")
+
+
+def test_a_generator_short_step_is_marked_as_such_and_a_lossy_one_is_not():
+    counts = stats.Counts(created=1000, successful=1000)
+    assert search.judge(1000, 1000, counts, 940.0, None, None).generator_short
+    assert not search.judge(1000, 1000, stats.Counts(created=1000, successful=500), 1000.0, None, None).generator_short
+    assert search.generator_short(1000, 949.0) and not search.generator_short(1000, 950.0)
