@@ -52,7 +52,7 @@ public final class Registrar {
                 return refuse(Rejection.OUT_OF_ORDER);
             }
         }
-        return new Outcome.Store(current.next(List.of(), retainUntil(current, List.of(), now)));
+        return removeAll(current, now);
     }
 
     /** No Contact: a query; nothing changes (§10.2.3). */
@@ -60,9 +60,14 @@ public final class Registrar {
         return new Outcome.Unchanged(current);
     }
 
-    /** Adds, refreshes and removes the request's contacts (steps 7 and 8), all or nothing. */
+    /**
+     * Adds, refreshes and removes the request's contacts (steps 7 and 8), all or nothing. A contact
+     * the request lists twice is one binding, the later copy's: the first copy's binding carries
+     * the request's own Call-ID and CSeq and must not make the second look out of order.
+     */
     Outcome update(RegisterRequest request, BindingSet current, long now) {
         List<Binding> next = new ArrayList<>(current.bindings());
+        List<Binding> written = new ArrayList<>();
         for (ContactSpec contact : request.contacts()) {
             long seconds = expiresOf(contact, request);
             if (seconds != 0 && seconds < minExpires) {
@@ -70,19 +75,37 @@ public final class Registrar {
             }
             int existing = indexOf(next, contact);
             if (existing >= 0) {
-                if (isOutOfOrder(next.get(existing), request)) {
+                Binding stored = next.get(existing);
+                if (written.stream().noneMatch(b -> b == stored) && isOutOfOrder(stored, request)) {
                     return refuse(Rejection.OUT_OF_ORDER);
                 }
                 next.remove(existing);
             }
             if (seconds > 0) {
-                next.add(bind(request, contact, Math.min(seconds, maxExpires), now));
+                Binding binding = bind(request, contact, Math.min(seconds, maxExpires), now);
+                next.add(binding);
+                written.add(binding);
             }
         }
         if (next.size() > maxContacts) {
             return refuse(Rejection.TOO_MANY_CONTACTS);
         }
+        if (next.isEmpty()) {
+            return removeAll(current, now);
+        }
         return new Outcome.Store(current.next(next, retainUntil(current, next, now)));
+    }
+
+    /**
+     * No binding left. An AOR that has none stored already stays as it is: a removal for an AOR
+     * never registered must not create a record, which would make calls to it 480 (known, not
+     * reachable) instead of 404 for as long as the retention.
+     */
+    private Outcome removeAll(BindingSet current, long now) {
+        if (current.bindings().isEmpty()) {
+            return new Outcome.Unchanged(current);
+        }
+        return new Outcome.Store(current.next(List.of(), retainUntil(current, List.of(), now)));
     }
 
     /** The interval a contact asks for: its expires parameter, else the Expires header, else the default. */
@@ -103,13 +126,14 @@ public final class Registrar {
 
     /**
      * Which stored binding a contact refreshes: the one with the same {@code +sip.instance} and
-     * reg-id when the contact has an instance (RFC 5626), else the one with the same URI.
+     * reg-id when the contact has an instance (RFC 5626), else the one with an equivalent URI
+     * (RFC 3261 §19.1.4: {@link SipUri}).
      */
     static int indexOf(List<Binding> bindings, ContactSpec contact) {
         for (int i = 0; i < bindings.size(); i++) {
             Binding b = bindings.get(i);
             boolean same = contact.instance().isEmpty()
-                    ? b.instance().isEmpty() && b.contact().equals(contact.uri())
+                    ? b.instance().isEmpty() && SipUri.equivalent(b.contact(), contact.uri())
                     : b.instance().equals(contact.instance()) && b.regId() == contact.regId();
             if (same) {
                 return i;

@@ -223,6 +223,37 @@ class RegistrarRulesTest {
         assertEquals(List.of("<sip:edge.example.com;lr>"), await(dht.get(AOR)).bindings().get(0).path());
     }
 
+    @Test
+    void aContactListedTwiceIsOneBindingWithTheLaterCopysInterval() {
+        var reply = registered(register(null, contact("sip:alice@desk", 600L), contact("sip:alice@desk", 900L)));
+        assertEquals(List.of("sip:alice@desk=900"),
+                reply.bindings().stream().map(b -> b.contact() + "=" + b.secondsLeft(reply.now())).toList());
+    }
+
+    @Test
+    void aContactEquivalentByTheUriRulesRefreshesTheBindingInsteadOfAddingOne() {
+        register(null, contact("sip:alice@HOST.example;transport=UDP", 600L));
+        register(null, contact("sip:alice@host.example;transport=udp", 900L));
+        assertEquals(1, stored().size(), "one binding: " + stored());
+        register(null, contact("sip:alice@host.example:5060;transport=udp", 900L));
+        assertEquals(2, stored().size(), "an explicit port is another URI (RFC 3261 §19.1.4)");
+    }
+
+    @Test
+    void aWildcardRemovalForAnAorNeverRegisteredCreatesNoRecord() {
+        var reply = registered(await(service.register(new RegisterRequest(AOR, "w", 1, 0L, true, List.of(), List.of()))));
+        assertTrue(reply.bindings().isEmpty());
+        assertTrue(!await(dht.get(AOR)).exists(), "no record written");
+        assertInstanceOf(Location.Unknown.class, await(service.locate(AOR)), "calls to it get 404, not 480");
+    }
+
+    @Test
+    void removingContactsOfAnAorNeverRegisteredCreatesNoRecord() {
+        registered(register(null, contact("sip:alice@desk", 0L), contact("sip:alice@mobile", 0L)));
+        assertTrue(!await(dht.get(AOR)).exists(), "no record written");
+        assertInstanceOf(Location.Unknown.class, await(service.locate(AOR)));
+    }
+
     Reply register(Long expires, ContactSpec... contacts) {
         return await(service.register(request(expires, contacts)));
     }

@@ -5,11 +5,15 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import gov.nist.javax.sip.header.ims.PathHeader;
+import gov.nist.javax.sip.message.SIPMessage;
 import javax.servlet.sip.Address;
 import javax.servlet.sip.ServletParseException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
+import javax.sip.header.Header;
+import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.DhtException;
 
@@ -33,9 +37,13 @@ final class Answers {
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
-    /** 200 OK to a REGISTER: every current binding with its remaining time, and the Date. */
+    /**
+     * 200 OK to a REGISTER: every current binding with its remaining time, the Date, and the
+     * request's Path, which the UA learns the route to it from (RFC 3327 §5.3).
+     */
     void registered(SipServletRequest request, List<Binding> bindings, long now) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
+        echoPath(request, response);
         for (Binding binding : bindings) {
             try {
                 response.addAddressHeader("Contact", contactOf(binding, now), false);
@@ -45,6 +53,19 @@ final class Answers {
         }
         response.setHeader("Date", SIP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC)));
         send(response);
+    }
+
+    /**
+     * The request's Path headers, in order, into the response. Path is a system header to the
+     * container, whose addHeader refuses it, so they are copied on the stack's messages.
+     */
+    private static void echoPath(SipServletRequest request, SipServletResponse response) {
+        if (request instanceof MobicentsSipServletMessage in && in.getMessage() instanceof SIPMessage from
+                && response instanceof MobicentsSipServletMessage out && out.getMessage() instanceof SIPMessage to) {
+            for (var path = from.getHeaders(PathHeader.NAME); path.hasNext(); ) {
+                to.addHeader((Header) ((Header) path.next()).clone());
+            }
+        }
     }
 
     /** 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11). */
