@@ -1,24 +1,31 @@
 package org.p2psip.intake;
 
-/** Why the intake refuses a new request: each a 503 reason phrase and a counter of its own; or NONE. */
+/** Why the intake refuses a new request: each a status (503 but for a bad version), a reason phrase and a counter of its own; or NONE. */
 enum Refusal {
     /** Not refused: let through to the stack (what the intake remembers of requests it passed). */
-    NONE("", ""),
+    NONE(0, "", ""),
     /** The queue has been later than the target for a whole interval, and this request waited longer. */
-    LATE("Overloaded", "refused-late"),
+    LATE(503, "Overloaded", "refused-late"),
     /** Among the share refused while requests stay in the node longer than the target. */
-    SLOW("Overloaded", "refused-slow"),
+    SLOW(503, "Overloaded", "refused-slow"),
     /** The JVM spent more than its share of the last second collecting. */
-    COLLECTING("Overloaded", "refused-collecting"),
+    COLLECTING(503, "Overloaded", "refused-collecting"),
     /** The application has not opened the intake yet: joining, warming up. */
-    NOT_READY("Not Ready", "refused-not-ready"),
+    NOT_READY(503, "Not Ready", "refused-not-ready"),
     /** The application is stopping. */
-    STOPPING("Stopping", "refused-stopping");
+    STOPPING(503, "Stopping", "refused-stopping"),
+    /**
+     * The request line names a SIP version other than 2.0. The stack's parser reads any version
+     * as SIP/2.0, so the application cannot tell; only the datagram shows it.
+     */
+    VERSION(505, "Version Not Supported", "refused-version");
 
+    final int status;
     final String reason;
     final String counter;
 
-    Refusal(String reason, String counter) {
+    Refusal(int status, String reason, String counter) {
+        this.status = status;
         this.reason = reason;
         this.counter = counter;
     }

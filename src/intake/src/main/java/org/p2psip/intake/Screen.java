@@ -56,7 +56,7 @@ final class Screen {
         DatagramPacket packet = queued.packet;
         String branch = startsWith(packet, "SIP/") ? null : branchOf(packet);
         Refusal earlier = branch == null ? null : recent.get(branch);
-        Refusal refusal = earlier != null ? earlier : switch (Intake.state()) {
+        Refusal refusal = earlier != null ? earlier : branch != null && !sipTwo(packet) ? Refusal.VERSION : switch (Intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
             case OPEN -> Intake.queueDelay().late(waited, now) ? Refusal.LATE
@@ -71,6 +71,23 @@ final class Screen {
             }
         }
         return passes;
+    }
+
+    /** Whether a request's first line ends in SIP/2.0 (the version is case-insensitive, RFC 3261 §7.1). */
+    static boolean sipTwo(DatagramPacket packet) {
+        byte[] data = packet.getData();
+        int start = packet.getOffset();
+        int end = start + Math.min(packet.getLength(), 1024);
+        int lineEnd = start;
+        while (lineEnd < end && data[lineEnd] != '\r' && data[lineEnd] != '\n') {
+            lineEnd++;
+        }
+        String version = " SIP/2.0";
+        if (lineEnd - start < version.length()) {
+            return false;
+        }
+        String tail = new String(data, lineEnd - version.length(), version.length(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return tail.equalsIgnoreCase(version);
     }
 
     private static boolean startsWith(DatagramPacket packet, String prefix) {
@@ -123,8 +140,8 @@ final class Screen {
             return false;
         }
         byte[] data = packet.getData();
-        LazyRequest request = LazyRequest.read(
-                Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength()));
+        byte[] bytes = Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength());
+        LazyRequest request = refusal == Refusal.VERSION ? LazyRequest.readAnyVersion(bytes) : LazyRequest.read(bytes);
         if (request == null || request.toTag || request.method.equals("ACK") || request.method.equals("CANCEL")
                 || exempt(request) || (refusal.overload() && healthProbe(request))) {
             return false;
@@ -138,8 +155,9 @@ final class Screen {
             }
             return false; // the stack sends the transaction's last answer again
         }
-        outlet.send(request.answer(503, refusal.reason, tagOf(request.branch), source,
-                "Retry-After: " + retryAfter(Intake.retryAfterSeconds(), request.branch) + "\r\n"),
+        String retryAfter = refusal.status == 503
+                ? "Retry-After: " + retryAfter(Intake.retryAfterSeconds(), request.branch) + "\r\n" : "";
+        outlet.send(request.answer(refusal.status, refusal.reason, tagOf(request.branch), source, retryAfter),
                 request.answerAddress(source));
         Intake.refused(refusal);
         return true;

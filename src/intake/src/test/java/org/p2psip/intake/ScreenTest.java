@@ -102,6 +102,22 @@ class ScreenTest {
     }
 
     @Test
+    void aRequestOfAnotherSipVersionIs505EvenOnAnOpenNodeAndItsRetransmissionToo() throws Exception {
+        Intake.open();
+        String text = new String(register("z9hG4bK-v7", ""), StandardCharsets.ISO_8859_1).replace(" SIP/2.0\r\nVia", " SIP/7.0\r\nVia");
+        byte[] request = text.getBytes(StandardCharsets.ISO_8859_1);
+        assertFalse(screen.passes(queued(request, 0)), "never reaches the stack, whose parser reads it as SIP/2.0");
+        SIPResponse answer = onlyAnswer();
+        assertEquals(505, answer.getStatusCode());
+        assertEquals("Version Not Supported", answer.getReasonPhrase());
+        assertEquals(null, answer.getHeader(RetryAfterHeader.NAME), "no use retrying it");
+        assertFalse(screen.passes(queued(request, 0)));
+        assertEquals(505, onlyAnswer().getStatusCode(), "the retransmission too");
+        assertEquals(2, Intake.counters().get("refused-version"));
+        assertTrue(screen.passes(queued(register("z9hG4bK-v2", ""), 0)), "SIP/2.0 passes");
+    }
+
+    @Test
     void retryAftersOfManyRequestsSpreadOverTheirRangeToSpreadTheClientsReturn() {
         var seen = new java.util.TreeSet<Long>();
         for (int i = 0; i < 200; i++) {
