@@ -23,6 +23,13 @@ final class ResponseDelay {
     /** ...and by this much per target the delay grew (or fell) since the last update. */
     private static final double BETA = 0.5;
     private static final double MAX_SHARE = 0.95;
+    /**
+     * RFC 8033's burst allowance: delay above the target for less than this long, after a calm
+     * spell, refuses no one (a collector pause, a lookup retried once on a ring just formed).
+     */
+    static final long MAX_BURST_NANOS = 150_000_000L;
+    /** RFC 8033 §5.1: while the delay is under half the target and the share under this, no one is refused. */
+    private static final double LOW_SHARE = 0.2;
     /** Arrivals never answered (the request failed before the application saw it) are forgotten past this many... */
     private static final int MAX_TRACKED = 16_384;
     /** ...or this old: the application answers everything within its DHT deadline. */
@@ -32,8 +39,10 @@ final class ResponseDelay {
     private final ConcurrentHashMap<String, Long> arrivals = new ConcurrentHashMap<>();
     private final LongAdder delaySum = new LongAdder();
     private final LongAdder delayCount = new LongAdder();
-    private double lastDelay;
+    private volatile double lastDelay;
     private volatile double refusedShare;
+    private volatile long burstAllowance = MAX_BURST_NANOS;
+    private long lastUpdate = Long.MIN_VALUE;
 
     ResponseDelay(long targetNanos) {
         this.targetNanos = targetNanos;
@@ -75,6 +84,10 @@ final class ResponseDelay {
         }
         double delay = (count > 0 ? (double) sum / count : oldest) / targetNanos;
         double share = refusedShare + gentleness(refusedShare) * (ALPHA * (delay - 1) + BETA * (delay - lastDelay));
+        boolean calm = refusedShare == 0 && delay < 0.5 && lastDelay < 0.5;
+        long elapsed = lastUpdate == Long.MIN_VALUE ? 0 : now - lastUpdate;
+        burstAllowance = calm ? MAX_BURST_NANOS : Math.max(0, burstAllowance - elapsed);
+        lastUpdate = now;
         lastDelay = delay;
         refusedShare = Math.max(0, Math.min(MAX_SHARE, share));
     }
@@ -97,10 +110,17 @@ final class ResponseDelay {
         return 1;
     }
 
-    /** Whether to refuse the next new request: true with the current refused share. */
+    /**
+     * Whether to refuse the next new request: true with the current refused share, once the
+     * burst allowance is spent, and not while the delay is low again and the share small (it
+     * decays slowly after a spike that is over).
+     */
     boolean refuseNext() {
         double share = refusedShare;
-        return share > 0 && ThreadLocalRandom.current().nextDouble() < share;
+        if (share == 0 || burstAllowance > 0 || (lastDelay < 0.5 && share < LOW_SHARE)) {
+            return false;
+        }
+        return ThreadLocalRandom.current().nextDouble() < share;
     }
 
     double refusedShare() {

@@ -30,6 +30,42 @@ class ResponseDelayTest {
             delay.update(now);
         }
         assertTrue(delay.refusedShare() < 0.001, "one slow answer moved the share to " + delay.refusedShare());
+        assertNoneRefused("answers are fast again: the small share left refuses no one");
+    }
+
+    @Test
+    void aSpikeShorterThanTheBurstAllowanceRefusesNoOneButALongerOneDoes() {
+        for (int i = 0; i < 10; i++) { // calm
+            answerAfter(20 * MS);
+            delay.update(now);
+        }
+        for (int i = 0; i < 2; i++) { // 100 ms of answers far beyond the target
+            answerAfter(50 * MS);
+            delay.arrived("z9hg4bk-slow-" + i, now - 1_000 * MS);
+            delay.answered("z9hg4bk-slow-" + i, now);
+            delay.update(now);
+        }
+        assertTrue(delay.refusedShare() > 0);
+        assertNoneRefused("within the burst allowance");
+        for (int i = 0; i < 40; i++) { // two more seconds of it
+            answerAfter(50 * MS);
+            delay.arrived("z9hg4bk-late-" + i, now - 1_000 * MS);
+            delay.answered("z9hg4bk-late-" + i, now);
+            delay.update(now);
+        }
+        assertTrue(refusedOf(1000) > 0, "a sustained overload is shed");
+    }
+
+    private void assertNoneRefused(String why) {
+        assertEquals(0, refusedOf(1000), why);
+    }
+
+    private int refusedOf(int requests) {
+        int refused = 0;
+        for (int i = 0; i < requests; i++) {
+            refused += delay.refuseNext() ? 1 : 0;
+        }
+        return refused;
     }
 
     @Test
