@@ -209,7 +209,10 @@ public abstract class P2PSipServlet extends SipServlet {
             metricsLog.shutdownNow();
         }
         if (counters != null && dht != null) {
-            LOG.log(Level.INFO, "counters {0}", snapshot()); // the last word, whatever the log interval
+            // The last word, whatever the log interval; to the console itself, since the JVM's
+            // shutdown hooks close the log handlers while the container stops its servlets, and
+            // the logged line was lost on every `down`.
+            System.err.println("P2PSIP node stopping, counters " + snapshot());
         }
         if (dht != null) {
             dht.close();
