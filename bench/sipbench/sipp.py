@@ -281,11 +281,8 @@ def avalanche(processes: Processes, folder: Path, target: Target, users: int, wi
     sipprun, registering = _scenario_helpers()
     folder.mkdir(parents=True, exist_ok=True)
     csv = users_file(folder / "users.csv", aors.take(users), users)
-    rate = max(1, round(users / window_s))
-    command = sipprun.command(_scenario_name(AVALANCHE), f"{target.host}:{target.port}",
-                              ["-inf", str(csv), "-key", "expires", "3600", "-m", str(users), "-r", str(rate),
-                               "-l", str(users), *registering.NO_BYE_ON_ABORT,
-                               *sipprun.stats_args("avalanche", folder), "-trace_counts"],
+    rate, options = registering.avalanche_args(csv, users, window_s, folder)
+    command = sipprun.command(registering.AVALANCHE, f"{target.host}:{target.port}", [*options, "-trace_counts"],
                               target.local, 0, timeout_s)
     stat = folder / "avalanche.stat.csv"
     began = time.monotonic()

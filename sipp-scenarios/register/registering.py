@@ -33,3 +33,16 @@ def register(target: str, users_csv: Path, count: int, rate: int, expires: int =
             "-t", transport, "-l", str(max(rate * 4, 10)), *NO_BYE_ON_ABORT, *sipprun.stats_args(name, out)]
     scenario = "register/query.xml" if query else "register/register.xml"
     return sipprun.run(scenario, target, args, address, port, out, timeout_seconds)
+
+
+AVALANCHE = "avalanche/avalanche.xml"
+
+
+def avalanche_args(users_csv: Path, users: int, window_seconds: float, out: Path | None) -> tuple[int, list[str]]:
+    """The avalanche's rate and SIPp options (sipp-scenarios/avalanche): every phone of users_csv
+    started within window_seconds, and any number of them waiting at once, since every phone of
+    an avalanche may be (no cap below the population)."""
+    rate = max(1, round(users / window_seconds))
+    return rate, ["-inf", str(users_csv), "-key", "expires", "3600", "-m", str(users), "-r", str(rate),
+                  "-l", str(users), *NO_BYE_ON_ABORT, *sipprun.stats_args("avalanche", out)]
+
