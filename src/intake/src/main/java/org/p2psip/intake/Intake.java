@@ -63,8 +63,7 @@ public final class Intake {
             long retryAfter) {
         maxQueueDelayNanos = maxQueueDelay.toNanos();
         targetResponseDelayNanos = targetResponseDelay.toNanos();
-        queueDelay = new QueueDelay(maxQueueDelayNanos);
-        responseDelay = new ResponseDelay(targetResponseDelayNanos);
+        judgeAfresh();
         collectorLimit = maxCollectorShare;
         CollectorLoad load = collectorLoad;
         if (load != null) {
@@ -117,9 +116,14 @@ public final class Intake {
      * node just opened.
      */
     public static void open() {
+        judgeAfresh();
+        state = State.OPEN;
+    }
+
+    /** Queueing and response delays as if nothing had come yet. */
+    private static void judgeAfresh() {
         queueDelay = new QueueDelay(maxQueueDelayNanos);
         responseDelay = new ResponseDelay(targetResponseDelayNanos);
-        state = State.OPEN;
     }
 
     /** The node is stopping: new requests are refused from now on. */

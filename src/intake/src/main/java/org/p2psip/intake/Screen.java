@@ -54,9 +54,10 @@ final class Screen {
         Intake.waited(waited);
         long now = nanos.getAsLong();
         DatagramPacket packet = queued.packet;
-        String branch = startsWith(packet, "SIP/") ? null : branchOf(packet);
+        String head = head(packet);
+        String branch = head.startsWith("SIP/") ? null : Intake.branchIn(head);
         Refusal earlier = branch == null ? null : recent.get(branch);
-        Refusal refusal = earlier != null ? earlier : branch != null && !sipTwo(packet) ? Refusal.VERSION : switch (Intake.state()) {
+        Refusal refusal = earlier != null ? earlier : branch != null && !sipTwo(head) ? Refusal.VERSION : switch (Intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
             case OPEN -> Intake.queueDelay().late(waited, now) ? Refusal.LATE
@@ -66,72 +67,30 @@ final class Screen {
         boolean passes = refusal == Refusal.NONE || !refused(packet, refusal);
         if (branch != null && earlier == null) {
             recent.put(branch, passes ? Refusal.NONE : refusal, now);
-            if (passes && startsWith(packet, "REGISTER ")) {
+            if (passes && head.startsWith("REGISTER ")) {
                 Intake.responseDelay().arrived(branch, now - waited); // timed until the application answers
             }
         }
         return passes;
     }
 
+    /**
+     * The datagram's first KiB as text: enough for the request line and the top Via, where the
+     * branch is (Via is the first header that carries one).
+     */
+    private static String head(DatagramPacket packet) {
+        return new String(packet.getData(), packet.getOffset(), Math.min(packet.getLength(), 1024),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     /** Whether a request's first line ends in SIP/2.0 (the version is case-insensitive, RFC 3261 §7.1). */
-    static boolean sipTwo(DatagramPacket packet) {
-        byte[] data = packet.getData();
-        int start = packet.getOffset();
-        int end = start + Math.min(packet.getLength(), 1024);
-        int lineEnd = start;
-        while (lineEnd < end && data[lineEnd] != '\r' && data[lineEnd] != '\n') {
+    static boolean sipTwo(String head) {
+        int lineEnd = 0;
+        while (lineEnd < head.length() && head.charAt(lineEnd) != '\r' && head.charAt(lineEnd) != '\n') {
             lineEnd++;
         }
         String version = " SIP/2.0";
-        if (lineEnd - start < version.length()) {
-            return false;
-        }
-        String tail = new String(data, lineEnd - version.length(), version.length(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        return tail.equalsIgnoreCase(version);
-    }
-
-    private static boolean startsWith(DatagramPacket packet, String prefix) {
-        byte[] data = packet.getData();
-        if (packet.getLength() < prefix.length()) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (data[packet.getOffset() + i] != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The branch of the first Via, found by the first ";branch=" of the message (lower case): Via
-     * is the first header that carries one. Null if there is none in its first KiB.
-     */
-    static String branchOf(DatagramPacket packet) {
-        byte[] data = packet.getData();
-        int end = packet.getOffset() + Math.min(packet.getLength(), 1024);
-        for (int i = packet.getOffset(); i + BRANCH.length < end; i++) {
-            if (data[i] == ';' && matches(data, i, BRANCH)) {
-                int from = i + BRANCH.length;
-                int to = from;
-                while (to < end && ";, \t\r\n".indexOf(data[to]) < 0) {
-                    to++;
-                }
-                return new String(data, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase();
-            }
-        }
-        return null;
-    }
-
-    private static final byte[] BRANCH = ";branch=".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-
-    private static boolean matches(byte[] data, int at, byte[] text) {
-        for (int k = 0; k < text.length; k++) {
-            if (data[at + k] != text[k]) {
-                return false;
-            }
-        }
-        return true;
+        return lineEnd >= version.length() && head.regionMatches(true, lineEnd - version.length(), version, 0, version.length());
     }
 
     private boolean refused(DatagramPacket packet, Refusal refusal) {
