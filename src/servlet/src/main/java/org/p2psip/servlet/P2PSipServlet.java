@@ -59,7 +59,6 @@ public abstract class P2PSipServlet extends SipServlet {
     private transient Registration registration;
     private transient Routing routing;
     private transient Counters counters;
-    private transient Answers answers;
     private transient ScheduledExecutorService metricsLog;
 
     /** The backend's name as {@code p2psip.dht} spells it. */
@@ -108,7 +107,7 @@ public abstract class P2PSipServlet extends SipServlet {
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
         counters = new Counters();
-        answers = new Answers(factory, counters, retryAfter);
+        var answers = new Answers(factory, counters, retryAfter);
         var threads = new ContainerThreads(dht.completesOnWorkers());
         registration = new Registration(service, admission, answers, counters, threads);
         routing = new Routing(service, admission, answers, counters, factory, threads, config);
@@ -185,15 +184,6 @@ public abstract class P2PSipServlet extends SipServlet {
     protected void doRequest(SipServletRequest request) throws ServletException, IOException {
         if (!request.isInitial()) {
             return; // inside a dialog: the container proxies it along the recorded route
-        }
-        if (!request.getMethod().equals("ACK") && !request.getMethod().equals("CANCEL")) {
-            BadRequest bad = RequestLine.refusal(request);
-            if (bad != null) {
-                counters.problem("refused-" + bad.status() + "-" + bad.reason(), request.getMethod() + " " + request.getCallId());
-                answers.status(request, bad.status(), bad.reason());
-                Sessions.release(request);
-                return;
-            }
         }
         switch (request.getMethod()) {
             case "REGISTER" -> registration.handle(request);

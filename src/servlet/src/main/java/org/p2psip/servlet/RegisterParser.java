@@ -7,6 +7,7 @@ import java.util.Locale;
 import javax.servlet.sip.Address;
 import javax.servlet.sip.ServletParseException;
 import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.SipURI;
 import org.p2psip.dht.Binding;
 import org.p2psip.registrar.ContactSpec;
 import org.p2psip.registrar.RegisterRequest;
@@ -26,6 +27,9 @@ final class RegisterParser {
     }
 
     static RegisterRequest parse(SipServletRequest request) throws BadRequest {
+        if (!(request.getRequestURI() instanceof SipURI)) { // the container lets any scheme through
+            throw new BadRequest(416, "Unsupported URI Scheme");
+        }
         if (request.getTo() == null) {
             throw new BadRequest("Missing To Header");
         }
