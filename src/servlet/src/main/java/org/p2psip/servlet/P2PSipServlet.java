@@ -127,9 +127,10 @@ public abstract class P2PSipServlet extends SipServlet {
     /** On a thread of its own: waits until the node serves, warms it up, then opens the intake to clients. */
     private void startOpening(Config config) {
         Thread opening = new Thread(() -> {
-            long deadline = System.currentTimeMillis() + config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
+            long timeout = config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
+            long deadline = System.currentTimeMillis() + timeout;
             try {
-                serving().toCompletableFuture().get(config.get(ServletOptions.WARMUP_TIMEOUT).toMillis(), TimeUnit.MILLISECONDS);
+                serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 warmUp(config, deadline);
             } catch (TimeoutException e) {
                 LOG.log(Level.WARNING, "not serving the {0} overlay after {1}: opening anyway", backendName(),
