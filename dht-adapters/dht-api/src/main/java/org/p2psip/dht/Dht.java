@@ -68,6 +68,16 @@ public interface Dht extends AutoCloseable {
     }
 
     /**
+     * Completes the next time this node's place in the overlay holds still: its neighbours agree
+     * with it and any records it was due have been handed to it, so that the next operations do not
+     * land on a ring still repairing itself. A node says it is ready only after this. By default
+     * when joined: a backend without such a notion is settled once it serves.
+     */
+    default CompletionStage<Void> settled() {
+        return joined();
+    }
+
+    /**
      * Whether this backend completes its stages on worker threads of its own, which may run a
      * caller's continuation at length (SIP work included), rather than on an event loop or an I/O
      * thread that the whole overlay waits on. The servlet then answers on that thread instead of

@@ -124,7 +124,11 @@ public abstract class P2PSipServlet extends SipServlet {
         return dht.joined();
     }
 
-    /** On a thread of its own: waits until the node serves, warms it up, then opens the intake to clients. */
+    /**
+     * On a thread of its own: waits until the node serves, warms it up, waits until its place in
+     * the overlay holds still (the warm-up's load, and nodes joining beside it, move the ring),
+     * then opens the intake to clients.
+     */
     private void startOpening(Config config) {
         Thread opening = new Thread(() -> {
             long timeout = config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
@@ -132,9 +136,11 @@ public abstract class P2PSipServlet extends SipServlet {
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 warmUp(config, deadline);
+                dht.settled().toCompletableFuture().get(Math.max(0, deadline - System.currentTimeMillis()),
+                        TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                LOG.log(Level.WARNING, "not serving the {0} overlay after {1}: opening anyway", backendName(),
-                        config.get(ServletOptions.WARMUP_TIMEOUT));
+                LOG.log(Level.WARNING, "not serving the {0} overlay, warmed and settled after {1}: opening anyway",
+                        backendName(), config.get(ServletOptions.WARMUP_TIMEOUT));
             } catch (InterruptedException e) {
                 return; // the node stops
             } catch (Exception e) {

@@ -28,7 +28,7 @@ final class ServletOptions {
     static final Option<Integer> WARMUP_REQUESTS = Option.integer("p2psip.warmup.requests", 20_000, "5000",
             "REGISTERs a starting node sends itself before it serves, and a quarter as many that its intake refuses (it answers clients 503 Not Ready until then); 0: no warm-up.");
     static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofMinutes(3), "5m",
-            "Longest the warm-up may take; past it the node serves anyway and logs a warning.");
+            "Longest a starting node may take to join, warm up and settle in the overlay; past it the node serves anyway and logs a warning.");
 
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
             TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT);

@@ -76,6 +76,16 @@ public final class ChordDht implements Dht {
         return node.joined().copy();
     }
 
+    /**
+     * Completes once this node and its successor have agreed on each other, with its range handed
+     * to it, for {@link Membership#SETTLED_ROUNDS} stabilisations in a row (at once when it is
+     * alone by design, with no other members).
+     */
+    @Override
+    public CompletionStage<Void> settled() {
+        return onLoop(node::settled);
+    }
+
     /** This node's overlay address and id. */
     public NodeRef self() {
         return node.self();
@@ -95,6 +105,12 @@ public final class ChordDht implements Dht {
     /** Whether this node holds a copy of {@code aor}'s record (as owner or replica); for tests and tools. */
     public CompletionStage<Boolean> holds(String aor) {
         return onLoop(() -> CompletableFuture.completedFuture(node.storage().record(aor) != null));
+    }
+
+    /** How many of {@code aors} this node's own store holds, counted in one step of its loop; for tests and tools. */
+    public CompletionStage<Integer> holds(java.util.Collection<String> aors) {
+        return onLoop(() -> CompletableFuture.completedFuture(
+                (int) aors.stream().filter(aor -> node.storage().record(aor) != null).count()));
     }
 
     /** What a node knows of its neighbours; {@code farFinger} is the finger half the ring away. */

@@ -83,6 +83,11 @@ final class ChordNode {
         return joined;
     }
 
+    /** See {@link Membership#settled()}; on the loop. */
+    CompletableFuture<Void> settled() {
+        return membership.settled();
+    }
+
     boolean isClosing() {
         return closing;
     }
@@ -143,6 +148,7 @@ final class ChordNode {
         timeouts.remove(peer);
         counters.increment("chord.suspected");
         table.remove(peer);
+        membership.unsettle();
         return true;
     }
 

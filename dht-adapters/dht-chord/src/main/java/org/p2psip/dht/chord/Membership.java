@@ -12,6 +12,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class Membership {
 
+    /** Stabilisations in a row that must find the ring agreed before a node calls itself settled. */
+    static final int SETTLED_ROUNDS = 3;
+
     private final ChordNode node;
     private boolean stabilizing;
     private boolean fixing;
@@ -23,6 +26,8 @@ final class Membership {
     private boolean rejoining;
     /** The fresh predecessor this node is handing its records to; null when none. */
     private NodeRef handingTo;
+    private int agreedRounds;
+    private final List<CompletableFuture<Void>> settling = new ArrayList<>();
 
     Membership(ChordNode node) {
         this.node = node;
@@ -148,6 +153,7 @@ final class Membership {
             } else if (lost != null) {
                 rejoin();
             }
+            agreed(predecessor == null && !table().awaitingRecords()); // alone: nobody to disagree with
             return;
         }
         lost = null; // not alone (any more): healed by a rejoin or by another node's notify
@@ -155,6 +161,7 @@ final class Membership {
         request(successor, MessageType.STATE, new byte[0]).whenComplete((bytes, failure) -> {
             stabilizing = false;
             if (failure != null) {
+                agreed(false);
                 successorFailed(successor, failure);
                 return;
             }
@@ -169,9 +176,38 @@ final class Membership {
             } else {
                 table().successors(successor, rest.subList(1, rest.size()));
             }
+            agreed(node.self().equals(between) && table().predecessor() != null && !table().awaitingRecords());
             request(table().successor(), MessageType.NOTIFY,
                     new Wire.Writer().node(node.self()).u8(table().awaitingRecords() ? 1 : 0).bytes());
         });
+    }
+
+    /**
+     * Completes once {@link #SETTLED_ROUNDS} stabilisations in a row found this node's successor
+     * naming it as predecessor, a predecessor known and its range handed in (or, alone, nothing to
+     * wait for): joins, hand-overs and suspicions have calmed down around it.
+     */
+    CompletableFuture<Void> settled() {
+        if (agreedRounds >= SETTLED_ROUNDS) {
+            return CompletableFuture.completedFuture(null);
+        }
+        var next = new CompletableFuture<Void>();
+        settling.add(next);
+        return next;
+    }
+
+    /** A peer was dropped: the ring around this node is moving again. */
+    void unsettle() {
+        agreedRounds = 0;
+    }
+
+    private void agreed(boolean agreed) {
+        agreedRounds = agreed ? agreedRounds + 1 : 0;
+        if (agreedRounds >= SETTLED_ROUNDS && !settling.isEmpty()) {
+            var waiting = List.copyOf(settling);
+            settling.clear();
+            waiting.forEach(f -> f.complete(null));
+        }
     }
 
     /**
