@@ -147,8 +147,11 @@ final class ChordNode {
         }
         timeouts.remove(peer);
         counters.increment("chord.suspected");
+        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
         table.remove(peer);
-        membership.unsettle();
+        if (neighbour) {
+            membership.unsettle(); // a finger or a stranger gone does not move the ring around this node
+        }
         return true;
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 
@@ -58,6 +59,13 @@ class SettledTest {
     void aNodeAloneByDesignIsSettledAtOnce() {
         ring = Ring.of(1, clock);
         Ring.get(ring.nodes.get(0).settled());
+    }
+
+    @Test
+    void aFounderWhoseMembersAreNotUpYetIsSettledAlone() {
+        ring = new Ring(clock, false).with(NodeOptions.OVERLAY_MEMBERS.name(), "founder:6070,absent-1:6070,absent-2:6070");
+        ChordDht founder = ring.add("founder:6070", "");
+        Ring.get(founder.settled());
     }
 
     private void writeAll() {
