@@ -104,14 +104,16 @@ def report(name: str, code: int) -> int:
     return 1 if code != 0 else 0
 
 
-def run_each(folder: str, target: str, names: list[str], domain: str, address: str = "127.0.0.1") -> int:
+def run_each(folder: str, target: str, names: list[str], domain: str, address: str = "127.0.0.1",
+             extra: list[str] | None = None) -> int:
     """Runs folder/NAME.xml once per name (all of the folder's scenarios when names is empty) with
-    -key domain, prints each verdict; 0 when all passed, else 1. For folders of one-call checks."""
+    -key domain and the `extra` arguments, prints each verdict; 0 when all passed, else 1. For
+    folders of one-call checks."""
     names = names or sorted(p.stem for p in (HERE / folder).glob("*.xml"))
     failed = 0
     for name in names:
         # 10 s: covers the UDP retransmissions of a request nobody answers
-        code = run(f"{folder}/{name}.xml", target, ["-m", "1", "-key", "domain", domain], address,
+        code = run(f"{folder}/{name}.xml", target, ["-m", "1", "-key", "domain", domain, *(extra or [])], address,
                    timeout_seconds=10, quiet=True)
         failed += report(name, code)
     return 1 if failed else 0

@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import build, front, layout, nodes
+from . import build, front, layout, nodes, users
 
 
 def duration_ms(text: str) -> int:
@@ -73,11 +73,23 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              "root namespace's gateway address (needs root; `down` removes them)")
 
 
+def auth_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--auth", action="store_true",
+                        help="REGISTERs must carry Digest credentials of a user of the deployment's users file "
+                             "(<run-dir>/users.csv, kept by `deploy/p2psip users`); without it a node accepts anyone")
+    parser.add_argument("--users", dest="users_file", type=Path, metavar="FILE.csv",
+                        help="add the user,domain,password lines of FILE.csv to the users file first; implies --auth")
+
+
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
+    settings = dict(args.settings)
+    if getattr(args, "auth", False) or getattr(args, "users_file", None):
+        settings.setdefault("p2psip.auth.enabled", "true")
+        settings.setdefault("p2psip.auth.users-file", str(users.users_file(args.run_dir.resolve())))
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
                            heap=args.heap, register_rate=args.register_rate, young=args.young,
-                           overlay_offset=args.overlay_offset, settings=dict(args.settings),
+                           overlay_offset=args.overlay_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, netns=args.netns)
 
@@ -87,6 +99,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", required=True)
     up = commands.add_parser("up", help="start nodes; returns when every node answers OPTIONS")
     up_arguments(up, nodes_default=1)
+    auth_arguments(up)
     run_dir_argument(up)
     for name, text in (("down", "stop exactly the processes `up` started"),
                        ("status", "one line per started process: role, backend, address, PID, answers")):
@@ -105,6 +118,19 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--calls", type=int, default=100, help="calls to place (default 100)")
     demo.add_argument("--rate", type=int, default=200, help="SIPp rate, registrations or calls per second (default 200)")
     run_dir_argument(demo)
+    accounts = commands.add_parser("users", help="who may register when the nodes run with --auth: "
+                                                 "add, remove, import (a running deployment reads the change)")
+    actions = accounts.add_subparsers(dest="action", required=True)
+    add = actions.add_parser("add", help="add a user, or set a user's password")
+    add.add_argument("user", metavar="USER@DOMAIN")
+    add.add_argument("password")
+    run_dir_argument(add)
+    remove = actions.add_parser("remove", help="remove a user")
+    remove.add_argument("user", metavar="USER@DOMAIN")
+    run_dir_argument(remove)
+    load = actions.add_parser("import", help="add every user,domain,password line of a CSV file")
+    load.add_argument("file", type=Path, metavar="FILE.csv")
+    run_dir_argument(load)
     test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
     test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
     test.add_argument("--matrix", action="store_true",
@@ -112,10 +138,33 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def users_command(args: argparse.Namespace) -> int:
+    file = users.users_file(args.run_dir.resolve())
+    try:
+        if args.action == "add":
+            users.add(file, args.user, args.password)
+            print(f"{args.user} may register ({file})")
+        elif args.action == "remove":
+            if not users.remove(file, args.user):
+                print(f"deploy/p2psip users: no user {args.user} in {file}", file=sys.stderr)
+                return 1
+            print(f"{args.user} removed ({file})")
+        else:
+            print(f"{users.import_csv(file, args.file)} user(s) imported into {file}")
+    except (users.UsersError, OSError) as e:
+        print(f"deploy/p2psip users: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
+        if args.command == "users":
+            return users_command(args)
         if args.command == "up":
+            if args.users_file:
+                users.import_csv(users.users_file(args.run_dir.resolve()), args.users_file)
             started = nodes.up(up_options(args))
             count = sum(1 for p in started if p.role == "node")
             fronted = [f" behind the front on {p.sip_address} ({p.backend})" for p in started if p.role == front.ROLE]

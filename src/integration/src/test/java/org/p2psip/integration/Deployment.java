@@ -49,6 +49,8 @@ final class Deployment implements AutoCloseable {
             "p2psip.intake.target-response-delay", "2s",
             "p2psip.intake.max-collector-share", "0.9"));
     private final List<String> jvmArgs = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));
+    /** USER@DOMAIN to password: with any, the nodes run with --auth and these users. */
+    private final Map<String, String> users = new LinkedHashMap<>();
 
     Deployment(String name, int basePort, int nodes) {
         this(name, "memory", basePort, nodes);
@@ -93,6 +95,18 @@ final class Deployment implements AutoCloseable {
         return this;
     }
 
+    /** A user of the deployment (deploy/p2psip users add); the nodes then run with --auth (call before {@link #up()}). */
+    Deployment withUser(String userAtDomain, String password) {
+        users.put(userAtDomain, password);
+        return this;
+    }
+
+    /** Adds a user to the running deployment's users file, as an operator does; the nodes read it within a second. */
+    void addUser(String userAtDomain, String password) {
+        int code = command.run(60, "deploy/p2psip", "users", "add", userAtDomain, password, "--run-dir", runDir.toString());
+        assertEquals(0, code, "deploy/p2psip users add " + userAtDomain + " failed; see " + command.log());
+    }
+
     /** The nodes' JVM heap (deploy/p2psip up --heap; call before {@link #up()}). */
     Deployment withHeap(String heap) {
         this.heap = heap;
@@ -111,6 +125,10 @@ final class Deployment implements AutoCloseable {
         }
         if (sipTrace) {
             args.add("--sip-trace");
+        }
+        users.forEach(this::addUser);
+        if (!users.isEmpty()) {
+            args.add("--auth");
         }
         int code = command.run(600, "deploy/p2psip", args.toArray(String[]::new));
         assertEquals(0, code, "deploy/p2psip up of " + name + " failed; see " + command.log()

@@ -38,7 +38,7 @@ class ProxyRulesIT extends DeployedNodes {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"answer-lists-date-and-expires", "refused-keeps-binding", "answer-echoes-path",
-        "contact-twice-is-one-binding"})
+        "contact-twice-is-one-binding", "own-address-is-default-domain"})
     void registrarAnswersAsTheCheckExpects(String check) {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app has no registrar");
         assertEquals(0, sipp.registrar(deployment.node(0), check),

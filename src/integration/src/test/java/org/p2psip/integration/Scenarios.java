@@ -91,4 +91,9 @@ final class Scenarios {
     int registrar(String node, String check) {
         return command.run(120, "sipp-scenarios/registrar/run", node, check);
     }
+
+    /** One check of sipp-scenarios/auth/run (challenge-then-200, ...) as user with password. */
+    int auth(String node, String check, String user, String password) {
+        return command.run(120, "sipp-scenarios/auth/run", node, check, "--user", user, "--password", password);
+    }
 }

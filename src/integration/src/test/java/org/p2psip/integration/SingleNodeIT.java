@@ -30,7 +30,8 @@ class SingleNodeIT extends DeployedNodes {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"malformed-contact", "non-numeric-expires", "wildcard-without-expires-0",
-        "interval-too-brief", "invite-unknown-aor", "version-not-supported", "unsupported-uri-scheme"})
+        "interval-too-brief", "invite-unknown-aor", "version-not-supported", "unsupported-uri-scheme",
+        "unsupported-contact-scheme", "register-domain-not-served", "invite-domain-not-served"})
     void badInputIsAnsweredAsTheScenarioExpects(String scenario) {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app does not check its input");
         assertEquals(0, sipp.badInput(deployment.node(0), scenario),

@@ -26,8 +26,11 @@ public final class RegistrarOptions {
     public static final Option<Long> RETRY_AFTER = Option.longInteger("p2psip.retry-after", 5, "10",
             "Seconds in the Retry-After of every 503 this node sends.");
 
+    public static final Option<String> DOMAINS = Option.string("p2psip.domains", "p2psip.test", "example.com,example.org",
+            "Domains the deployment serves, comma-separated, the first the default (that of a request to a user at the node's own address); a REGISTER or a request for another domain gets 403.");
+
     public static final List<Option<?>> ALL = List.of(MIN_EXPIRES, MAX_EXPIRES, DEFAULT_EXPIRES, MAX_CONTACTS,
-            RETENTION, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER);
+            RETENTION, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER, DOMAINS);
 
     private RegistrarOptions() {
     }

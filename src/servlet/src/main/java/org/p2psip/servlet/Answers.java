@@ -86,6 +86,23 @@ final class Answers {
         send(response);
     }
 
+    /**
+     * 401 with one WWW-Authenticate per offered algorithm (RFC 3261 §22.4, RFC 8760). The
+     * container's addHeader keeps only the last WWW-Authenticate, so they are added on the stack's
+     * message, which keeps a list.
+     */
+    void challenge(SipServletRequest request, List<String> challenges) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_UNAUTHORIZED);
+        for (String challenge : challenges) {
+            if (response instanceof MobicentsSipServletMessage out && out.getMessage() instanceof SIPMessage to) {
+                to.addHeader("WWW-Authenticate: " + challenge);
+            } else {
+                response.addHeader("WWW-Authenticate", challenge);
+            }
+        }
+        send(response);
+    }
+
     /** 503 with Retry-After: the node or its DHT cannot take the request now. */
     void unavailable(SipServletRequest request, String reason) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_SERVICE_UNAVAILABLE, reason);

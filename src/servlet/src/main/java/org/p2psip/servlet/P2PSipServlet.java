@@ -23,12 +23,14 @@ import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServlet;
 import javax.servlet.sip.SipServletRequest;
+import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.intake.Intake;
 import org.p2psip.overlay.Addresses;
+import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
 
@@ -59,6 +61,7 @@ public abstract class P2PSipServlet extends SipServlet {
     private transient Registration registration;
     private transient Routing routing;
     private transient Counters counters;
+    private transient Authentication authentication;
     private transient ScheduledExecutorService metricsLog;
 
     /** The backend's name as {@code p2psip.dht} spells it. */
@@ -109,8 +112,15 @@ public abstract class P2PSipServlet extends SipServlet {
         counters = new Counters();
         var answers = new Answers(factory, counters, retryAfter);
         var threads = new ContainerThreads(dht.completesOnWorkers());
-        registration = new Registration(service, admission, answers, counters, threads);
-        routing = new Routing(service, admission, answers, counters, factory, threads, config);
+        authentication = Authentication.from(config, answers, counters, clock);
+        Domains domains;
+        try {
+            domains = Domains.from(config);
+        } catch (IllegalArgumentException e) {
+            throw new ServletException(e.getMessage(), e);
+        }
+        registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
+        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains);
         startMetricsLog(config);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
         startOpening(config);
@@ -205,6 +215,9 @@ public abstract class P2PSipServlet extends SipServlet {
         if (metricsLog != null) {
             metricsLog.shutdownNow();
         }
+        if (authentication != null) {
+            authentication.close();
+        }
         if (counters != null && dht != null) {
             // The last word, whatever the log interval; to the console itself, since the JVM's
             // shutdown hooks close the log handlers while the container stops its servlets, and
@@ -241,6 +254,7 @@ public abstract class P2PSipServlet extends SipServlet {
     private void warnAboutUnknownOptions(Config config) {
         List<Option<?>> known = new ArrayList<>(NodeOptions.ALL);
         known.addAll(RegistrarOptions.ALL);
+        known.addAll(AuthOptions.ALL);
         known.addAll(ServletOptions.ALL);
         known.addAll(backendOptions());
         for (String unknown : config.unknown("p2psip.", known)) {

@@ -10,6 +10,7 @@ import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipURI;
 import org.p2psip.dht.Binding;
 import org.p2psip.registrar.ContactSpec;
+import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegisterRequest;
 
 /**
@@ -26,7 +27,8 @@ final class RegisterParser {
     private RegisterParser() {
     }
 
-    static RegisterRequest parse(SipServletRequest request) throws BadRequest {
+    /** Reads {@code request}, a REGISTER for one of the {@code domains} served (403 for another). */
+    static RegisterRequest parse(SipServletRequest request, Domains domains) throws BadRequest {
         if (!(request.getRequestURI() instanceof SipURI)) { // the container lets any scheme through
             throw new BadRequest(416, "Unsupported URI Scheme");
         }
@@ -40,9 +42,12 @@ final class RegisterParser {
         if (callId == null || callId.isBlank()) {
             throw new BadRequest("Missing Call-ID Header");
         }
-        String aor = Aors.of(request.getTo().getURI());
+        String aor = Aors.of(request.getTo().getURI(), domains);
         if (aor == null) {
             throw new BadRequest("To Must Be a SIP URI");
+        }
+        if (!domains.serves(Aors.domainOf(aor))) {
+            throw new BadRequest(403, "Domain Not Served");
         }
         long cseq = cseqOf(request.getHeader("CSeq"));
         UnparsedHeaders unparsed = UnparsedHeaders.of(request);
@@ -97,7 +102,13 @@ final class RegisterParser {
         return addresses;
     }
 
+    /** Schemes a contact may have: what the proxy can send a request to (RFC 3261 §10.3 step 2 leaves it to the registrar). */
+    private static final List<String> CONTACT_SCHEMES = List.of("sip", "sips", "tel");
+
     private static ContactSpec contact(Address address) throws BadRequest {
+        if (!CONTACT_SCHEMES.contains(address.getURI().getScheme().toLowerCase(Locale.ROOT))) {
+            throw new BadRequest("Unsupported Contact URI Scheme"); // an INVITE to it would hang unanswered
+        }
         String expires = address.getParameter("expires");
         String instance = address.getParameter("+sip.instance");
         String regId = address.getParameter("reg-id");

@@ -1,13 +1,14 @@
 package org.p2psip.servlet;
 
 import javax.servlet.sip.SipServletRequest;
+import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegisterRequest;
 import org.p2psip.registrar.Rejection;
 import org.p2psip.registrar.RegistrarService;
 import org.p2psip.registrar.Reply;
 
 /**
- * REGISTER: parse, check admission, run the registrar over the DHT, answer. The application
+ * REGISTER: parse, authenticate, check admission, run the registrar over the DHT, answer. The application
  * session is invalidated as soon as the final response is sent, because a REGISTER's session
  * otherwise stays alive until Timer J and caps the container's throughput (container.md).
  */
@@ -18,23 +19,31 @@ final class Registration {
     private final Answers answers;
     private final Counters counters;
     private final ContainerThreads threads;
+    private final Authentication authentication;
+    private final Domains domains;
 
     Registration(RegistrarService service, Admission admission, Answers answers, Counters counters,
-                 ContainerThreads threads) {
+                 ContainerThreads threads, Authentication authentication, Domains domains) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
         this.counters = counters;
         this.threads = threads;
+        this.authentication = authentication;
+        this.domains = domains;
     }
 
     void handle(SipServletRequest request) {
         RegisterRequest parsed;
         try {
-            parsed = RegisterParser.parse(request);
+            parsed = RegisterParser.parse(request, domains);
         } catch (BadRequest bad) {
             counters.problem("register-refused-" + bad.status() + "-" + bad.reason(), bad.reason() + " in " + request.getCallId());
             answers.status(request, bad.status(), bad.reason());
+            Sessions.release(request);
+            return;
+        }
+        if (!authentication.admits(request, parsed.aor())) {
             Sessions.release(request);
             return;
         }

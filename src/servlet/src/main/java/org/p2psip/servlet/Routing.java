@@ -15,6 +15,7 @@ import javax.servlet.sip.URI;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
+import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.Location;
 import org.p2psip.registrar.RegistrarService;
 
@@ -36,9 +37,10 @@ final class Routing {
     private final String selfHost;
     private final int selfPort;
     private final int branchTimeoutSeconds;
+    private final Domains domains;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
-            ContainerThreads threads, Config config) {
+            ContainerThreads threads, Config config, Domains domains) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
@@ -50,6 +52,7 @@ final class Routing {
         this.selfHost = self.substring(0, colon);
         this.selfPort = Integer.parseInt(self.substring(colon + 1));
         this.branchTimeoutSeconds = (int) config.get(ServletOptions.BRANCH_TIMEOUT).toSeconds();
+        this.domains = domains;
     }
 
     void handle(SipServletRequest request) {
@@ -63,10 +66,15 @@ final class Routing {
             answerForThisNode(request);
             return;
         }
-        String aor = Aors.of(target);
+        String aor = Aors.of(target, domains);
         if (aor == null) {
             counters.problem("unsupported-uri-scheme", String.valueOf(target));
             finish(request, 416, "Unsupported URI Scheme");
+            return;
+        }
+        if (!domains.serves(Aors.domainOf(aor))) {
+            counters.problem("domain-not-served", request.getMethod() + " " + target);
+            finish(request, 403, "Domain Not Served"); // not an open relay
             return;
         }
         if (!admission.enter()) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.contract.OptionsDocumented;
@@ -16,6 +17,7 @@ class OptionsDocumentedTest {
         List<Option<?>> all = new ArrayList<>(NodeOptions.ALL);
         all.addAll(RegistrarOptions.ALL);
         all.addAll(ServletOptions.ALL);
+        all.addAll(AuthOptions.ALL);
         all.add(MemorySipServlet.SWEEP_INTERVAL);
         // each backend's own options: its module README (checked there)
         OptionsDocumented.assertDocumented(Path.of("../README.md"), all);
