@@ -19,7 +19,10 @@ public final class AuthOptions {
     public static final Option<String> ALGORITHMS = Option.string("p2psip.auth.algorithms", "SHA-256,MD5", "MD5",
             "Digest algorithms a challenge offers, one WWW-Authenticate each, most preferred first (RFC 8760); answers in others are challenged again. SIPp 3.6 reads only the first and knows only MD5.");
 
-    public static final List<Option<?>> ALL = List.of(ENABLED, USERS_FILE, USERS_RELOAD, NONCE_LIFETIME, ALGORITHMS);
+    public static final Option<Boolean> INVITE = Option.bool("p2psip.auth.invite", false, "true",
+            "With p2psip.auth.enabled, whether an INVITE from a user of a served domain must also carry that user's credentials (407 challenge otherwise).");
+
+    public static final List<Option<?>> ALL = List.of(ENABLED, USERS_FILE, USERS_RELOAD, NONCE_LIFETIME, ALGORITHMS, INVITE);
 
     /** The algorithms {@link #ALGORITHMS} names; IllegalArgumentException for an unknown one or none. */
     public static List<Algorithm> algorithms(String names) {

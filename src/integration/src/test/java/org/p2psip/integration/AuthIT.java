@@ -22,12 +22,13 @@ class AuthIT extends DeployedNodes {
         super("auth", 25470, 2);
         deployment.withUser("alice@" + DOMAIN, "wonderland")
                 .withUser("bob@" + DOMAIN, "builder")
-                .withSetting("p2psip.auth.algorithms", "MD5,SHA-256"); // SIPp 3.6 reads the first, MD5 only
+                .withSetting("p2psip.auth.algorithms", "MD5,SHA-256") // SIPp 3.6 reads the first, MD5 only
+                .withSetting("p2psip.auth.invite", "true");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"challenge-then-200", "wrong-password-stores-nothing",
-        "wildcard-without-credentials-keeps-bindings", "another-users-credentials-403"})
+        "wildcard-without-credentials-keeps-bindings", "another-users-credentials-403", "invite-challenge-then-routed"})
     void aPhoneMeetsTheChallengeAsTheScenarioExpects(String scenario) {
         assertEquals(0, sipp.auth(deployment.node(0), scenario, "alice", "wonderland"),
                 scenario + ": the answers were not those sipp-scenarios/auth/" + scenario + ".xml expects; " + sipp.where());

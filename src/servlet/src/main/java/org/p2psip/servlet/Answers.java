@@ -87,17 +87,20 @@ final class Answers {
     }
 
     /**
-     * 401 with one WWW-Authenticate per offered algorithm (RFC 3261 §22.4, RFC 8760). The
-     * container's addHeader keeps only the last WWW-Authenticate, so they are added on the stack's
-     * message, which keeps a list.
+     * A challenge: 401 with one WWW-Authenticate per offered algorithm (RFC 3261 §22.4, RFC 8760),
+     * or 407 with Proxy-Authenticate for a request the node proxies (§22.3). The container's
+     * addHeader keeps only the last of them, so they are added on the stack's message, which
+     * keeps a list.
      */
-    void challenge(SipServletRequest request, List<String> challenges) {
-        SipServletResponse response = request.createResponse(SipServletResponse.SC_UNAUTHORIZED);
+    void challenge(SipServletRequest request, boolean proxy, List<String> challenges) {
+        SipServletResponse response = request.createResponse(proxy
+                ? SipServletResponse.SC_PROXY_AUTHENTICATION_REQUIRED : SipServletResponse.SC_UNAUTHORIZED);
+        String name = proxy ? "Proxy-Authenticate" : "WWW-Authenticate";
         for (String challenge : challenges) {
             if (response instanceof MobicentsSipServletMessage out && out.getMessage() instanceof SIPMessage to) {
-                to.addHeader("WWW-Authenticate: " + challenge);
+                to.addHeader(name + ": " + challenge);
             } else {
-                response.addHeader("WWW-Authenticate", challenge);
+                response.addHeader(name, challenge);
             }
         }
         send(response);

@@ -6,35 +6,41 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.servlet.ServletException;
 import javax.servlet.sip.SipServletRequest;
+import org.p2psip.auth.Algorithm;
 import org.p2psip.auth.AuthOptions;
 import org.p2psip.auth.Authenticator;
 import org.p2psip.auth.Nonces;
 import org.p2psip.auth.UsersFile;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
+import org.p2psip.registrar.Domains;
 
 /**
- * Digest authentication of REGISTERs on the servlet API: the {@link Authenticator}'s verdict
- * turned into 401, 403 or 400, and the users file read again on a timer of its own. Off by
- * {@code p2psip.auth.enabled}: then every REGISTER passes, and the node said so at start.
+ * Digest authentication on the servlet API: the {@link Authenticator}'s verdict on a REGISTER
+ * (and, with {@code p2psip.auth.invite}, on an INVITE from a user of a served domain) turned into
+ * 401 or 407, 403 or 400, and the users file read again on a timer of its own. Off by
+ * {@code p2psip.auth.enabled}: then every request passes, and the node said so at start.
  */
 final class Authentication implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(Authentication.class.getName());
     private final Authenticator authenticator;
+    private final boolean invites;
     private final ScheduledExecutorService reloads;
     private final Answers answers;
     private final Counters counters;
     private final Clock clock;
 
-    private Authentication(Authenticator authenticator, ScheduledExecutorService reloads, Answers answers,
-                           Counters counters, Clock clock) {
+    private Authentication(Authenticator authenticator, boolean invites, ScheduledExecutorService reloads,
+                           Answers answers, Counters counters, Clock clock) {
         this.authenticator = authenticator;
+        this.invites = invites;
         this.reloads = reloads;
         this.answers = answers;
         this.counters = counters;
@@ -45,7 +51,7 @@ final class Authentication implements AutoCloseable {
         if (!config.get(AuthOptions.ENABLED)) {
             LOG.log(Level.WARNING, "authentication is off ({0}=false): this node accepts any REGISTER, from anyone, for any AOR",
                     AuthOptions.ENABLED.name());
-            return new Authentication(null, null, answers, counters, clock);
+            return new Authentication(null, false, null, answers, counters, clock);
         }
         String file = config.get(AuthOptions.USERS_FILE);
         String secret = config.get(NodeOptions.OVERLAY_SECRET);
@@ -53,8 +59,9 @@ final class Authentication implements AutoCloseable {
             throw new ServletException(AuthOptions.ENABLED.name() + "=true needs " + AuthOptions.USERS_FILE.name()
                     + " and " + NodeOptions.OVERLAY_SECRET.name() + " (its nonces are signed with the secret)");
         }
+        List<Algorithm> offered;
         try {
-            AuthOptions.algorithms(config.get(AuthOptions.ALGORITHMS));
+            offered = AuthOptions.algorithms(config.get(AuthOptions.ALGORITHMS));
         } catch (IllegalArgumentException e) {
             throw new ServletException(e.getMessage(), e);
         }
@@ -68,40 +75,55 @@ final class Authentication implements AutoCloseable {
         long every = config.get(AuthOptions.USERS_RELOAD).toMillis();
         reloads.scheduleWithFixedDelay(users::reload, every, every, TimeUnit.MILLISECONDS);
         var nonces = new Nonces(secret, config.get(AuthOptions.NONCE_LIFETIME));
-        var offered = AuthOptions.algorithms(config.get(AuthOptions.ALGORITHMS));
-        return new Authentication(new Authenticator(users, nonces, offered), reloads, answers, counters, clock);
+        return new Authentication(new Authenticator(users, nonces, offered), config.get(AuthOptions.INVITE), reloads,
+                answers, counters, clock);
     }
 
     /**
-     * Whether {@code request} may act for the user of {@code aor} (its realm the AOR's domain);
-     * when not, it has been answered (401 with challenges, 403 for another user's credentials,
-     * 400 for malformed ones).
+     * Whether a REGISTER may act for the user of {@code aor} (its realm the AOR's domain); when
+     * not, it has been answered (401 with challenges, 403 for another user's credentials, 400 for
+     * malformed ones).
      */
     boolean admits(SipServletRequest request, String aor) {
-        if (authenticator == null) {
+        return authenticator == null || admits(request, aor, false);
+    }
+
+    /**
+     * Whether an INVITE may be proxied: with {@code p2psip.auth.invite}, one from a user of a
+     * served domain must carry that user's credentials (Proxy-Authorization; 407 otherwise). A
+     * caller of another domain is not one of ours to challenge.
+     */
+    boolean admitsCall(SipServletRequest request, Domains domains) {
+        if (authenticator == null || !invites || !"INVITE".equals(request.getMethod())) {
             return true;
         }
-        String user = Aors.userOf(aor);
+        String caller = Aors.of(request.getFrom().getURI(), domains);
+        return caller == null || !domains.serves(Aors.domainOf(caller)) || admits(request, caller, true);
+    }
+
+    private boolean admits(SipServletRequest request, String aor, boolean proxy) {
         String domain = Aors.domainOf(aor);
         long now = clock.millis();
-        var verdict = authenticator.check(request.getMethod(), headers(request), user, domain, now);
+        var verdict = authenticator.check(request.getMethod(), headers(request, proxy ? "Proxy-Authorization" : "Authorization"),
+                Aors.userOf(aor), domain, now);
+        String what = request.getMethod().toLowerCase(Locale.ROOT);
         if (verdict instanceof Authenticator.Verdict.Accepted) {
             return true;
         }
         if (verdict instanceof Authenticator.Verdict.Challenge challenge) {
-            counters.count(challenge.stale() ? "register-challenged-stale" : "register-challenged");
-            answers.challenge(request, authenticator.challenges(domain, challenge.stale(), now));
+            counters.count(what + (challenge.stale() ? "-challenged-stale" : "-challenged"));
+            answers.challenge(request, proxy, authenticator.challenges(domain, challenge.stale(), now));
         } else {
             var refused = (Authenticator.Verdict.Refused) verdict;
-            counters.problem("register-refused-" + refused.status() + "-" + refused.reason(), request.getCallId());
+            counters.problem(what + "-refused-" + refused.status() + "-" + refused.reason(), request.getCallId());
             answers.status(request, refused.status(), refused.reason());
         }
         return false;
     }
 
-    private static List<String> headers(SipServletRequest request) {
+    private static List<String> headers(SipServletRequest request, String name) {
         var values = new ArrayList<String>();
-        request.getHeaders("Authorization").forEachRemaining(values::add);
+        request.getHeaders(name).forEachRemaining(values::add);
         return values;
     }
 

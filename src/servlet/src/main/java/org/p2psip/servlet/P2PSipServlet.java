@@ -120,7 +120,7 @@ public abstract class P2PSipServlet extends SipServlet {
             throw new ServletException(e.getMessage(), e);
         }
         registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
-        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains);
+        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication);
         startMetricsLog(config);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
         startOpening(config);

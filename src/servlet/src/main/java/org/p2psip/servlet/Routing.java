@@ -38,9 +38,10 @@ final class Routing {
     private final int selfPort;
     private final int branchTimeoutSeconds;
     private final Domains domains;
+    private final Authentication authentication;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
-            ContainerThreads threads, Config config, Domains domains) {
+            ContainerThreads threads, Config config, Domains domains, Authentication authentication) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
@@ -53,6 +54,7 @@ final class Routing {
         this.selfPort = Integer.parseInt(self.substring(colon + 1));
         this.branchTimeoutSeconds = (int) config.get(ServletOptions.BRANCH_TIMEOUT).toSeconds();
         this.domains = domains;
+        this.authentication = authentication;
     }
 
     void handle(SipServletRequest request) {
@@ -75,6 +77,10 @@ final class Routing {
         if (!domains.serves(Aors.domainOf(aor))) {
             counters.problem("domain-not-served", request.getMethod() + " " + target);
             finish(request, 403, "Domain Not Served"); // not an open relay
+            return;
+        }
+        if (!authentication.admitsCall(request, domains)) {
+            Sessions.release(request);
             return;
         }
         if (!admission.enter()) {
