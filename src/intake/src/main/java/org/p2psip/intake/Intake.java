@@ -35,6 +35,7 @@ public final class Intake {
     private static volatile long targetResponseDelayNanos = DEFAULT_TARGET_RESPONSE_DELAY.toNanos();
     private static volatile QueueDelay queueDelay = new QueueDelay(maxQueueDelayNanos);
     private static volatile ResponseDelay responseDelay = new ResponseDelay(targetResponseDelayNanos);
+    private static volatile SourceLimit sourceLimit = new SourceLimit(0);
     private static volatile long retryAfterSeconds = 5;
     private static final Set<String> exemptHeaders = new CopyOnWriteArraySet<>();
     private static final Set<InetSocketAddress> exemptSources = new CopyOnWriteArraySet<>();
@@ -70,6 +71,18 @@ public final class Intake {
             load.limit(maxCollectorShare);
         }
         retryAfterSeconds = retryAfter;
+    }
+
+    /**
+     * New requests per second each source address may send while the node is open; past it, the
+     * rest of that second's get 503 Source Over Limit. 0: no limit.
+     */
+    public static void limitPerSource(int perSecond) {
+        sourceLimit = new SourceLimit(perSecond);
+    }
+
+    static SourceLimit sourceLimit() {
+        return sourceLimit;
     }
 
     /**
@@ -157,6 +170,7 @@ public final class Intake {
         state = State.STARTING;
         exemptHeaders.clear();
         exemptSources.clear();
+        limitPerSource(0);
         configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, CollectorLoad.DEFAULT_LIMIT, 5);
     }
 

@@ -10,6 +10,8 @@ enum Refusal {
     SLOW(503, "Overloaded", "refused-slow"),
     /** The JVM spent more than its share of the last second collecting. */
     COLLECTING(503, "Overloaded", "refused-collecting"),
+    /** The request's source address sent more new requests this second than its limit allows. */
+    SOURCE(503, "Source Over Limit", "refused-source"),
     /** The application has not opened the intake yet: joining, warming up. */
     NOT_READY(503, "Not Ready", "refused-not-ready"),
     /** The application is stopping. */
@@ -30,8 +32,8 @@ enum Refusal {
         this.counter = counter;
     }
 
-    /** Whether the node is open but overloaded (and so still answers its health probes). */
+    /** Whether the node is open but overloaded, or the source over its limit (and so health probes still pass). */
     boolean overload() {
-        return this == LATE || this == SLOW || this == COLLECTING;
+        return this == LATE || this == SLOW || this == COLLECTING || this == SOURCE;
     }
 }

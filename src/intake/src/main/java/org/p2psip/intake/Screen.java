@@ -60,7 +60,8 @@ final class Screen {
         Refusal refusal = earlier != null ? earlier : branch != null && !sipTwo(head) ? Refusal.VERSION : switch (Intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
-            case OPEN -> Intake.queueDelay().late(waited, now) ? Refusal.LATE
+            case OPEN -> Intake.sourceLimit().over(packet.getAddress(), now) ? Refusal.SOURCE
+                    : Intake.queueDelay().late(waited, now) ? Refusal.LATE
                     : Intake.collecting() ? Refusal.COLLECTING
                     : Intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
         };

@@ -64,6 +64,27 @@ class ScreenTest {
     }
 
     @Test
+    void aSourcePastItsLimitGets503SourceOverLimitWhileAnotherSourceIsServed() throws Exception {
+        Intake.open();
+        Intake.limitPerSource(3);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(screen.passes(queued(register("z9hG4bK-s" + i, ""), 0)), "within the limit");
+        }
+        assertFalse(screen.passes(queued(register("z9hG4bK-s3", ""), 0)));
+        SIPResponse answer = onlyAnswer();
+        assertEquals(503, answer.getStatusCode());
+        assertEquals("Source Over Limit", answer.getReasonPhrase());
+        assertNotNull(answer.getHeader(RetryAfterHeader.NAME));
+        byte[] other = register("z9hG4bK-o1", "");
+        assertTrue(screen.passes(new DatagramQueuedMessageDispatch(
+                new DatagramPacket(other, other.length, new InetSocketAddress("127.0.0.3", 6001)), nowMillis)),
+                "another source is served as before");
+        nowMillis += 1000;
+        assertTrue(screen.passes(queued(register("z9hG4bK-s4", ""), 0)), "a new second, a new count");
+        assertEquals(1, Intake.counters().get("refused-source"));
+    }
+
+    @Test
     void anOpenNodeWithAYoungQueuePassesEverything() {
         Intake.open();
         assertTrue(screen.passes(queued(register("z9hG4bK-2", ""), 5)));

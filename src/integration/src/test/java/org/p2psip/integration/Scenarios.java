@@ -26,8 +26,13 @@ final class Scenarios {
     }
 
     int register(String node, int users, int start, int rate) {
+        return register(node, users, start, rate, "127.0.0.1");
+    }
+
+    /** {@link #register(String, int, int, int)} from SIPp bound to {@code address} (127.0.0.0/8 on loopback). */
+    int register(String node, int users, int start, int rate, String address) {
         return command.run(300, "sipp-scenarios/register/run", node, "--users", String.valueOf(users),
-                "--start", String.valueOf(start), "--rate", String.valueOf(rate),
+                "--start", String.valueOf(start), "--rate", String.valueOf(rate), "--address", address,
                 "--out", out.resolve("register-" + start).toString());
     }
 

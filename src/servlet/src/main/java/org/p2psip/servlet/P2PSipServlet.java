@@ -89,6 +89,7 @@ public abstract class P2PSipServlet extends SipServlet {
         Config config = loadConfig();
         Intake.configure(config.get(ServletOptions.MAX_QUEUE_DELAY), config.get(ServletOptions.TARGET_RESPONSE_DELAY),
                 config.get(ServletOptions.MAX_COLLECTOR_SHARE), config.get(RegistrarOptions.RETRY_AFTER));
+        Intake.limitPerSource(config.get(ServletOptions.PER_SOURCE_LIMIT));
         String configured = config.get(NodeOptions.DHT);
         if (!configured.equals(backendName())) {
             throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured

@@ -30,8 +30,11 @@ final class ServletOptions {
     static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofMinutes(3), "5m",
             "Longest a starting node may take to join, warm up and settle in the overlay; past it the node serves anyway and logs a warning.");
 
+    static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
+            "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
+
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
-            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT);
+            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, PER_SOURCE_LIMIT);
 
     private ServletOptions() {
     }
