@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from . import layout
+from . import files, layout
 
 
 @dataclass
@@ -57,7 +57,7 @@ def write(spec: NodeSpec) -> None:
     (conf / "sip-stack.properties").write_text(stack_properties(spec))
     (conf / "log4j.properties").write_text(LOG4J)
     (conf / "catalina.properties").write_text(CATALINA_PROPERTIES)
-    (spec.folder / "node.properties").write_text(node_properties(spec.properties))
+    files.write_private(spec.folder / "node.properties", node_properties(spec.properties))  # holds the secret
     deploy_app(spec)
 
 

@@ -4,8 +4,9 @@ when it changes, so `users add` and `users remove` take effect on a running depl
 p2psip.auth.users-reload-interval."""
 import csv
 import hashlib
-import os
 from pathlib import Path
+
+from . import files
 
 FILE_NAME = "users.csv"
 HEADER = "# user,domain,md5-ha1,sha256-ha1 (deploy/p2psip users)"
@@ -47,12 +48,7 @@ def read(file: Path) -> dict[tuple[str, str], str]:
 
 def write(file: Path, users: dict[tuple[str, str], str]) -> None:
     """Replaces the file at once (a node never reads half of it), readable by its owner only."""
-    file.parent.mkdir(parents=True, exist_ok=True)
-    temporary = file.with_suffix(".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write("\n".join([HEADER, *sorted(users.values())]) + "\n")
-    os.replace(temporary, file)
+    files.write_private(file, "\n".join([HEADER, *sorted(users.values())]) + "\n")
 
 
 def add(file: Path, user_at_domain: str, password: str) -> None:

@@ -1,11 +1,12 @@
 """What up writes into a node folder: sip.xml, node.properties, server.xml, the router config."""
 import re
+import stat
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import layout, nodefolder, nodes
+from p2psip_deploy import files, layout, nodefolder, nodes
 
 SIP_XML = """<sip-app xmlns="http://www.jcp.org/xml/ns/sipservlet" xmlns:javaee="http://java.sun.com/xml/ns/javaee">
   <app-name>p2psip</app-name>
@@ -121,3 +122,13 @@ def test_an_unreadable_cap_is_no_note(tmp_path, monkeypatch):
 def test_the_stack_asks_for_the_receive_buffer(tmp_path):
     lines = nodefolder.stack_properties(specs(tmp_path, 1)[0]).splitlines()
     assert f"gov.nist.javax.sip.RECEIVE_UDP_BUFFER_SIZE={nodefolder.RECEIVE_BUFFER_BYTES}" in lines
+
+
+def test_node_properties_holding_the_secret_are_readable_by_their_owner_only(tmp_path):
+    spec = specs(tmp_path, 1)[0]
+    spec.folder.mkdir(parents=True)
+    (spec.folder / "node.properties").write_text("left over, world-readable")
+    files.write_private(spec.folder / "node.properties", nodefolder.node_properties(spec.properties))
+    written = spec.folder / "node.properties"
+    assert stat.S_IMODE(written.stat().st_mode) == 0o600
+    assert spec.properties["p2psip.overlay.secret"] in written.read_text()
