@@ -24,8 +24,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ProxyRulesIT extends DeployedNodes {
 
+    /** The callee of the relayed call: a SIPp UAS at an address, no AOR of ours. */
+    private static final int RELAY_UAS_PORT = 25269;
+
     ProxyRulesIT() {
         super("proxy", "memory", 25260, 1);
+        deployment.withSetting("p2psip.proxy.relay", "true");
+    }
+
+    @Test
+    void aCallOfOurUserToADomainNotServedIsRelayedToItsRequestUri() {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
+        assertEquals(0, sipp.relayedCalls(deployment.node(0), RELAY_UAS_PORT, 5),
+                "calls from caller@p2psip.test to callee@127.0.0.1:" + RELAY_UAS_PORT
+                        + " should reach the UAS there through the node (p2psip.proxy.relay); " + sipp.where());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -101,4 +101,11 @@ final class Scenarios {
     int auth(String node, String check, String user, String password) {
         return command.run(120, "sipp-scenarios/auth/run", node, check, "--user", user, "--password", password);
     }
+
+    /** Calls through proxy to a SIPp UAS at 127.0.0.1:uasPort addressed directly (sip:callee@127.0.0.1:uasPort), nobody registered. */
+    int relayedCalls(String proxy, int uasPort, int calls) {
+        return command.run(300, "sipp-scenarios/call/run", proxy, "--no-register", "--uas-port", String.valueOf(uasPort),
+                "--callee-domain", "127.0.0.1:" + uasPort, "--calls", String.valueOf(calls),
+                "--out", out.resolve("relayed").toString());
+    }
 }

@@ -27,10 +27,13 @@ public final class RegistrarOptions {
             "Seconds in the Retry-After of every 503 this node sends.");
 
     public static final Option<String> DOMAINS = Option.string("p2psip.domains", "p2psip.test", "example.com,example.org",
-            "Domains the deployment serves, comma-separated, the first the default (that of a request to a user at the node's own address); a REGISTER or a request for another domain gets 403.");
+            "Domains the deployment serves, comma-separated, the first the default (that of a request to a user at the node's own address); a REGISTER or a request for another domain gets 403 (a request: unless p2psip.proxy.relay).");
+
+    public static final Option<Boolean> RELAY = Option.bool("p2psip.proxy.relay", false, "true",
+            "Whether a request from a user of a served domain for a domain not served is proxied to its Request-URI as it is (an outbound proxy for the deployment's users) rather than refused 403.");
 
     public static final List<Option<?>> ALL = List.of(MIN_EXPIRES, MAX_EXPIRES, DEFAULT_EXPIRES, MAX_CONTACTS,
-            RETENTION, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER, DOMAINS);
+            RETENTION, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER, DOMAINS, RELAY);
 
     private RegistrarOptions() {
     }

@@ -17,6 +17,7 @@ import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.Location;
+import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
 
 /**
@@ -39,6 +40,7 @@ final class Routing {
     private final int branchTimeoutSeconds;
     private final Domains domains;
     private final Authentication authentication;
+    private final boolean relay;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
             ContainerThreads threads, Config config, Domains domains, Authentication authentication) {
@@ -55,6 +57,7 @@ final class Routing {
         this.branchTimeoutSeconds = (int) config.get(ServletOptions.BRANCH_TIMEOUT).toSeconds();
         this.domains = domains;
         this.authentication = authentication;
+        this.relay = config.get(RegistrarOptions.RELAY);
     }
 
     void handle(SipServletRequest request) {
@@ -74,13 +77,18 @@ final class Routing {
             finish(request, 416, "Unsupported URI Scheme");
             return;
         }
-        if (!domains.serves(Aors.domainOf(aor))) {
+        boolean served = domains.serves(Aors.domainOf(aor));
+        if (!served && !(relay && fromOurUser(request))) {
             counters.problem("domain-not-served", request.getMethod() + " " + target);
             finish(request, 403, "Domain Not Served"); // not an open relay
             return;
         }
         if (!authentication.admitsCall(request, domains)) {
             Sessions.release(request);
+            return;
+        }
+        if (!served) { // p2psip.proxy.relay, for our user: on to the Request-URI as it is, as an outbound proxy does
+            startProxy(request, List.of(target), List.of(List.of()), "route-relayed");
             return;
         }
         if (!admission.enter()) {
@@ -139,6 +147,14 @@ final class Routing {
             finish(request, 482, "Loop Detected");
             return;
         }
+        startProxy(request, targets, kept.stream().map(Binding::path).toList(), "route-proxied");
+    }
+
+    /**
+     * Proxies {@code request} to {@code targets} one after another, each branch routed through its
+     * Path (empty for none), record-routed so that the dialog passes through this node.
+     */
+    private void startProxy(SipServletRequest request, List<URI> targets, List<List<String>> paths, String counter) {
         try {
             Proxy proxy = request.getProxy();
             proxy.setRecordRoute(true);
@@ -147,15 +163,21 @@ final class Routing {
             proxy.setProxyTimeout(branchTimeoutSeconds);
             List<ProxyBranch> branches = proxy.createProxyBranches(targets);
             for (int i = 0; i < branches.size(); i++) {
-                pushPath(branches.get(i).getRequest(), kept.get(i).path());
+                pushPath(branches.get(i).getRequest(), paths.get(i));
             }
             proxy.startProxy();
-            counters.count("route-proxied");
+            counters.count(counter);
         } catch (TooManyHopsException e) {
             finish(request, 483, "Too Many Hops");
         } catch (IllegalStateException e) {
             counters.problem("proxy-too-late", request.getMethod() + " ended before it was proxied: " + e.getMessage());
         }
+    }
+
+    /** Whether the request's From is a user of a served domain: whom p2psip.proxy.relay is for. */
+    private boolean fromOurUser(SipServletRequest request) {
+        String caller = Aors.of(request.getFrom().getURI(), domains);
+        return caller != null && domains.serves(Aors.domainOf(caller));
     }
 
     /** Routes the branch through the registration's Path (RFC 3327 §5.3), first entry on top. */
