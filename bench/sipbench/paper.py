@@ -1,4 +1,4 @@
-"""The original evaluation's figures (shared/design/paper-results.md), keyed by our backend names.
+"""The original evaluation's figures (Wauthy and Schumacher, NGMAST 2007), keyed by our backend names.
 
 Wauthy and Schumacher, NGMAST 2007: dual 3.06 GHz Xeon servers, SIPp on its own machine,
 gigabit LAN. Immutable data.

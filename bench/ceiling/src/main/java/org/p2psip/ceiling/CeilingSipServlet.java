@@ -32,7 +32,7 @@ import org.p2psip.intake.Intake;
  *
  * <p>Each request's application session is invalidated as soon as the servlet's own final answer
  * is sent: the container would otherwise keep it, its transaction and messages until Timer J,
- * which is what caps its throughput (shared/design/container.md). Proxied requests keep theirs
+ * which is what caps its throughput (docs/container.md). Proxied requests keep theirs
  * for the dialog; the container frees it when the dialog ends.
  *
  * <p>Thread-safety: the servlet keeps only the factory and the target, both set once in

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class OverloadIT extends DeployedNodes {
 
-    /** The container needs up to half a minute to work off a collapse (shared/design/container.md). */
+    /** The container needs up to half a minute to work off a collapse (docs/container.md, "Overload"). */
     private static final Duration RECOVERY = Duration.ofSeconds(90);
 
     OverloadIT() {

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Admission control: a bound on requests waiting on the DHT. Past it a request is refused at
  * once with a cheap 503, because the container itself has no protection that acts before its
- * queues grow (shared/design/container.md, "Overload"). Thread-safe.
+ * queues grow (docs/container.md, "Overload"). Thread-safe.
  */
 final class Admission {
 

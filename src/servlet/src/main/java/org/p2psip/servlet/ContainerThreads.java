@@ -13,7 +13,7 @@ import org.mobicents.javax.servlet.sip.SipApplicationSessionExt;
  * must not do SIP work; inline when it had already completed (the in-memory backend) or when the
  * backend completes on worker threads of its own ({@link org.p2psip.dht.Dht#completesOnWorkers}),
  * which saves a hop. Answering from a thread not the container's works on this container:
- * shared/design/container.md, "Asynchronous work". Thread-safe.
+ * docs/container.md, "Asynchronous work". Thread-safe.
  */
 final class ContainerThreads {
 

@@ -8,7 +8,7 @@ import org.p2psip.intake.Intake;
 /**
  * Ends a request's application session once the node has sent its own final answer. The
  * container would otherwise keep session, transaction and messages until Timer J or the session
- * timeout, which is what caps its throughput (shared/design/container.md). Proxied requests keep
+ * timeout, which is what caps its throughput (docs/container.md). Proxied requests keep
  * theirs: the dialog's later requests need it, and the container ends it when the dialog ends.
  */
 final class Sessions {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Under load, more than one REGISTER travels to a peer at once, up to the peer window: with a
  * single one in flight, two peers carried at most one batch of operations (and one of copies)
- * per round trip, and fell apart once more came (issue 5, two peers past 8,000 REGISTER/s). Two
+ * per round trip, and fell apart once more came (two peers past 8,000 REGISTER/s). Two
  * peers 20 ms apart each way take a burst of writes through both; every write is acknowledged
  * and held by both (responsible peer and replica). The ring splits unevenly, so the peer owning
  * more keys sends most copies and the other most operations: each kind is checked in the
