@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Cuts the byte stream into frames at their length prefixes and decodes each. A length outside
- * [{@link FrameCodec#MIN_LENGTH}, max], a frame the codec refuses, or a frame cut short by the end of
+ * [{@link FrameCodec#MIN_LENGTH}, max] (for the first frame, before the peer has shown it holds the
+ * secret, at most {@link Strangers#FIRST_FRAME_BYTES}), a frame the codec refuses, or a frame cut short by the end of
  * the stream raises {@link BadFrameException}; after the first one, the rest of the stream is
  * dropped unread (the connection is being closed). One instance per channel.
  */
@@ -16,6 +17,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
     private final FrameCodec codec;
     private final int maxFrameBytes;
     private boolean failed;
+    /** Whether a frame of this connection passed the codec's MAC check. */
+    private boolean trusted;
 
     FrameDecoder(FrameCodec codec, int maxFrameBytes) {
         this.codec = codec;
@@ -32,8 +35,10 @@ final class FrameDecoder extends ByteToMessageDecoder {
             return;
         }
         long length = in.getUnsignedInt(in.readerIndex());
-        if (length < FrameCodec.MIN_LENGTH || length > maxFrameBytes) {
-            throw refuse(in, "frame length " + length + " outside " + FrameCodec.MIN_LENGTH + ".." + maxFrameBytes);
+        int max = trusted ? maxFrameBytes : Math.min(maxFrameBytes, Strangers.FIRST_FRAME_BYTES);
+        if (length < FrameCodec.MIN_LENGTH || length > max) {
+            throw refuse(in, "frame length " + length + " outside " + FrameCodec.MIN_LENGTH + ".." + max
+                    + (trusted ? "" : " (a first frame)"));
         }
         if (in.readableBytes() < 4 + length) {
             return;
@@ -42,6 +47,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
         ByteBuf frame = in.readSlice((int) length);
         try {
             out.add(codec.decode(frame));
+            trusted = true;
         } catch (BadFrameException e) {
             throw refuse(in, e.getMessage());
         } catch (RuntimeException e) {

@@ -42,6 +42,7 @@ public final class TcpTransport extends AbstractTransport {
     private final Channel server;
     private final Map<String, ChannelFuture> connections = new HashMap<>();
     private final Map<String, Integer> queued = new HashMap<>();
+    private final Strangers strangers = new Strangers(counters);
 
     private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server) {
         super(address, settings, group.next());
@@ -82,8 +83,11 @@ public final class TcpTransport extends AbstractTransport {
         // one write syscall for the answers and requests of one loop turn instead of one each
         ch.pipeline().addLast(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
                 new IdleStateHandler(0, 0, IDLE_SECONDS),
-                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()),
-                new FrameEncoder(codec), new PeerHandler(peer));
+                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()));
+        if (peer == null) { // accepted: a stranger until its first frame's MAC checks
+            ch.pipeline().addLast(strangers.guard());
+        }
+        ch.pipeline().addLast(new FrameEncoder(codec), new PeerHandler(peer));
     }
 
     @Override

@@ -165,6 +165,64 @@ class TcpTransportTest {
         assertServes();
     }
 
+    /**
+     * 500 strangers, each announcing a 4 MiB frame and sending up to 1 MiB of garbage, and one
+     * that connects and says nothing: each is closed (the announced frames at once, past the
+     * first-frame bound; those beyond the bound on strangers at once; the silent one after the
+     * patience), and a peer with the secret is served throughout.
+     */
+    @Test
+    void strangersAnnouncingHugeFramesOrSayingNothingAreClosedAndPeersServed() throws Exception {
+        var target = Addresses.parse(server.address());
+        try (var silent = new Socket(target.getAddress(), target.getPort())) {
+            List<Socket> strangers = new ArrayList<>();
+            try {
+                byte[] chunk = new byte[64 * 1024];
+                java.util.Arrays.fill(chunk, (byte) 0x5a);
+                for (int i = 0; i < 500; i++) {
+                    var socket = new Socket(target.getAddress(), target.getPort());
+                    strangers.add(socket);
+                    socket.setSoTimeout(15_000);
+                    try {
+                        OutputStream out = socket.getOutputStream();
+                        out.write(new byte[] {0, 0x40, 0, 0}); // a 4 MiB frame
+                        for (int sent = 0; sent < 1 << 20; sent += chunk.length) {
+                            out.write(chunk);
+                        }
+                    } catch (SocketException closedMeanwhile) {
+                        // the node closed it before the MiB was out: what it should do
+                    }
+                    if (i % 100 == 0) {
+                        assertServes();
+                    }
+                }
+                for (Socket socket : strangers) {
+                    assertClosedByTheNode(socket);
+                }
+            } finally {
+                for (Socket socket : strangers) {
+                    socket.close();
+                }
+            }
+            assertServes();
+            silent.setSoTimeout((Strangers.PATIENCE_SECONDS + 10) * 1000);
+            assertClosedByTheNode(silent);
+        }
+        assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced frames are counted");
+        assertEquals(1, server.metrics().get(Strangers.TIMED_OUT), "the silent stranger timed out");
+    }
+
+    private static void assertClosedByTheNode(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() >= 0) {
+                // drain: the node sends nothing to a stranger, but be lenient
+            }
+        } catch (SocketException reset) {
+            // closed with a reset: as good as an orderly close
+        }
+    }
+
     private static byte[] bytes(FrameCodec codec, Frame frame) {
         ByteBuf buf = FrameCodecTest.encoded(codec, frame);
         byte[] out = new byte[buf.readableBytes()];

@@ -1,0 +1,105 @@
+package org.p2psip.overlay;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a node lets a connection it accepted hold before the connection has proven it knows the
+ * overlay's secret (its first frame's MAC checked): at most {@link #MAX} such connections at
+ * once, {@link #MAX_PER_SOURCE} from one address, each closed after {@link #PATIENCE_SECONDS}
+ * without an authenticated frame; and {@link FrameDecoder} holds at most
+ * {@link #FIRST_FRAME_BYTES} of such a connection's first frame. So a stranger opening hundreds
+ * of connections and announcing 4 MiB frames makes the node hold a few MiB for a few seconds,
+ * not gigabytes. One per transport; used on its event loop only.
+ */
+final class Strangers {
+
+    static final int MAX = 256;
+    static final int MAX_PER_SOURCE = 64;
+    static final int PATIENCE_SECONDS = 5;
+    /** Longest first frame a connection may send; a node's first request or answer is far smaller. */
+    static final int FIRST_FRAME_BYTES = 64 * 1024;
+
+    static final String REFUSED = "overlay.strangers-refused";
+    static final String TIMED_OUT = "overlay.strangers-timed-out";
+
+    private final Map<InetAddress, Integer> bySource = new HashMap<>();
+    private final Counters counters;
+    private int count;
+
+    Strangers(Counters counters) {
+        this.counters = counters;
+    }
+
+    /** The guard of one accepted connection; it leaves the pipeline at the first authenticated frame. */
+    ChannelInboundHandlerAdapter guard() {
+        return new Guard();
+    }
+
+    private boolean admit(InetAddress source) {
+        int fromSource = bySource.getOrDefault(source, 0);
+        if (count >= MAX || fromSource >= MAX_PER_SOURCE) {
+            return false;
+        }
+        bySource.put(source, fromSource + 1);
+        count++;
+        return true;
+    }
+
+    private void leave(InetAddress source) {
+        count--;
+        bySource.computeIfPresent(source, (s, n) -> n > 1 ? n - 1 : null);
+    }
+
+    private final class Guard extends ChannelInboundHandlerAdapter {
+        private InetAddress source;
+        private ScheduledFuture<?> patience;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            InetAddress from = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+            if (!admit(from)) {
+                counters.increment(REFUSED);
+                ctx.close();
+                return;
+            }
+            source = from;
+            patience = ctx.executor().schedule(() -> {
+                counters.increment(TIMED_OUT);
+                ctx.close();
+            }, PATIENCE_SECONDS, TimeUnit.SECONDS);
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (msg instanceof Frame && source != null) { // FrameDecoder checked its MAC: a peer
+                release();
+                ctx.fireChannelRead(msg);
+                ctx.pipeline().remove(this);
+                return;
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            release();
+            super.channelInactive(ctx);
+        }
+
+        private void release() {
+            if (source != null) {
+                patience.cancel(false);
+                leave(source);
+                source = null;
+            }
+        }
+    }
+}
