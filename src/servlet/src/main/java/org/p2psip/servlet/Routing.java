@@ -87,10 +87,15 @@ final class Routing {
             Sessions.release(request);
             return;
         }
-        if (!served) { // p2psip.proxy.relay, for our user: on to the Request-URI as it is, as an outbound proxy does
+        if (served) {
+            locate(request, aor);
+        } else { // p2psip.proxy.relay, for our user: on to the Request-URI as it is, as an outbound proxy does
             startProxy(request, List.of(target), List.of(List.of()), "route-relayed");
-            return;
         }
+    }
+
+    /** Looks the AOR up in the DHT (within admission) and routes the request to what it finds. */
+    private void locate(SipServletRequest request, String aor) {
         if (!admission.enter()) {
             counters.problem("route-overloaded", "more than the admitted requests in flight");
             answers.unavailable(request, "Overloaded");
