@@ -43,9 +43,12 @@ public final class Domains {
 
     /** The domain a URI with {@code host} and {@code port} (-1 when it has none) names. */
     public String domainOf(String host, int port) {
-        String lower = host.toLowerCase(Locale.ROOT);
-        int effective = port < 0 ? SIP_DEFAULT_PORT : port;
-        return lower.equals(selfHost) && effective == selfPort ? served.get(0) : lower;
+        return isNode(host, port) ? served.get(0) : host.toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether {@code host} and {@code port} (-1 when a URI has none: 5060) are this node's own SIP address. */
+    public boolean isNode(String host, int port) {
+        return (port < 0 ? SIP_DEFAULT_PORT : port) == selfPort && host.equalsIgnoreCase(selfHost);
     }
 
     /** Whether this deployment serves {@code domain} (as {@link #domainOf} returns it). */

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.servlet.ServletException;
@@ -67,11 +66,7 @@ final class Authentication implements AutoCloseable {
         }
         var users = new UsersFile(Path.of(file));
         users.reload();
-        ScheduledExecutorService reloads = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "p2psip-users-reload");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService reloads = Daemons.scheduler("p2psip-users-reload");
         long every = config.get(AuthOptions.USERS_RELOAD).toMillis();
         reloads.scheduleWithFixedDelay(users::reload, every, every, TimeUnit.MILLISECONDS);
         var nonces = new Nonces(secret, config.get(AuthOptions.NONCE_LIFETIME));

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -265,11 +264,7 @@ public abstract class P2PSipServlet extends SipServlet {
 
     private void startMetricsLog(Config config) {
         long every = config.get(ServletOptions.METRICS_INTERVAL).toMillis();
-        metricsLog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "p2psip-metrics-log");
-            t.setDaemon(true);
-            return t;
-        });
+        metricsLog = Daemons.scheduler("p2psip-metrics-log");
         var last = new AtomicReference<Map<String, Long>>(Map.of());
         metricsLog.scheduleAtFixedRate(() -> {
             Map<String, Long> now = snapshot();

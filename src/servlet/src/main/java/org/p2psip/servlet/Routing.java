@@ -13,7 +13,6 @@ import javax.servlet.sip.SipURI;
 import javax.servlet.sip.TooManyHopsException;
 import javax.servlet.sip.URI;
 import org.p2psip.config.Config;
-import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.Location;
@@ -35,8 +34,6 @@ final class Routing {
     private final Counters counters;
     private final SipFactory factory;
     private final ContainerThreads threads;
-    private final String selfHost;
-    private final int selfPort;
     private final int branchTimeoutSeconds;
     private final Domains domains;
     private final Authentication authentication;
@@ -50,10 +47,6 @@ final class Routing {
         this.counters = counters;
         this.factory = factory;
         this.threads = threads;
-        String self = config.get(NodeOptions.SIP_ADDRESS);
-        int colon = self.lastIndexOf(':');
-        this.selfHost = self.substring(0, colon);
-        this.selfPort = Integer.parseInt(self.substring(colon + 1));
         this.branchTimeoutSeconds = (int) config.get(ServletOptions.BRANCH_TIMEOUT).toSeconds();
         this.domains = domains;
         this.authentication = authentication;
@@ -208,11 +201,7 @@ final class Routing {
     }
 
     private boolean isThisNode(URI uri) {
-        if (!(uri instanceof SipURI sip)) {
-            return false;
-        }
-        int port = sip.getPort() < 0 ? 5060 : sip.getPort();
-        return port == selfPort && sip.getHost().equalsIgnoreCase(selfHost);
+        return uri instanceof SipURI sip && domains.isNode(sip.getHost(), sip.getPort());
     }
 
     /** Answers with the node's own final response and frees the request's session. */
