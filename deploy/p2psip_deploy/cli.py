@@ -191,7 +191,7 @@ def main(argv: list[str]) -> int:
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install, matrix=args.matrix)
-    except (nodes.DeployError, front.FrontError, build.BuildError) as e:
+    except (nodes.DeployError, front.FrontError, build.BuildError, users.UsersError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1
     return 2
