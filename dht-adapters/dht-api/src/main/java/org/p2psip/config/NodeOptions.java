@@ -25,8 +25,15 @@ public final class NodeOptions {
     public static final Option<String> DATA_DIR = Option.string("p2psip.data.dir", "data",
             "/var/lib/p2psip/node-0", "Folder for the node's persistent data (Bamboo's Berkeley DB JE environment).");
 
+    public static final Option<String> TLS_KEY_STORE = Option.string("p2psip.tls.key-store", "",
+            "/var/lib/p2psip/tls/node-0.p12", "PKCS#12 file with this node's private key and its certificate chain, signed by the deployment's CA (deploy/p2psip up --tls makes it); empty: no TLS.");
+    public static final Option<String> TLS_TRUST_STORE = Option.string("p2psip.tls.trust-store", "",
+            "/var/lib/p2psip/tls/trust.p12", "PKCS#12 file with the certificates this node trusts: the deployment's CA. A peer must present a certificate it signed.");
+    public static final Option<String> TLS_STORE_PASSWORD = Option.string("p2psip.tls.store-password", "",
+            "from-deploy", "Password of the key store and the trust store (deploy/p2psip makes one per deployment; node.properties is readable by its owner only).");
+
     public static final List<Option<?>> ALL = List.of(DHT, SIP_ADDRESS, OVERLAY_ADDRESS, OVERLAY_BOOTSTRAP,
-            OVERLAY_MEMBERS, OVERLAY_SECRET, DATA_DIR);
+            OVERLAY_MEMBERS, OVERLAY_SECRET, DATA_DIR, TLS_KEY_STORE, TLS_TRUST_STORE, TLS_STORE_PASSWORD);
 
     private NodeOptions() {
     }
