@@ -67,6 +67,12 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              f"{defaults.front}: no front)")
     parser.add_argument("--front-port", type=int, default=defaults.front_port,
                         help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
+    parser.add_argument("--tls", action="store_true",
+                        help=f"SIP over TLS too: node i on its SIP port + {defaults.tls_offset}, the front on its port + 1; "
+                             "a new CA and a key store per process in <run-dir>/tls/ (ca.pem: what clients trust)")
+    parser.add_argument("--overlay-tls", action="store_true",
+                        help="Chord and Bamboo nodes also speak to each other over mutual TLS with those keys "
+                             "(p2psip.overlay.tls), next to the overlay's MAC; implies --tls")
     parser.add_argument("--netns", action="store_true",
                         help="every node (and the front) in a network namespace of its own, p2psip-ID-N, with "
                              "its own address on a private /24 behind a bridge; SIPp reaches them from the "
@@ -91,7 +97,8 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            heap=args.heap, register_rate=args.register_rate, young=args.young,
                            overlay_offset=args.overlay_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
-                           front=args.front, front_port=args.front_port, netns=args.netns)
+                           front=args.front, front_port=args.front_port, netns=args.netns,
+                           tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 
 
 def parser() -> argparse.ArgumentParser:

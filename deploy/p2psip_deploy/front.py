@@ -6,11 +6,12 @@ import sys
 import time
 from pathlib import Path
 
-from . import layout, netns, processes
+from . import files, layout, netns, processes
 
 ROLE = "front"
 FOLDER = "front"
 LISTENING = "p2psip-front listening on"   # the line the front prints once its sockets are bound
+SETTINGS = "front.properties"   # in its folder, with `up --tls`: the TLS options (a password: mode 0600)
 
 
 class FrontError(Exception):
@@ -30,15 +31,27 @@ def node_up_line(index: int, node_address: str) -> str:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "") -> processes.Process:
+          timeout: float, namespace: str = "", stores=None) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
-    The caller stops it (with everything else) when this fails."""
+    With `stores` (`up --tls`) it also listens for TLS on port + 1. The caller stops it (with
+    everything else) when this fails."""
     folder = fresh_folder(run_dir)
     node_addresses = [n.sip_address for n in nodes]
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
-    return launch(run_dir, folder, command(address, port, node_addresses, policy), address, port, policy,
-                  namespace, expected, timeout)
+    front_command = command(address, port, node_addresses, policy)
+    tls_port = 0
+    if stores:
+        tls_port = port + 1
+        files.write_private(folder / SETTINGS, tls_settings(stores, tls_port))
+        front_command += ["--config", str(folder / SETTINGS)]
+    return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
+                  tls_port=tls_port)
+
+
+def tls_settings(stores, tls_port: int) -> str:
+    return (f"p2psip.front.tls.port={tls_port}\np2psip.front.tls.key-store={stores.key_store('front')}\n"
+            f"p2psip.front.tls.store-password={stores.password}\n")
 
 
 def fresh_folder(run_dir: Path) -> Path:
@@ -50,7 +63,7 @@ def fresh_folder(run_dir: Path) -> Path:
 
 
 def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, port: int, policy: str,
-           namespace: str, expected: list[str], timeout: float, kind: str = "") -> processes.Process:
+           namespace: str, expected: list[str], timeout: float, kind: str = "", tls_port: int = 0) -> processes.Process:
     """Runs `front_command` in `folder` (in `namespace`, if any), records it with role front, and
     returns once its console.log holds every `expected` line; FrontError otherwise. `kind` follows
     the policy in what is printed (which front it is, when not src/front)."""
@@ -59,10 +72,11 @@ def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, 
         pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
-    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace)
+    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace, tls_port=tls_port)
     processes.record(run_dir, front)
     where = f", namespace {namespace}" if namespace else ""
-    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){where}, policy {policy}{kind}, folder {folder}",
+    secure = f", TLS {address}:{tls_port}" if tls_port else ""
+    print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){secure}{where}, policy {policy}{kind}, folder {folder}",
           file=sys.stderr, flush=True)
     wait_for_lines(front, log, expected, timeout)
     return front

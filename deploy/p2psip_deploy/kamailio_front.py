@@ -61,10 +61,11 @@ def command(kamailio: str, folder: Path, address: str, port: int) -> list[str]:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "") -> processes.Process:
+          timeout: float, namespace: str = "", stores=None) -> processes.Process:
     """Writes the front's folder, starts Kamailio, records it, and returns once its first worker
     runs (the sockets are bound before the workers start); FrontError otherwise. The dispatcher
-    starts with every node active: they answered before the front was started."""
+    starts with every node active: they answered before the front was started. It listens for
+    UDP and TCP only: with `up --tls` the nodes' own TLS ports serve TLS clients."""
     kamailio = ensure_installed()
     folder = front.fresh_folder(run_dir)
     listen = f"{address}:{port}"

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, front, kamailio_front, layout, netns, nodefolder, processes, sipp
+from . import build, front, kamailio_front, layout, netns, nodefolder, processes, sipp, tls
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -29,6 +29,9 @@ class UpOptions:
     register_rate: int = 0          # REGISTER/s a node is meant to carry; sizes the heap
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
+    tls: bool = False               # SIP over TLS on every node (and the front), keys made per deployment
+    tls_offset: int = 2000          # a node's TLS port = its SIP port + this; the front's is its port + 1
+    overlay_tls: bool = False       # node-to-node overlay traffic over mutual TLS too (needs tls)
     settings: dict = field(default_factory=dict)
     run_dir: Path = layout.DEFAULT_RUN_DIR
     timeout: float = 300.0   # a node warms up for up to p2psip.warmup.timeout (3 min) before it answers
@@ -72,7 +75,8 @@ def up(options: UpOptions) -> list[processes.Process]:
         print(note, file=sys.stderr, flush=True)
     try:
         network = _network(options)
-        specs = node_specs(options, app, network)
+        stores = _tls_stores(options, network)
+        specs = node_specs(options, app, network, stores)
         _write_folders(specs, app)
         local = host_address(options, network)
         first = start(specs[0], options)
@@ -82,7 +86,8 @@ def up(options: UpOptions) -> list[processes.Process]:
         if options.wants_front:
             starter = kamailio_front.start if options.front_is_kamailio else front.start
             starter(options.run_dir, network.front_address if network else options.address, options.front_port,
-                    options.front, [first, *rest], options.timeout, network.front_namespace if network else "")
+                    options.front, [first, *rest], options.timeout, network.front_namespace if network else "",
+                    stores)
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -111,6 +116,19 @@ def _network(options: UpOptions) -> netns.Network | None:
     netns.create(options.run_dir, network)
     print(f"network: {network.describe()}", file=sys.stderr, flush=True)
     return network
+
+
+def _tls_stores(options: UpOptions, network: "netns.Network | None") -> "tls.Stores | None":
+    """With --tls, a new CA and a key store for each node (and the front) on its address."""
+    if not options.tls:
+        return None
+    names = {f"node-{i}": network.node_address(i) if network else options.address for i in range(options.nodes)}
+    if options.wants_front:
+        names["front"] = network.front_address if network else options.address
+    try:
+        return tls.make(options.run_dir, names)
+    except tls.TlsError as e:
+        raise DeployError(f"--tls: {e}") from e
 
 
 def host_address(options: UpOptions, network: "netns.Network | None") -> str:
@@ -151,12 +169,17 @@ def _check(options: UpOptions) -> None:
 
 
 def node_ports(options: UpOptions) -> set[int]:
-    """Every node's SIP and overlay port."""
+    """Every node's SIP and overlay port, and its TLS port with --tls."""
     sip = range(options.base_port, options.base_port + options.nodes)
-    return {port + offset for port in sip for offset in (0, options.overlay_offset)}
+    offsets = (0, options.overlay_offset, *((options.tls_offset,) if options.tls else ()))
+    ports = {port + offset for port in sip for offset in offsets}
+    if options.tls and options.wants_front:
+        ports.add(options.front_port + 1)
+    return ports
 
 
-def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None) -> list[nodefolder.NodeSpec]:
+def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None,
+               stores: "tls.Stores | None" = None) -> list[nodefolder.NodeSpec]:
     """Every node's folder, addresses and properties: on --address, or with a network each on its
     namespace's address."""
     def address(i: int) -> str:
@@ -176,13 +199,23 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             "p2psip.overlay.members": ",".join(overlay),
             "p2psip.overlay.secret": secret,
             "p2psip.data.dir": str(folder / "data"),
+            **(tls_properties(stores, f"node-{i}", options.overlay_tls) if stores else {}),
             **{key: expand(value, host) for key, value in options.settings.items()},
         }
         specs.append(nodefolder.NodeSpec(i, folder, address(i), options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
                                          options.t1_ms, properties, options.sip_trace, options.sip_threads,
-                                         network.node_namespace(i) if network else "", host))
+                                         network.node_namespace(i) if network else "", host,
+                                         options.base_port + options.tls_offset + i if stores else 0))
     return specs
+
+
+def tls_properties(stores: tls.Stores, name: str, overlay_tls: bool) -> dict:
+    """The node options naming its key store (SIP over TLS reads the same, through the stack's
+    properties) and, with overlay TLS, turning it on."""
+    return {"p2psip.tls.key-store": str(stores.key_store(name)), "p2psip.tls.trust-store": str(stores.trust_store),
+            "p2psip.tls.store-password": stores.password,
+            **({"p2psip.overlay.tls": "true"} if overlay_tls else {})}
 
 
 def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
@@ -246,10 +279,12 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     (spec.folder / COMMAND_FILE).write_text(json.dumps(command, indent=1) + "\n")
     pid, ticks = processes.launch(command, spec.folder / "logs" / "console.log", spec.folder)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
-                                spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns)
+                                spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns,
+                                spec.tls_port)
     processes.record(options.run_dir, process)
     where = f", namespace {spec.netns}" if spec.netns else ""
-    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){where}, folder {spec.folder}",
+    secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
+    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, folder {spec.folder}",
           file=sys.stderr, flush=True)
     return process
 
@@ -281,7 +316,8 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     stuck = processes.stop(recorded, grace_seconds)
     for process in stuck:
         print(f"could not stop pid {process.pid} ({process.sip_address})", file=sys.stderr)
-    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port) if port]
+    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port, p.tls_port)
+             if port]
     busy = processes.wait_ports_free(ports, 15)
     for address, port in busy:
         print(f"port {address}:{port} still in use after down", file=sys.stderr)
@@ -312,7 +348,8 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     if processes.stop([old], grace_seconds=20):
         raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
     if not old.netns:
-        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port) if port], 15)
+        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port, old.tls_port)
+                                          if port], 15)
         if busy:
             raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     command = json.loads((folder / COMMAND_FILE).read_text())
@@ -348,5 +385,6 @@ def status_lines(run_dir: Path) -> list[str]:
         answers = running and sipp.options_probe(p.address, p.port, local)
         lines.append(f"{p.role:5} {p.backend:9} {p.sip_address:21} pid {p.pid:<7} "
                      f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}"
+                     + (f" tls {p.address}:{p.tls_port}" if p.tls_port else "")
                      + (f" namespace {p.netns}" if p.netns else ""))
     return lines

@@ -24,6 +24,7 @@ class Process:
     folder: str
     overlay_port: int = 0
     netns: str = ""    # the network namespace it runs in (`up --netns`); "" for the root namespace
+    tls_port: int = 0  # SIP over TLS (`up --tls`); 0: none
 
     @property
     def sip_address(self) -> str:
