@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Digest authentication on two nodes started with --auth (memory backend: what is checked here
  * is the node's door, not where bindings live): SIPp's [authentication] for what a phone meets,
- * and a client of the test's own for a SHA-256 answer sent through the other node.
+ * and a client of the test's own for a SHA-256 answer sent through the other node and for TLS
+ * (the nodes run with --tls).
  */
 class AuthIT extends DeployedNodes {
 
@@ -23,7 +24,8 @@ class AuthIT extends DeployedNodes {
         deployment.withUser("alice@" + DOMAIN, "wonderland")
                 .withUser("bob@" + DOMAIN, "builder")
                 .withSetting("p2psip.auth.algorithms", "MD5,SHA-256") // SIPp 3.6 reads the first, MD5 only
-                .withSetting("p2psip.auth.invite", "true");
+                .withSetting("p2psip.auth.invite", "true")
+                .withTls();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -46,6 +48,31 @@ class AuthIT extends DeployedNodes {
             assertEquals(200, registered.status(), "node 1 should accept the answer to node 0's nonce");
             assertTrue(registered.headers("Contact").stream().anyMatch(c -> c.contains("sip:phone@")),
                     "the 200 lists the contact: " + registered.lines());
+        }
+    }
+
+    @Test
+    void aPhoneRegistersOverTlsWithItsSipsContactKept() throws IOException {
+        try (var phone = new DigestClient("bob", DOMAIN, deployment.caCertificate())) {
+            var challenged = phone.register(deployment.tlsNode(1), null);
+            assertEquals(401, challenged.status(), "a REGISTER over TLS without credentials");
+            var registered = phone.register(deployment.tlsNode(1),
+                    phone.answer(challenged.headers("WWW-Authenticate").get(0), "builder"));
+            assertEquals(200, registered.status(), "the answer over the same TLS connection");
+            assertTrue(registered.headers("Contact").stream().anyMatch(c -> c.contains("sips:phone@")
+                    && c.contains("transport=tls")), "the 200 lists the sips contact as registered: " + registered.lines());
+            assertTrue(registered.headers("Via").get(0).startsWith("SIP/2.0/TLS"), "answered over TLS: " + registered.lines());
+        }
+    }
+
+    @Test
+    void aSipsCallToAUserWithOnlyAPlainContactIsRefusedNotDowngraded() throws IOException {
+        try (var phone = new DigestClient("alice", DOMAIN)) {
+            String challenge = phone.register(deployment.node(0), null).headers("WWW-Authenticate").get(0);
+            assertEquals(200, phone.register(deployment.node(0), phone.answer(challenge, "wonderland")).status());
+            var answer = phone.invite(deployment.node(0), "sips:alice@" + DOMAIN); // memory: the registering node
+            assertEquals(480, answer.status(), "alice has a sip: contact only: " + answer.lines());
+            assertTrue(answer.lines().get(0).contains("No Secure Contact"), answer.lines().get(0));
         }
     }
 

@@ -49,6 +49,8 @@ final class Deployment implements AutoCloseable {
             "p2psip.intake.target-response-delay", "2s",
             "p2psip.intake.max-collector-share", "0.9"));
     private final List<String> jvmArgs = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));
+    /** Whether the nodes (and the front) also speak SIP over TLS (deploy/p2psip up --tls). */
+    private boolean tls;
     /** USER@DOMAIN to password: with any, the nodes run with --auth and these users. */
     private final Map<String, String> users = new LinkedHashMap<>();
 
@@ -107,6 +109,12 @@ final class Deployment implements AutoCloseable {
         assertEquals(0, code, "deploy/p2psip users add " + userAtDomain + " failed; see " + command.log());
     }
 
+    /** SIP over TLS on every node and the front, with keys made for the deployment (deploy/p2psip up --tls). */
+    Deployment withTls() {
+        this.tls = true;
+        return this;
+    }
+
     /** The nodes' JVM heap (deploy/p2psip up --heap; call before {@link #up()}). */
     Deployment withHeap(String heap) {
         this.heap = heap;
@@ -126,6 +134,9 @@ final class Deployment implements AutoCloseable {
         if (sipTrace) {
             args.add("--sip-trace");
         }
+        if (tls) {
+            args.add("--tls");
+        }
         users.forEach(this::addUser);
         if (!users.isEmpty()) {
             args.add("--auth");
@@ -139,6 +150,21 @@ final class Deployment implements AutoCloseable {
     /** host:port of node i's SIP connectors. */
     String node(int i) {
         return "127.0.0.1:" + (basePort + i);
+    }
+
+    /** host:port of node i's TLS connector (see {@link #withTls}; deploy/README.md gives the offset). */
+    String tlsNode(int i) {
+        return "127.0.0.1:" + (basePort + 2000 + i);
+    }
+
+    /** host:port of the front's TLS listener: the port after its UDP and TCP one. */
+    String tlsFront() {
+        return "127.0.0.1:" + (frontPort + 1);
+    }
+
+    /** The deployment CA's certificate, which a TLS client trusts (deploy/p2psip up --tls). */
+    Path caCertificate() {
+        return runDir.resolve("tls/ca.pem");
     }
 
     /** host:port of the front (see {@link #withFront}). */

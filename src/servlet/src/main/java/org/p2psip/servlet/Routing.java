@@ -24,7 +24,8 @@ import org.p2psip.registrar.RegistrarService;
  * is answered here; anything else is for an AOR, looked up in the DHT and proxied to its
  * contacts, highest q first, one after the other, record-routing so that the dialog's later
  * requests pass through this node. 404 for an AOR never registered, 480 when none of its
- * bindings is live, 483 when Max-Forwards is spent, 482 when the only contacts are this node.
+ * bindings is live (or, for a sips: Request-URI, none is sips:), 483 when Max-Forwards is spent,
+ * 482 when the only contacts are this node.
  */
 final class Routing {
 
@@ -131,14 +132,24 @@ final class Routing {
     }
 
     private void proxy(SipServletRequest request, List<Binding> bindings) {
+        // a sips: request must reach its callee over TLS all the way (RFC 5630 §3.1.3): its sips contacts only
+        boolean secure = "sips".equalsIgnoreCase(request.getRequestURI().getScheme());
         List<URI> targets = new ArrayList<>();
         List<Binding> kept = new ArrayList<>();
         for (Binding binding : bindings) {
             URI uri = uriOf(binding);
+            if (uri != null && secure && !"sips".equalsIgnoreCase(uri.getScheme())) {
+                continue;
+            }
             if (uri != null && !isThisNode(uri)) {
                 targets.add(uri);
                 kept.add(binding);
             }
+        }
+        if (targets.isEmpty() && secure && !bindings.isEmpty()) {
+            counters.count("route-480-no-sips");
+            finish(request, 480, "No Secure Contact");
+            return;
         }
         if (targets.isEmpty()) {
             counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
