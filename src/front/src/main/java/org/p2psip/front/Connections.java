@@ -5,18 +5,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The clients' open TCP connections by id (the id travels in the front's Via). An entry lives
- * exactly as long as its connection, so the map is bounded by the open connections.
+ * The clients' open TCP and TLS connections by id (the id travels in the front's Via), each with
+ * its transport as a Via names it, since an answer's Via must name the transport it goes by. An
+ * entry lives exactly as long as its connection, so the map is bounded by the open connections.
  * Thread-safe.
  */
 final class Connections {
 
-    private final ConcurrentHashMap<Long, Channel> open = new ConcurrentHashMap<>();
+    private record Open(Channel channel, String transport) {
+    }
+
+    private final ConcurrentHashMap<Long, Open> open = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong(Outlet.UDP);
 
-    long register(Channel channel) {
+    /** {@code transport}: "TCP" or "TLS". */
+    long register(Channel channel, String transport) {
         long id = ids.incrementAndGet();
-        open.put(id, channel);
+        open.put(id, new Open(channel, transport));
         return id;
     }
 
@@ -26,7 +31,14 @@ final class Connections {
 
     /** The connection, or null if it has closed. */
     Channel get(long id) {
-        return open.get(id);
+        Open connection = open.get(id);
+        return connection == null ? null : connection.channel;
+    }
+
+    /** "TCP" or "TLS", or null if it has closed. */
+    String transport(long id) {
+        Open connection = open.get(id);
+        return connection == null ? null : connection.transport;
     }
 
     int size() {

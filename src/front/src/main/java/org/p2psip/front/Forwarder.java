@@ -24,16 +24,17 @@ import javax.sip.message.Request;
 /**
  * The front's request and response paths. A request gets the front's Via and goes to the node of
  * its Call-ID (a new Call-ID is given a node by the policy); an answer loses the front's Via and
- * goes back by the Via below it, or by the TCP connection named in the front's Via. The only
+ * goes back by the Via below it, or by the TCP or TLS connection named in the front's Via. The only
  * state is the affinity table and the open transactions the counters need (both bounded).
  *
  * <p>Thread-safe: called from any event-loop thread; all shared state is in thread-safe parts.
  */
 final class Forwarder {
 
-    /** Via parameter naming the client's TCP connection, so its answers go back on it. */
+    /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     static final String CONNECTION_PARAM = "p2psip-conn";
 
+    private final Listeners listeners;
     private final InetSocketAddress self;
     private final Nodes nodes;
     private final Policy policy;
@@ -45,9 +46,10 @@ final class Forwarder {
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
 
-    Forwarder(InetSocketAddress self, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
+    Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
             Outlet outlet, FrontStats stats, int retryAfterSeconds) {
-        this.self = self;
+        this.listeners = listeners;
+        this.self = listeners.sip();
         this.nodes = nodes;
         this.policy = policy;
         this.affinity = affinity;
@@ -57,7 +59,7 @@ final class Forwarder {
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
-    /** A request from a client, over UDP ({@code connection} = {@link Outlet#UDP}) or a TCP connection. */
+    /** A request from a client, over UDP ({@code connection} = {@link Outlet#UDP}) or a TCP or TLS connection. */
     void onRequest(SIPRequest request, InetSocketAddress source, long connection) {
         Via top = request.getTopmostVia();
         if (top == null) {
@@ -207,7 +209,7 @@ final class Forwarder {
             return true;
         }
         long connection = response.connection == null ? Outlet.UDP : parseConnection(response.connection);
-        if (!response.next.transport.equalsIgnoreCase(connection == Outlet.UDP ? "UDP" : "TCP")) {
+        if (!response.next.transport.equalsIgnoreCase(outlet.transport(connection))) {
             return false; // JAIN-SIP's path writes the transport the answer goes by into the Via
         }
         if (!account(response.method, response.status, response.branch, response.callId)) {
@@ -304,7 +306,8 @@ final class Forwarder {
             stats.dropped.increment();
             return false;
         }
-        outlet.toClient(connection, address, response.encodeAsBytes(connection == Outlet.UDP ? "UDP" : "TCP"));
+        // JAIN-SIP writes this transport into the client's Via: it must be the one the answer goes by
+        outlet.toClient(connection, address, response.encodeAsBytes(outlet.transport(connection)));
         return true;
     }
 
@@ -333,11 +336,9 @@ final class Forwarder {
         return line.append("\r\n").toString();
     }
 
-    /** Whether a top Route read by the fast path names the front, as {@link #popOwnRoute} decides. */
+    /** Whether a top Route read by the fast path (a sip: URI) names the front, as {@link #popOwnRoute} decides. */
     private boolean namesSelf(RouteValue route) {
-        return route != null && route != RouteValue.DOUBTFUL
-                && self.getPort() == (route.port > 0 ? route.port : 5060)
-                && self.getAddress().getHostAddress().equals(route.host);
+        return route != null && route != RouteValue.DOUBTFUL && listeners.named(route.host, route.port, false);
     }
 
     /** A request without Max-Forwards gets one (RFC 3261 §16.6 step 3) rather than a 400. */
@@ -362,12 +363,15 @@ final class Forwarder {
         }
     }
 
-    /** A top Route naming the front itself is the client's way of reaching it; it is consumed here (§16.4). */
+    /**
+     * A top Route naming the front itself (at its UDP/TCP port or its TLS port) is the client's way
+     * of reaching it; it is consumed here (§16.4). Left in, the node would send the request back.
+     */
     private void popOwnRoute(SIPRequest request) {
         Route route = (Route) request.getHeader(RouteHeader.NAME);
         if (route != null && route.getAddress().getURI() instanceof SipUri uri
-                && self.getPort() == (uri.getPort() > 0 ? uri.getPort() : 5060)
-                && self.getAddress().getHostAddress().equals(uri.getHost())) {
+                && listeners.named(uri.getHost(), uri.getPort(),
+                        uri.isSecure() || "tls".equalsIgnoreCase(uri.getTransportParam()))) {
             request.removeFirst(RouteHeader.NAME);
         }
     }

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.p2psip.config.Config;
 
 /**
- * A running front: one UDP socket and one TCP listener on the same address, Netty event loops,
- * and the periodic prober. Requests reach the nodes over UDP from the front's own socket, so the
- * nodes' answers come back to it. Thread-safe; {@link #close} may be called from any thread.
+ * A running front: one UDP socket and one TCP listener on the same address, a TLS listener on the
+ * same IP address if configured, Netty event loops, and the periodic prober. Requests reach the
+ * nodes over UDP from the front's own socket, so the nodes' answers come back to it. Thread-safe; {@link #close} may be called from any thread.
  */
 public final class Front implements AutoCloseable {
 
@@ -28,6 +28,7 @@ public final class Front implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel udp;
     private final Channel tcp;
+    private final Channel tls;
     private final ScheduledFuture<?> probing;
     private final InetSocketAddress address;
     private final Nodes nodes;
@@ -35,13 +36,14 @@ public final class Front implements AutoCloseable {
     private final AffinityTable affinity;
     private final Transactions transactions;
 
-    private Front(EventLoopGroup group, Channel udp, Channel tcp, ScheduledFuture<?> probing,
+    private Front(EventLoopGroup group, Channel udp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
             InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
             Transactions transactions) {
         this.group = group;
         this.probing = probing;
         this.udp = udp;
         this.tcp = tcp;
+        this.tls = tls;
         this.address = address;
         this.nodes = nodes;
         this.stats = stats;
@@ -49,13 +51,19 @@ public final class Front implements AutoCloseable {
         this.transactions = transactions;
     }
 
-    /** Binds and starts probing. Blocks the caller (never an event loop) only while binding. */
+    /**
+     * Binds and starts probing. Blocks the caller (never an event loop) only while binding. A TLS
+     * key store that cannot be read is an IllegalArgumentException before anything is bound.
+     */
     public static Front start(Config config) throws InterruptedException {
         InetSocketAddress listen = Addresses.parse(config.get(FrontOptions.LISTEN));
         if (listen.getAddress().isAnyLocalAddress()) {
             throw new IllegalArgumentException("the front listens on one IP address, written in its Via; not "
                     + listen.getAddress().getHostAddress());
         }
+        int tlsPort = config.get(FrontOptions.TLS_PORT);
+        SslContext tlsContext = tlsPort == 0 ? null : TlsServerContext.load(config.get(FrontOptions.TLS_KEY_STORE),
+                config.get(FrontOptions.TLS_STORE_PASSWORD));
         var nodes = new Nodes(Addresses.parseList(config.get(FrontOptions.NODES)));
         Policy policy = Policies.named(config.get(FrontOptions.POLICY), config.get(FrontOptions.INVITE_WEIGHT));
         int maxMessage = config.get(FrontOptions.MAX_MESSAGE);
@@ -67,30 +75,24 @@ public final class Front implements AutoCloseable {
         var outlet = new SocketOutlet(connections, stats);
         Transport transport = Transport.best();
         EventLoopGroup group = transport.group(config.get(FrontOptions.THREADS));
+        boolean started = false;
         try {
-            Channel udp = transport.udp(group, maxMessage)
-                    .handler(new ChannelInitializer<DatagramChannel>() {
-                        @Override
-                        protected void initChannel(DatagramChannel ch) {
-                            // added once bound, below: the handler needs the bound address
-                        }
-                    })
-                    .bind(listen).sync().channel();
+            Channel udp = transport.udp(group, maxMessage).handler(new ChannelInitializer<DatagramChannel>() {
+                @Override
+                protected void initChannel(DatagramChannel ch) {
+                    // added once bound, below: the handler needs the bound address
+                }
+            }).bind(listen).sync().channel();
             var self = (InetSocketAddress) udp.localAddress();
             var batch = new DatagramBatch(udp);
             outlet.udp = batch;
-            var forwarder = new Forwarder(self, nodes, policy, affinity, transactions, outlet, stats,
-                    config.get(FrontOptions.RETRY_AFTER));
+            var forwarder = new Forwarder(new Listeners(self, tlsPort), nodes, policy, affinity, transactions, outlet,
+                    stats, config.get(FrontOptions.RETRY_AFTER));
             var inbound = new Inbound(forwarder, stats);
             udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
-            Channel tcp = new ServerBootstrap().group(group).channel(transport.serverChannel())
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new SipStreamFramer(maxMessage), new TcpHandler(inbound, connections));
-                        }
-                    })
-                    .bind(self).sync().channel();
+            Channel tcp = listen(transport, group, self, new StreamPipeline(null, inbound, connections, maxMessage));
+            Channel tls = tlsContext == null ? null : listen(transport, group, new InetSocketAddress(self.getAddress(),
+                    tlsPort), new StreamPipeline(tlsContext, inbound, connections, maxMessage));
             var prober = new Prober(self, nodes, forwarder, transactions, affinity, outlet, stats,
                     config.get(FrontOptions.PROBE_TIMEOUT).toNanos(),
                     config.get(FrontOptions.TRANSACTION_TIMEOUT).toNanos(),
@@ -98,13 +100,23 @@ public final class Front implements AutoCloseable {
             long interval = config.get(FrontOptions.PROBE_INTERVAL).toNanos();
             ScheduledFuture<?> probing = udp.eventLoop()
                     .scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
-            LOG.log(Level.INFO, "front on {0} (UDP, TCP), policy {1}, nodes {2}", self,
-                    config.get(FrontOptions.POLICY), nodes.all());
-            return new Front(group, udp, tcp, probing, self, nodes, stats, affinity, transactions);
-        } catch (InterruptedException | RuntimeException e) {
-            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            throw e;
+            LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}), policy {2}, nodes {3}", self,
+                    tls == null ? "" : ", TLS on port " + tlsPort, config.get(FrontOptions.POLICY), nodes.all());
+            started = true;
+            return new Front(group, udp, tcp, tls, probing, self, nodes, stats, affinity, transactions);
+        } finally {
+            if (!started) {
+                // also when a bind fails: sync() rethrows the BindException without declaring it
+                group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
         }
+    }
+
+    /** A stream listener (TCP, or TLS with its context in the pipeline) bound at {@code address}. */
+    private static Channel listen(Transport transport, EventLoopGroup group, InetSocketAddress address,
+            StreamPipeline pipeline) throws InterruptedException {
+        return new ServerBootstrap().group(group).channel(transport.serverChannel()).childHandler(pipeline)
+                .bind(address).sync().channel();
     }
 
     private static void safely(Prober prober) {
@@ -119,6 +131,11 @@ public final class Front implements AutoCloseable {
     /** The address it listens on (the bound port if the option said 0). */
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** The address of its TLS listener, or null if it has none. */
+    public InetSocketAddress tlsAddress() {
+        return tls == null ? null : (InetSocketAddress) tls.localAddress();
     }
 
     public FrontStats stats() {
@@ -145,10 +162,13 @@ public final class Front implements AutoCloseable {
         probing.cancel(false);
         udp.close().awaitUninterruptibly();
         tcp.close().awaitUninterruptibly();
+        if (tls != null) {
+            tls.close().awaitUninterruptibly();
+        }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 
-    /** Writes to the UDP socket and the clients' TCP connections; never waits. */
+    /** Writes to the UDP socket and the clients' TCP and TLS connections; never waits. */
     private static final class SocketOutlet implements Outlet {
         private final Connections connections;
         private final FrontStats stats;
@@ -175,7 +195,16 @@ public final class Front implements AutoCloseable {
                 stats.dropped.increment(); // the client hung up; nowhere to send its answer
                 return;
             }
-            channel.writeAndFlush(Unpooled.wrappedBuffer(message));
+            channel.writeAndFlush(Unpooled.wrappedBuffer(message)); // through the SslHandler, if it has one
+        }
+
+        @Override
+        public String transport(long connection) {
+            if (connection == UDP) {
+                return "UDP";
+            }
+            String transport = connections.transport(connection);
+            return transport == null ? "TCP" : transport;
         }
     }
 }

@@ -31,10 +31,27 @@ public final class FrontMain {
             usage(System.out);
             return;
         }
-        Front front = Front.start(config);
+        Front front;
+        try {
+            front = Front.start(config);
+        } catch (IllegalArgumentException e) { // a key store that went away since parse, a wildcard address
+            System.err.println("p2psip-front: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(front::close, "p2psip-front-shutdown"));
-        System.out.println("p2psip-front listening on " + front.address().getAddress().getHostAddress() + ":"
-                + front.address().getPort() + " (udp, tcp)");
+        System.out.println(listening(front));
+    }
+
+    /**
+     * The line that says the front is up: {@code p2psip-front listening on IP:PORT (udp, tcp)}, with
+     * {@code , tls PORT} before the parenthesis closes if it listens for TLS. deploy/ waits for its
+     * beginning (deploy/p2psip_deploy/front.py), so that stays as it is.
+     */
+    static String listening(Front front) {
+        String tls = front.tlsAddress() == null ? "" : ", tls " + front.tlsAddress().getPort();
+        return "p2psip-front listening on " + front.address().getAddress().getHostAddress() + ":"
+                + front.address().getPort() + " (udp, tcp" + tls + ")";
     }
 
     /** The configuration the arguments describe, or null if they ask for help. */
@@ -79,7 +96,24 @@ public final class FrontMain {
             throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.NODES) + " is required");
         }
         Policies.named(config.get(FrontOptions.POLICY), config.get(FrontOptions.INVITE_WEIGHT));
+        checkTls(config);
         return config;
+    }
+
+    /** A TLS port must be a port other than the listen port's, with a key store that reads. */
+    private static void checkTls(Config config) {
+        int port = config.get(FrontOptions.TLS_PORT);
+        if (port == 0) {
+            return;
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.TLS_PORT) + " " + port + " out of range");
+        }
+        if (port == Addresses.parse(config.get(FrontOptions.LISTEN)).getPort()) {
+            throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.TLS_PORT) + " " + port
+                    + " is the listen port, where plain TCP is; TLS needs a port of its own");
+        }
+        TlsServerContext.load(config.get(FrontOptions.TLS_KEY_STORE), config.get(FrontOptions.TLS_STORE_PASSWORD));
     }
 
     private static void usage(PrintStream out) {

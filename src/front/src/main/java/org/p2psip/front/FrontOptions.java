@@ -40,10 +40,16 @@ public final class FrontOptions {
             "16384", "Largest SIP message in bytes the front accepts (UDP datagram or TCP frame); larger ones are dropped.");
     public static final Option<Integer> THREADS = Option.integer(PREFIX + "threads", 2,
             "4", "Netty event-loop threads (the UDP socket is served by one of them).");
+    public static final Option<Integer> TLS_PORT = Option.integer(PREFIX + "tls.port", 0,
+            "5061", "Port on the listen address where the front also accepts SIP over TLS (RFC 3261 §26); 0: no TLS listener.");
+    public static final Option<String> TLS_KEY_STORE = Option.string(PREFIX + "tls.key-store", "",
+            "/var/lib/p2psip/tls/front.p12", "PKCS#12 file with the front's private key and its certificate chain, signed by the deployment's CA (deploy/p2psip up --tls makes it); required with a TLS port.");
+    public static final Option<String> TLS_STORE_PASSWORD = Option.string(PREFIX + "tls.store-password", "",
+            "from-deploy", "Password of the TLS key store and of its key (better in the --config file than as a flag, which other users see in ps).");
 
     public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
-            RETRY_AFTER, MAX_MESSAGE, THREADS);
+            RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD);
 
     private FrontOptions() {
     }

@@ -17,6 +17,7 @@ public final class FrontStats {
     final LongAdder expired = new LongAdder();
     final LongAdder lateAnswersDropped = new LongAdder();
     final LongAdder probesSent = new LongAdder();
+    final LongAdder tlsHandshakeFailures = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
     public long requestsForwarded() {
@@ -62,6 +63,11 @@ public final class FrontStats {
         return lateAnswersDropped.sum();
     }
 
+    /** TLS connections closed because their handshake failed (not TLS, refused, timed out, hung up early). */
+    public long tlsHandshakeFailures() {
+        return tlsHandshakeFailures.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -74,6 +80,7 @@ public final class FrontStats {
         map.put("expired", expired());
         map.put("lateAnswersDropped", lateAnswersDropped());
         map.put("probesSent", probesSent.sum());
+        map.put("tlsHandshakeFailures", tlsHandshakeFailures());
         return map;
     }
 }

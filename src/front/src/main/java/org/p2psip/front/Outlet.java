@@ -3,8 +3,8 @@ package org.p2psip.front;
 import java.net.InetSocketAddress;
 
 /**
- * Where the forwarder's bytes go out: to a node, or back to a client over UDP or over the TCP
- * connection the client came on. Implementations are thread-safe and never wait.
+ * Where the forwarder's bytes go out: to a node, or back to a client over UDP or over the TCP or
+ * TLS connection the client came on. Implementations are thread-safe and never wait.
  */
 interface Outlet {
 
@@ -15,4 +15,10 @@ interface Outlet {
 
     /** Sends to a client: over TCP connection {@code connection} if not {@link #UDP}, else over UDP to {@code address}. */
     void toClient(long connection, InetSocketAddress address, byte[] message);
+
+    /**
+     * The transport an answer to a client on {@code connection} goes by, as its Via must name it:
+     * "UDP", "TCP" or "TLS"; "TCP" for a connection that has closed (its answer will be dropped).
+     */
+    String transport(long connection);
 }

@@ -6,24 +6,27 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import java.net.InetSocketAddress;
 
 /**
- * A client's TCP connection: registered under an id while open, so answers can find it; a
- * stream that cannot be framed is counted and closed. One per connection; Netty calls it from the
- * connection's event-loop thread only.
+ * A client's TCP connection, or the stream inside its TLS connection: registered under an id (with
+ * its transport) while open, so answers can find it; a stream that cannot be framed is counted and
+ * closed. One per connection; Netty calls it from the connection's event-loop thread only.
  */
 final class TcpHandler extends SimpleChannelInboundHandler<SIPMessage> {
 
     private final Inbound inbound;
     private final Connections connections;
+    private final String transport;
     private long id;
 
-    TcpHandler(Inbound inbound, Connections connections) {
+    /** {@code transport}: "TCP" or "TLS", as the client's Via names it. */
+    TcpHandler(Inbound inbound, Connections connections, String transport) {
         this.inbound = inbound;
         this.connections = connections;
+        this.transport = transport;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        id = connections.register(ctx.channel());
+        id = connections.register(ctx.channel(), transport);
         super.channelActive(ctx);
     }
 

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class FastPathTest {
 
     private static final InetSocketAddress SELF = new InetSocketAddress("127.0.0.1", 5060);
+    private static final int TLS_PORT = 5061;
     private static final InetSocketAddress CLIENT = new InetSocketAddress("127.0.0.1", 40001);
 
     /** An outlet that keeps what it is given. */
@@ -36,6 +38,8 @@ class FastPathTest {
         final List<byte[]> toClient = new ArrayList<>();
         final List<InetSocketAddress> clientAddresses = new ArrayList<>();
         final List<Long> connections = new ArrayList<>();
+        /** Connections of a transport other than TCP (UDP is connection 0). */
+        final Map<Long, String> transports = new HashMap<>();
 
         @Override
         public void toNode(Node node, byte[] message) {
@@ -48,6 +52,11 @@ class FastPathTest {
             clientAddresses.add(address);
             connections.add(connection);
         }
+
+        @Override
+        public String transport(long connection) {
+            return transports.getOrDefault(connection, connection == UDP ? "UDP" : "TCP");
+        }
     }
 
     /** A forwarder with one node, up, and what it sent. */
@@ -58,7 +67,7 @@ class FastPathTest {
         Side() {
             var nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
             nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
-            forwarder = new Forwarder(SELF, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
+            forwarder = new Forwarder(new Listeners(SELF, TLS_PORT), nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
                     new Transactions(100), outlet, new FrontStats(), 5);
         }
     }
@@ -165,9 +174,51 @@ class FastPathTest {
         assertFalse(new Side().forwarder.onResponse(bytes(ok.replace(Branches.PREFIX, "z9hG4bK-else-"))));
     }
 
+    /** A TLS client's answer is spliced as a UDP or TCP client's is: its Via names TLS, the way it goes back. */
+    @Test
+    void anAnswerToATlsClientKeepsItsTlsViaOnEitherPath() throws Exception {
+        long connection = 7;
+        var fast = new Side();
+        fast.outlet.transports.put(connection, "TLS");
+        String overTls = REGISTER.replace("SIP/2.0/UDP 127.0.0.1:40001", "SIP/2.0/TLS 127.0.0.1:40001")
+                .replace("sip:example.com", "sips:example.com");
+        fast.forwarder.onRequest((SIPRequest) parse(bytes(overTls)), CLIENT, connection);
+        SIPRequest forwarded = (SIPRequest) parse(fast.outlet.toNode.get(0));
+        assertEquals("sips:example.com", forwarded.getRequestURI().toString(), "the Request-URI as the client wrote it");
+        String ok = new String(forwarded.createResponse(200).encodeAsBytes("UDP"), StandardCharsets.ISO_8859_1);
+        assertSameResponse(ok, Map.of(connection, "TLS"));
+        assertTrue(fast.forwarder.onResponse(bytes(ok)), "the fast path takes an answer to a TLS client");
+        assertEquals(List.of(connection), fast.outlet.connections, "back over the client's connection");
+        SIPResponse answer = (SIPResponse) parse(fast.outlet.toClient.get(0));
+        assertEquals(List.of("TLS 127.0.0.1:40001 {branch=z9hG4bK-1, rport=40001}"), vias(answer));
+    }
+
+    @Test
+    void aRouteToTheFrontsTlsPortIsConsumedToo() throws Exception {
+        assertSameRequest(REGISTER.replace("Expires", "Route: <sip:127.0.0.1:5061;lr>\r\nExpires"), CLIENT);
+        for (String route : List.of("<sips:127.0.0.1;lr>", "<sip:127.0.0.1;transport=tls;lr>", "<sips:127.0.0.1:5061;lr>")) {
+            var reference = new Side();
+            reference.forwarder.onRequest((SIPRequest) parse(bytes(REGISTER.replace("Expires", "Route: " + route
+                    + "\r\nExpires"))), CLIENT, Outlet.UDP);
+            SIPRequest forwarded = (SIPRequest) parse(reference.outlet.toNode.get(0));
+            assertEquals(List.of(), headers(forwarded, RouteHeader.NAME), route + " names the front's TLS port");
+        }
+        var reference = new Side();
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(REGISTER.replace("Expires",
+                "Route: <sips:127.0.0.1:5062;lr>\r\nExpires"))), CLIENT, Outlet.UDP);
+        assertEquals(1, headers((SIPRequest) parse(reference.outlet.toNode.get(0)), RouteHeader.NAME).size(),
+                "a Route to another port is kept");
+    }
+
     private static void assertSameResponse(String text) throws Exception {
+        assertSameResponse(text, Map.of());
+    }
+
+    private static void assertSameResponse(String text, Map<Long, String> transports) throws Exception {
         var fast = new Side();
         var reference = new Side();
+        fast.outlet.transports.putAll(transports);
+        reference.outlet.transports.putAll(transports);
         assertTrue(fast.forwarder.onResponse(bytes(text)), "fast path refused " + text);
         reference.forwarder.onResponse((SIPResponse) parse(bytes(text)));
         assertEquals(reference.outlet.clientAddresses, fast.outlet.clientAddresses);

@@ -14,9 +14,12 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.util.Arrays;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A SIP user agent client for tests, over a real loopback UDP socket (or a TCP connection):
+ * A SIP user agent client for tests, over a real loopback UDP socket (or a TCP or TLS connection):
  * sends requests written from a template and reads answers with a deadline.
  */
 final class TestClient implements AutoCloseable {
@@ -24,6 +27,7 @@ final class TestClient implements AutoCloseable {
     private final DatagramSocket udp;
     private final InetSocketAddress front;
     private Socket tcp;
+    private String transport = "UDP";
 
     TestClient(InetSocketAddress front) throws IOException {
         this.front = front;
@@ -39,6 +43,28 @@ final class TestClient implements AutoCloseable {
         tcp = new Socket();
         tcp.connect(front, 5_000);
         tcp.setSoTimeout((int) Await.DEADLINE.toMillis());
+        transport = "TCP";
+        return this;
+    }
+
+    /**
+     * From now on requests go over a TLS connection to {@code tlsAddress}, once the handshake
+     * succeeded; the front's certificate must name 127.0.0.1, as a phone would check. No
+     * {@code protocols}: the JDK's defaults.
+     */
+    TestClient overTls(InetSocketAddress tlsAddress, SSLContext context, String... protocols) throws IOException {
+        var socket = (SSLSocket) context.getSocketFactory().createSocket();
+        if (protocols.length > 0) {
+            socket.setEnabledProtocols(protocols);
+        }
+        socket.connect(tlsAddress, 5_000);
+        socket.setSoTimeout((int) Await.DEADLINE.toMillis());
+        SSLParameters parameters = socket.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate's names against the address
+        socket.setSSLParameters(parameters);
+        socket.startHandshake();
+        tcp = socket;
+        transport = "TLS";
         return this;
     }
 
@@ -57,7 +83,7 @@ final class TestClient implements AutoCloseable {
 
     /** Sends {@code method} for {@code callId} (to-tag null: out of dialog). */
     void send(String method, String callId, String branch, int cseq, String toTag) throws IOException {
-        sendRaw(request(method, callId, branch, cseq, toTag, port(), tcp != null ? "TCP" : "UDP"));
+        sendRaw(request(method, callId, branch, cseq, toTag, port(), transport));
     }
 
     void sendRaw(String text) throws IOException {
