@@ -5,6 +5,7 @@ import static java.util.stream.Collectors.mapping;
 import static java.util.stream.Collectors.toSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Four Chord nodes behind the front (deploy/p2psip up --front POLICY): clients see one address.
+ * Four Chord nodes behind the front (deploy/p2psip up --front POLICY --tls): clients see one address.
  * The tests run in order on one deployment; each subclass names the policy and its port range
  * (front on the first port, nodes on the next four, the callee's SIPp on +9).
  */
@@ -56,7 +57,7 @@ abstract class FrontIT extends DeployedNodes {
 
     FrontIT(String policy, int frontPort) {
         super("front-" + policy, "chord", frontPort + 1, NODES);
-        deployment.withFront(policy, frontPort);
+        deployment.withFront(policy, frontPort).withTls();
         this.uasPort = frontPort + 9;
     }
 
@@ -144,6 +145,19 @@ abstract class FrontIT extends DeployedNodes {
                 "a binding registered through the front before the kill is no longer listed; " + sipp.where());
         assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.front(), USERS, AFTER_KILL_START, RATE)),
                 "a binding registered through the front after the kill is no longer listed; " + sipp.where());
+    }
+
+    @Test
+    @Order(7)
+    void aPhoneOverTlsRegistersThroughTheFrontsTlsPort() throws IOException {
+        try (var phone = new DigestClient("tls-phone", "p2psip.test", deployment.caCertificate())) {
+            var registered = phone.register(deployment.tlsFront(), null);
+            assertEquals(200, registered.status(), "a REGISTER over TLS through the front: " + registered.lines());
+            assertTrue(registered.headers("Via").get(0).startsWith("SIP/2.0/TLS"),
+                    "the answer came back over the phone's TLS connection with its own Via: " + registered.lines());
+            assertTrue(registered.headers("Contact").stream().anyMatch(c -> c.contains("sips:phone@")),
+                    "the 200 lists the sips contact as registered: " + registered.lines());
+        }
     }
 
     /** The line the front logs when it takes node {@code i} out (src/front's Nodes). */
