@@ -1,23 +1,27 @@
 package org.p2psip.registrar;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * A SIP or SIPS URI read far enough to compare two by the rules of RFC 3261 §19.1.4, which decide
  * whether a REGISTER's contact refreshes a stored binding: the user part compares case-sensitively,
- * everything else not; an escaped character equals itself unescaped; the order of parameters and
- * headers does not matter; a port, transport, user, ttl, method or maddr present in one URI only
- * makes them differ, any other parameter present in one only is ignored, and headers must all
- * match. A string that is not a URI of this shape compares equal only to the same string.
- * Immutable.
+ * everything else not; a character outside the reserved set equals its %XX escape (a reserved one
+ * does not: {@code a%3Bb} is not {@code a;b}); the order of parameters and headers does not matter;
+ * a port, transport, user, ttl, method or maddr present in one URI only makes them differ, any
+ * other parameter present in one only is ignored, and headers must all match. A string that is
+ * not a URI of this shape compares equal only to the same string. Immutable.
  */
 record SipUri(String scheme, String userinfo, String host, String port, Map<String, String> params,
               Map<String, String> headers) {
 
     /** Parameters that, present in one URI only, make two URIs differ (with the port, §19.1.4). */
     private static final Set<String> MUST_BOTH_HAVE = Set.of("transport", "user", "ttl", "method", "maddr");
+
+    /** RFC 3261 §25.1 reserved: escaped, these stay escaped, since there they are data, not syntax. */
+    private static final String RESERVED = ";/?:@&=+$,";
 
     /** Whether two contact URIs, as strings, name the same binding. */
     static boolean equivalent(String a, String b) {
@@ -49,21 +53,22 @@ record SipUri(String scheme, String userinfo, String host, String port, Map<Stri
         if (colon < 0) {
             return null;
         }
-        String scheme = text.substring(0, colon).toLowerCase();
+        String scheme = text.substring(0, colon).toLowerCase(Locale.ROOT);
         if (!scheme.equals("sip") && !scheme.equals("sips")) {
             return null;
         }
         String rest = text.substring(colon + 1);
+        // '@' appears unescaped only after the userinfo, while '?' and ';' may appear inside a user part
+        int at = rest.indexOf('@');
+        String userinfo = at < 0 ? "" : unescape(rest.substring(0, at));
+        rest = rest.substring(at + 1);
         int question = rest.indexOf('?');
         String headerPart = question < 0 ? "" : rest.substring(question + 1);
-        rest = question < 0 ? rest : rest.substring(0, question);
-        int at = rest.lastIndexOf('@');
-        String userinfo = at < 0 ? "" : unescape(rest.substring(0, at));
-        String[] hostAndParams = rest.substring(at + 1).split(";", -1);
-        String hostport = hostAndParams[0].toLowerCase();
+        String[] hostAndParams = (question < 0 ? rest : rest.substring(0, question)).split(";", -1);
+        String hostport = unescape(hostAndParams[0]).toLowerCase(Locale.ROOT);
         int portColon = hostport.startsWith("[") ? hostport.indexOf(':', hostport.indexOf(']')) : hostport.lastIndexOf(':');
         String host = portColon < 0 ? hostport : hostport.substring(0, portColon);
-        String port = portColon < 0 ? "" : hostport.substring(portColon + 1);
+        String port = portColon < 0 ? "" : number(hostport.substring(portColon + 1));
         Map<String, String> params = new HashMap<>();
         for (int i = 1; i < hostAndParams.length; i++) {
             put(params, hostAndParams[i], true);
@@ -77,12 +82,22 @@ record SipUri(String scheme, String userinfo, String host, String port, Map<Stri
 
     private static void put(Map<String, String> into, String nameValue, boolean caseInsensitiveValue) {
         int equals = nameValue.indexOf('=');
-        String name = unescape(equals < 0 ? nameValue : nameValue.substring(0, equals)).toLowerCase();
+        String name = unescape(equals < 0 ? nameValue : nameValue.substring(0, equals)).toLowerCase(Locale.ROOT);
         String value = equals < 0 ? "" : unescape(nameValue.substring(equals + 1));
-        into.put(name, caseInsensitiveValue ? value.toLowerCase() : value);
+        into.put(name, caseInsensitiveValue ? value.toLowerCase(Locale.ROOT) : value);
     }
 
-    /** %XX escapes decoded, so that "%61lice" and "alice" compare equal (§19.1.4). */
+    /** "05060" is port 5060; a port that is no number stays as written. */
+    private static String number(String port) {
+        String digits = port.replaceFirst("^0+(?=\\d)", "");
+        return digits.chars().allMatch(Character::isDigit) ? digits : port;
+    }
+
+    /**
+     * %XX escapes of characters outside the reserved set decoded, so that "%61lice" and "alice"
+     * compare equal (§19.1.4); escapes of reserved characters kept, their hex digits in upper case,
+     * so that "%3b" and "%3B" still compare equal to each other.
+     */
     private static String unescape(String text) {
         if (text.indexOf('%') < 0) {
             return text;
@@ -91,7 +106,8 @@ record SipUri(String scheme, String userinfo, String host, String port, Map<Stri
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '%' && i + 2 < text.length() && isHex(text.charAt(i + 1)) && isHex(text.charAt(i + 2))) {
-                out.append((char) Integer.parseInt(text.substring(i + 1, i + 3), 16));
+                char decoded = (char) Integer.parseInt(text.substring(i + 1, i + 3), 16);
+                out.append(RESERVED.indexOf(decoded) >= 0 ? "%" + text.substring(i + 1, i + 3).toUpperCase(Locale.ROOT) : decoded);
                 i += 2;
             } else {
                 out.append(c);
