@@ -30,6 +30,8 @@ public abstract class AbstractTransport implements Transport {
     public static final String OVERLOADED = "overlay.overloaded";
     public static final String SERVED = "overlay.served";
     public static final String BAD_FRAMES = "overlay.bad-frames";
+    /** Authenticated frames refused as replayed or stale ({@link Replays}); never answered. */
+    public static final String REPLAYS_REFUSED = "overlay.replays-refused";
 
     protected final String address;
     protected final OverlaySettings settings;
@@ -208,7 +210,7 @@ public abstract class AbstractTransport implements Transport {
 
     @Override
     public Map<String, Long> metrics() {
-        return counters.snapshot(REQUESTS, ANSWERS, TIMEOUTS, UNREACHABLE, OVERLOADED, SERVED, BAD_FRAMES);
+        return counters.snapshot(REQUESTS, ANSWERS, TIMEOUTS, UNREACHABLE, OVERLOADED, SERVED, BAD_FRAMES, REPLAYS_REFUSED);
     }
 
     /** The bytes of an error answer: reason:u8 then a UTF-8 message. */

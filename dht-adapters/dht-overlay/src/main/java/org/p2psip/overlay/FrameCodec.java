@@ -12,20 +12,23 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <pre>
  * frame = length:u32  body  mac:32        length = bytes of body + mac
- * body  = version:u8 (=1)  kind:u8  type:u16  requestId:u64  senderLength:u16  sender:UTF-8  payload
+ * body  = version:u8 (=2)  kind:u8  type:u16  requestId:u64
+ *         sentAt:u64  channel:u64  sequence:u64  senderLength:u16  sender:UTF-8  payload
  * mac   = HMAC-SHA256(overlay secret, body)
  * </pre>
  *
  * The payload runs to the MAC, so it needs no length of its own. A frame of another version, a
  * bad MAC, or fields that overrun the frame are refused whole with {@link BadFrameException}.
+ * The {@link Stamp} (sentAt, channel, sequence) is under the MAC so that nobody without the secret
+ * can renew an old frame's; whether a stamp is acceptable is {@link Replays}' business, not this.
  *
  * <p>Not thread-safe (it holds a {@link Mac}): one codec per channel, used on its event loop.
  */
 public final class FrameCodec {
 
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     static final int MAC_BYTES = 32;
-    static final int HEADER_BYTES = 1 + 1 + 2 + 8 + 2;
+    static final int HEADER_BYTES = 1 + 1 + 2 + 8 + 8 + 8 + 8 + 2;
     /** The shortest possible value of the length prefix: an empty sender and payload. */
     public static final int MIN_LENGTH = HEADER_BYTES + MAC_BYTES;
 
@@ -43,8 +46,8 @@ public final class FrameCodec {
         }
     }
 
-    /** Writes the whole frame, length prefix included, to {@code out}. */
-    public void encode(Frame frame, ByteBuf out) {
+    /** Writes the whole frame with its stamp, length prefix included, to {@code out}. */
+    public void encode(Frame frame, Stamp stamp, ByteBuf out) {
         byte[] sender = frame.sender().getBytes(StandardCharsets.UTF_8);
         if (sender.length > 0xFFFF) {
             throw new IllegalArgumentException("sender address too long");
@@ -56,6 +59,9 @@ public final class FrameCodec {
         out.writeByte(frame.kind().ordinal());
         out.writeShort(frame.type());
         out.writeLong(frame.requestId());
+        out.writeLong(stamp.sentAt());
+        out.writeLong(stamp.channel());
+        out.writeLong(stamp.sequence());
         out.writeShort(sender.length);
         out.writeBytes(sender);
         out.writeBytes(frame.payload());
@@ -63,7 +69,7 @@ public final class FrameCodec {
     }
 
     /** Reads one frame from {@code frame}: exactly the bytes the length prefix announced, prefix excluded. */
-    public Frame decode(ByteBuf frame) {
+    public StampedFrame decode(ByteBuf frame) {
         int length = frame.readableBytes();
         if (length < MIN_LENGTH) {
             throw new BadFrameException("frame of " + length + " bytes is shorter than " + MIN_LENGTH);
@@ -83,6 +89,7 @@ public final class FrameCodec {
         Frame.Kind kind = Frame.Kind.ofCode(frame.readUnsignedByte());
         int type = frame.readUnsignedShort();
         long requestId = frame.readLong();
+        var stamp = new Stamp(frame.readLong(), frame.readLong(), frame.readLong());
         int senderLength = frame.readUnsignedShort();
         int payloadLength = bodyLength - HEADER_BYTES - senderLength;
         if (payloadLength < 0) {
@@ -92,7 +99,7 @@ public final class FrameCodec {
         byte[] payload = new byte[payloadLength];
         frame.readBytes(payload);
         frame.skipBytes(MAC_BYTES);
-        return new Frame(kind, type, requestId, sender, payload);
+        return new StampedFrame(new Frame(kind, type, requestId, sender, payload), stamp);
     }
 
     private byte[] macOf(ByteBuf buf, int index, int length) {

@@ -14,9 +14,13 @@ import org.p2psip.config.NodeOptions;
  * @param maxQueuedPerPeer requests queued while a connection opens
  * @param writeBufferBytes outbound bytes per connection above which the peer counts as overloaded
  * @param connectTimeout  how long a TCP connect may take
+ * @param replayWindow    how far a frame's send time may be from this node's clock ({@link Replays})
  */
 public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight, int maxQueuedPerPeer,
-                              int writeBufferBytes, Duration connectTimeout) {
+                              int writeBufferBytes, Duration connectTimeout, Duration replayWindow) {
+
+    /** A sanity bound: a longer window would mean remembering channels, and accepting skew, for days. */
+    static final Duration LONGEST_REPLAY_WINDOW = Duration.ofDays(1);
 
     public OverlaySettings {
         if (secret.length == 0) {
@@ -26,6 +30,10 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         if (maxFrameBytes < FrameCodec.MIN_LENGTH) {
             throw new IllegalArgumentException("max frame size below " + FrameCodec.MIN_LENGTH + " bytes");
         }
+        if (replayWindow.compareTo(LONGEST_REPLAY_WINDOW) > 0 || replayWindow.toMillis() < 1) {
+            throw new IllegalArgumentException(OverlayOptions.REPLAY_WINDOW.name() + " must be from 1ms to 1d, got "
+                    + replayWindow);
+        }
     }
 
     /** Reads the settings; refuses (IllegalArgumentException) a configuration without a secret. */
@@ -33,7 +41,7 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         return new OverlaySettings(config.get(NodeOptions.OVERLAY_SECRET).getBytes(StandardCharsets.UTF_8),
                 config.get(OverlayOptions.MAX_FRAME_BYTES), config.get(OverlayOptions.MAX_IN_FLIGHT),
                 config.get(OverlayOptions.MAX_QUEUED_PER_PEER), config.get(OverlayOptions.WRITE_BUFFER_BYTES),
-                config.get(OverlayOptions.CONNECT_TIMEOUT));
+                config.get(OverlayOptions.CONNECT_TIMEOUT), config.get(OverlayOptions.REPLAY_WINDOW));
     }
 
     /** Defaults with the given secret, for tests and simulations. */

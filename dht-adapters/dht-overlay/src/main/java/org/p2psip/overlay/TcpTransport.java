@@ -18,6 +18,8 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,10 @@ import org.p2psip.dht.DhtException.Reason;
  * connection their request came in on.
  *
  * <p>Back-pressure: a peer whose connection holds more than the write-buffer bound unsent, or that
- * has too many requests queued while its connection opens, gets OVERLOADED at once. Thread-safe.
+ * has too many requests queued while its connection opens, gets OVERLOADED at once.
+ *
+ * <p>Every frame is stamped and judged by {@link Replays} (one per node: a channel's sequence
+ * holds across connections). Thread-safe.
  */
 public final class TcpTransport extends AbstractTransport {
 
@@ -43,11 +48,16 @@ public final class TcpTransport extends AbstractTransport {
     private final Map<String, ChannelFuture> connections = new HashMap<>();
     private final Map<String, Integer> queued = new HashMap<>();
     private final Strangers strangers = new Strangers(counters);
+    private final SecureRandom channelIds = new SecureRandom();
+    private final Clock clock;
+    private final Replays replays;
 
-    private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server) {
+    private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server, Clock clock) {
         super(address, settings, group.next());
         this.group = group;
         this.server = server;
+        this.clock = clock;
+        this.replays = new Replays(settings.replayWindow(), clock, counters);
     }
 
     /**
@@ -56,6 +66,11 @@ public final class TcpTransport extends AbstractTransport {
      * on a request path. Throws IllegalStateException when the address cannot be bound.
      */
     public static TcpTransport bind(String listen, OverlaySettings settings) {
+        return bind(listen, settings, Clock.systemUTC());
+    }
+
+    /** As {@link #bind(String, OverlaySettings)}, with the wall clock frames are stamped and judged by. */
+    public static TcpTransport bind(String listen, OverlaySettings settings, Clock clock) {
         var group = new NioEventLoopGroup(1);
         var holder = new TcpTransport[1];
         try {
@@ -69,7 +84,7 @@ public final class TcpTransport extends AbstractTransport {
                     })
                     .bind(Addresses.parse(listen)).syncUninterruptibly().channel();
             String bound = Addresses.format((InetSocketAddress) server.localAddress());
-            holder[0] = new TcpTransport(bound, settings, group, server);
+            holder[0] = new TcpTransport(bound, settings, group, server, clock);
             return holder[0];
         } catch (Exception e) { // Netty rethrows the socket's checked BindException unchanged
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -78,16 +93,16 @@ public final class TcpTransport extends AbstractTransport {
     }
 
     private void initChannel(Channel ch, String peer) {
-        var codec = new FrameCodec(settings.secret());
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
         // one write syscall for the answers and requests of one loop turn instead of one each
         ch.pipeline().addLast(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
                 new IdleStateHandler(0, 0, IDLE_SECONDS),
-                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes()));
+                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes(), replays));
         if (peer == null) { // accepted: a stranger until its first frame's MAC checks
             ch.pipeline().addLast(strangers.guard());
         }
-        ch.pipeline().addLast(new FrameEncoder(codec), new PeerHandler(peer));
+        ch.pipeline().addLast(new FrameEncoder(new FrameCodec(settings.secret()), clock, channelIds.nextLong()),
+                new PeerHandler(peer));
     }
 
     @Override

@@ -13,10 +13,16 @@ class FrameCodecTest {
 
     private final FrameCodec codec = new FrameCodec("secret".getBytes(StandardCharsets.UTF_8));
 
-    static ByteBuf encoded(FrameCodec codec, Frame frame) {
+    private static final Stamp STAMP = new Stamp(1_700_000_000_123L, 0x0123456789abcdefL, 42);
+
+    static ByteBuf encoded(FrameCodec codec, Frame frame, Stamp stamp) {
         ByteBuf out = Unpooled.buffer();
-        codec.encode(frame, out);
+        codec.encode(frame, stamp, out);
         return out;
+    }
+
+    static ByteBuf encoded(FrameCodec codec, Frame frame) {
+        return encoded(codec, frame, STAMP);
     }
 
     private static Frame sample() {
@@ -24,10 +30,12 @@ class FrameCodecTest {
     }
 
     @Test
-    void aFrameSurvivesEncodingAndDecoding() {
+    void aFrameAndItsStampSurviveEncodingAndDecoding() {
         ByteBuf bytes = encoded(codec, sample());
         assertEquals(bytes.readableBytes() - 4, bytes.readInt(), "the prefix counts the bytes after it");
-        Frame back = codec.decode(bytes);
+        StampedFrame decoded = codec.decode(bytes);
+        assertEquals(STAMP, decoded.stamp());
+        Frame back = decoded.frame();
         assertEquals(Frame.Kind.REQUEST, back.kind());
         assertEquals(513, back.type());
         assertEquals(77L, back.requestId());
@@ -54,9 +62,21 @@ class FrameCodecTest {
     }
 
     @Test
-    void anUnknownVersionIsRefused() {
+    void aChangedStampIsRefusedSinceTheMacCoversIt() {
+        for (int field = 0; field < 3; field++) { // sentAt, channel, sequence: 8 bytes each after requestId
+            ByteBuf bytes = encoded(codec, sample());
+            int at = 4 + 1 + 1 + 2 + 8 + field * 8 + 7;
+            bytes.setByte(at, bytes.getByte(at) ^ 1);
+            bytes.skipBytes(4);
+            var refused = assertThrows(BadFrameException.class, () -> codec.decode(bytes), "stamp field " + field);
+            assertEquals(true, refused.getMessage().contains("MAC"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aVersionOneFrameIsRefused() {
         ByteBuf bytes = encoded(codec, sample());
-        bytes.setByte(4, 2);
+        bytes.setByte(4, 1);
         bytes.skipBytes(4);
         var refused = assertThrows(BadFrameException.class, () -> codec.decode(bytes));
         assertEquals(true, refused.getMessage().contains("version"), refused.getMessage());
