@@ -1,0 +1,91 @@
+package org.p2psip.sipload;
+
+import java.util.Optional;
+import org.p2psip.auth.Algorithm;
+
+/**
+ * The rules of one mode's registration, apart from sockets and timers: the first request of an
+ * attempt and what each final response leads to. 2xx completes it; a 401 is answered once when
+ * expected (mode first's challenge) and once more when stale=true on a nonce this phone used;
+ * every other final response fails the attempt.
+ */
+final class RegisterFlow {
+    private static final int UNAUTHORIZED = 401;
+    private final Mode mode;
+    private final Algorithm algorithm;
+    private final Ids ids;
+    private final RegisterRequest.Local local;
+    private final int expires;
+
+    RegisterFlow(Mode mode, Algorithm algorithm, Ids ids, RegisterRequest.Local local, int expires) {
+        this.mode = mode;
+        this.algorithm = algorithm;
+        this.ids = ids;
+        this.local = local;
+        this.expires = expires;
+    }
+
+    Mode mode() {
+        return mode;
+    }
+
+    /** The attempt's first REGISTER; a refresh needs a phone that {@link Phone#canRefresh() can refresh}. */
+    Outgoing first(Attempt attempt) {
+        Phone phone = attempt.phone;
+        switch (mode) {
+            case PLAIN -> {
+                phone.startDialog(ids);
+                attempt.stage = Attempt.Stage.AWAITING_OK;
+                return request(phone, null);
+            }
+            case FIRST -> {
+                phone.startDialog(ids);
+                attempt.stage = Attempt.Stage.AWAITING_CHALLENGE;
+                return request(phone, null);
+            }
+            default -> {
+                // RFC 3261 §10.2.4: a refresh keeps the Call-ID and raises the CSeq; RFC 7616
+                // §3.4: the same nonce with the next nonce count.
+                phone.cseq++;
+                attempt.stage = Attempt.Stage.AWAITING_OK;
+                return request(phone, answer(phone));
+            }
+        }
+    }
+
+    /** What a final response to the attempt's current request leads to. */
+    Reaction onFinal(Attempt attempt, Response response) {
+        Phone phone = attempt.phone;
+        if (response.isSuccess()) {
+            attempt.unchallenged = attempt.stage == Attempt.Stage.AWAITING_CHALLENGE;
+            phone.registered = true;
+            return Reaction.COMPLETED;
+        }
+        if (response.status() != UNAUTHORIZED || mode == Mode.PLAIN) {
+            return new Reaction.Failed(response.status());
+        }
+        Optional<Challenge> challenge = Challenge.choose(response.wwwAuthenticate(), algorithm);
+        boolean expected = attempt.stage == Attempt.Stage.AWAITING_CHALLENGE;
+        boolean stale = !expected && !attempt.answeredStale && challenge.isPresent() && challenge.get().stale();
+        if (challenge.isEmpty() || !(expected || stale)) {
+            // A challenge without our algorithm, or credentials refused: the password or the user is wrong.
+            return new Reaction.Failed(response.status());
+        }
+        attempt.answeredStale |= stale;
+        attempt.stage = Attempt.Stage.AWAITING_OK;
+        phone.adopt(challenge.get());
+        phone.cseq++;
+        return new Reaction.Send(request(phone, answer(phone)));
+    }
+
+    private String answer(Phone phone) {
+        phone.nonceCount++;
+        return Authorization.value(phone.user.name(), phone.ha1(), phone.challenge, phone.nonceCount, ids.cnonce(),
+                RegisterRequest.METHOD, RegisterRequest.requestUri(phone.user));
+    }
+
+    private Outgoing request(Phone phone, String authorization) {
+        String branch = ids.branch();
+        return new Outgoing(branch, RegisterRequest.build(local, phone, branch, expires, authorization));
+    }
+}

@@ -1,0 +1,45 @@
+package org.p2psip.sipload;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one run of the load counted: attempts started (and those it could not start, every phone
+ * being busy), completed, failed (by time-out, by final status), retransmissions, stale nonces
+ * answered, and the latency of each completed attempt. Used by the load's one thread only.
+ */
+final class Tally {
+    long started;
+    long notStarted;          // due, but every phone was still busy with its last attempt
+    long completed;
+    long timeouts;
+    long unchallenged;        // completed without the challenge mode first expects
+    long staleAnswered;       // 401 stale=true answered with the new nonce
+    long retransmissions;
+    long strays;              // responses to no open transaction (late, duplicated)
+    long firstStartNanos = -1;
+    long lastStartNanos = -1;
+    final Map<Integer, Long> failedByStatus = new TreeMap<>();
+    final LatencyHistogram latencies = new LatencyHistogram();
+
+    void started(long now) {
+        started++;
+        if (firstStartNanos < 0) {
+            firstStartNanos = now;
+        }
+        lastStartNanos = now;
+    }
+
+    void failedWith(int status) {
+        failedByStatus.merge(status, 1L, Long::sum);
+    }
+
+    long failedByStatusTotal() {
+        return failedByStatus.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Attempts that did not complete: time-outs, other final answers, and those never started. */
+    long failed() {
+        return timeouts + failedByStatusTotal() + notStarted;
+    }
+}

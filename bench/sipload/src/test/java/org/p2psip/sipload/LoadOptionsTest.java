@@ -1,0 +1,41 @@
+package org.p2psip.sipload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.p2psip.auth.Algorithm;
+
+/** The command line: defaults, the number of attempts, what is refused. */
+class LoadOptionsTest {
+
+    @Test
+    void defaultsAreSha256Timer64T1AndOneAttemptPerUser() {
+        LoadOptions o = LoadOptions.parse("--target", "127.0.0.1:5070", "--users", "u.csv", "--mode", "first");
+        assertEquals(Algorithm.SHA_256, o.algorithm());
+        assertEquals(32_000, o.timeoutMillis());
+        assertEquals(100, o.rate());
+        assertEquals(o.rate(), o.primeRate());
+        assertEquals(250, o.plannedAttempts(250));
+    }
+
+    @Test
+    void durationTimesRateIsTheNumberOfAttempts() {
+        LoadOptions o = LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "refresh", "--rate", "1500",
+                "--duration", "3", "--t1-ms", "100", "--algorithm", "md5");
+        assertEquals(4500, o.plannedAttempts(10));
+        assertEquals(6_400, o.timeoutMillis());
+        assertEquals(Algorithm.MD5, o.algorithm());
+    }
+
+    @Test
+    void missingOrUnknownOptionsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--users", "u", "--mode", "first"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "twice"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--algorithm", "SHA-512-256"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--duration", "2", "--attempts", "5"));
+    }
+}
