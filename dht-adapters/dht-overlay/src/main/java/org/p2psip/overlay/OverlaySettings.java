@@ -2,6 +2,8 @@ package org.p2psip.overlay;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 
@@ -15,9 +17,11 @@ import org.p2psip.config.NodeOptions;
  * @param writeBufferBytes outbound bytes per connection above which the peer counts as overloaded
  * @param connectTimeout  how long a TCP connect may take
  * @param replayWindow    how far a frame's send time may be from this node's clock ({@link Replays})
+ * @param tls             mutual TLS on every connection, when the node has it on
  */
 public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight, int maxQueuedPerPeer,
-                              int writeBufferBytes, Duration connectTimeout, Duration replayWindow) {
+                              int writeBufferBytes, Duration connectTimeout, Duration replayWindow,
+                              Optional<OverlayTls> tls) {
 
     /** A sanity bound: a longer window would mean remembering channels, and accepting skew, for days. */
     static final Duration LONGEST_REPLAY_WINDOW = Duration.ofDays(1);
@@ -34,14 +38,19 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
             throw new IllegalArgumentException(OverlayOptions.REPLAY_WINDOW.name() + " must be from 1ms to 1d, got "
                     + replayWindow);
         }
+        Objects.requireNonNull(tls, "tls");
     }
 
-    /** Reads the settings; refuses (IllegalArgumentException) a configuration without a secret. */
+    /**
+     * Reads the settings; refuses (IllegalArgumentException) a configuration without a secret, or
+     * with TLS on and a store missing or unreadable.
+     */
     public static OverlaySettings from(Config config) {
         return new OverlaySettings(config.get(NodeOptions.OVERLAY_SECRET).getBytes(StandardCharsets.UTF_8),
                 config.get(OverlayOptions.MAX_FRAME_BYTES), config.get(OverlayOptions.MAX_IN_FLIGHT),
                 config.get(OverlayOptions.MAX_QUEUED_PER_PEER), config.get(OverlayOptions.WRITE_BUFFER_BYTES),
-                config.get(OverlayOptions.CONNECT_TIMEOUT), config.get(OverlayOptions.REPLAY_WINDOW));
+                config.get(OverlayOptions.CONNECT_TIMEOUT), config.get(OverlayOptions.REPLAY_WINDOW),
+                OverlayTls.from(config));
     }
 
     /** Defaults with the given secret, for tests and simulations. */

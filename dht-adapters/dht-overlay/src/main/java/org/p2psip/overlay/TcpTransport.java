@@ -15,6 +15,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -36,12 +37,14 @@ import org.p2psip.dht.DhtException.Reason;
  * has too many requests queued while its connection opens, gets OVERLOADED at once.
  *
  * <p>Every frame is stamped and judged by {@link Replays} (one per node: a channel's sequence
- * holds across connections). Thread-safe.
+ * holds across connections); with TLS on, {@link OverlayTls}' handlers come first on every
+ * connection. Thread-safe.
  */
 public final class TcpTransport extends AbstractTransport {
 
     /** A connection with no traffic either way this long is closed; it is reopened on next use. */
     static final int IDLE_SECONDS = 300;
+    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
 
     private final NioEventLoopGroup group;
     private final Channel server;
@@ -94,6 +97,8 @@ public final class TcpTransport extends AbstractTransport {
 
     private void initChannel(Channel ch, String peer) {
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
+        // TLS first: everything after it, the stranger's limits included, sees only decrypted bytes
+        settings.tls().ifPresent(tls -> ch.pipeline().addLast(tls.handlers(peer != null)));
         // one write syscall for the answers and requests of one loop turn instead of one each
         ch.pipeline().addLast(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
                 new IdleStateHandler(0, 0, IDLE_SECONDS),
@@ -212,9 +217,19 @@ public final class TcpTransport extends AbstractTransport {
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
             if (event instanceof IdleStateEvent) {
                 ctx.close();
+            } else if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                handshakeFailed(ctx, done.cause()); // the SslHandler closes the connection itself
             } else {
                 super.userEventTriggered(ctx, event);
             }
+        }
+
+        private void handshakeFailed(ChannelHandlerContext ctx, Throwable cause) {
+            if (counters.get(OverlayTls.HANDSHAKE_FAILURES) == 0) { // the first only: a scanner would flood the log
+                LOG.log(System.Logger.Level.WARNING, "overlay: TLS handshake with {0} failed ({1}); further ones are"
+                        + " only counted in " + OverlayTls.HANDSHAKE_FAILURES, ctx.channel().remoteAddress(), cause.toString());
+            }
+            counters.increment(OverlayTls.HANDSHAKE_FAILURES);
         }
 
         @Override
