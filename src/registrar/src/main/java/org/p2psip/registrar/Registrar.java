@@ -52,7 +52,7 @@ public final class Registrar {
                 return refuse(Rejection.OUT_OF_ORDER);
             }
         }
-        return removeAll(current, now);
+        return store(current, List.of(), now);
     }
 
     /** No Contact: a query; nothing changes (§10.2.3). */
@@ -61,9 +61,16 @@ public final class Registrar {
     }
 
     /**
-     * Adds, refreshes and removes the request's contacts (steps 7 and 8), all or nothing. A contact
-     * the request lists twice is one binding, the later copy's: the first copy's binding carries
-     * the request's own Call-ID and CSeq and must not make the second look out of order.
+     * Adds, refreshes and removes the request's contacts (steps 7 and 8), all or nothing.
+     *
+     * <p>A contact the request lists twice (two equivalent URIs, or one instance twice) is one
+     * binding, the later copy's. Step 7 takes the contacts in turn, each one tentatively adding,
+     * updating or removing a binding, and applies the result as one: a later copy so updates what
+     * an earlier one tentatively wrote, and the last word stays. Its Call-ID/CSeq check catches
+     * requests that come late or twice, and is made against bindings stored before; a binding the
+     * request itself tentatively wrote carries the request's own Call-ID and CSeq, and checked it
+     * would make the second copy look out of order (500 to a well-meant REGISTER). Refusing the
+     * repeat with 400 instead would have no ground in §10.3, which nowhere forbids it.
      */
     Outcome update(RegisterRequest request, BindingSet current, long now) {
         List<Binding> next = new ArrayList<>(current.bindings());
@@ -76,7 +83,8 @@ public final class Registrar {
             int existing = indexOf(next, contact);
             if (existing >= 0) {
                 Binding stored = next.get(existing);
-                if (written.stream().noneMatch(b -> b == stored) && isOutOfOrder(stored, request)) {
+                boolean thisRequests = written.stream().anyMatch(b -> b == stored);
+                if (!thisRequests && isOutOfOrder(stored, request)) {
                     return refuse(Rejection.OUT_OF_ORDER);
                 }
                 next.remove(existing);
@@ -90,22 +98,21 @@ public final class Registrar {
         if (next.size() > maxContacts) {
             return refuse(Rejection.TOO_MANY_CONTACTS);
         }
-        if (next.isEmpty()) {
-            return removeAll(current, now);
-        }
-        return new Outcome.Store(current.next(next, retainUntil(current, next, now)));
+        return store(current, next, now);
     }
 
     /**
-     * No binding left. An AOR that has none stored already stays as it is: a removal for an AOR
-     * never registered must not create a record, which would make calls to it 480 (known, not
-     * reachable) instead of 404 for as long as the retention.
+     * Writes {@code next} unless it is what is stored. A removal that finds nothing to remove
+     * ({@code Contact: *}, or expires 0 for contacts not bound) so writes nothing: for an AOR
+     * never registered a write would create a record, which would make calls to it 480 (known,
+     * not reachable) instead of 404 for as long as the retention. Where a write happens it
+     * carries the version read, so compare-and-set still orders it against other nodes' writes.
      */
-    private Outcome removeAll(BindingSet current, long now) {
-        if (current.bindings().isEmpty()) {
+    private Outcome store(BindingSet current, List<Binding> next, long now) {
+        if (next.equals(current.bindings())) {
             return new Outcome.Unchanged(current);
         }
-        return new Outcome.Store(current.next(List.of(), retainUntil(current, List.of(), now)));
+        return new Outcome.Store(current.next(next, retainUntil(current, next, now)));
     }
 
     /** The interval a contact asks for: its expires parameter, else the Expires header, else the default. */

@@ -231,6 +231,44 @@ class RegistrarRulesTest {
     }
 
     @Test
+    void aContactListedTwiceInEquivalentFormsIsOneBindingTheLaterCopys() {
+        var reply = registered(register(null, contact("sip:alice@DESK.example;transport=UDP", 600L),
+                contact("sip:alice@desk.example;transport=udp", 900L)));
+        assertEquals(List.of("sip:alice@desk.example;transport=udp=900"),
+                reply.bindings().stream().map(b -> b.contact() + "=" + b.secondsLeft(reply.now())).toList());
+    }
+
+    @Test
+    void aContactListedTwiceRefreshesItsStoredBindingOnce() {
+        register(null, contact("sip:alice@desk", 600L));
+        var reply = registered(register(null, contact("sip:alice@desk", 600L), contact("sip:alice@desk", 1200L)));
+        assertEquals(List.of("sip:alice@desk=1200"),
+                reply.bindings().stream().map(b -> b.contact() + "=" + b.secondsLeft(reply.now())).toList());
+    }
+
+    @Test
+    void aContactListedTwiceWithTheLaterCopyAtExpiresZeroIsRemoved() {
+        register(null, contact("sip:alice@desk", 600L), contact("sip:alice@mobile", 600L));
+        var reply = registered(register(null, contact("sip:alice@desk", 600L), contact("sip:alice@desk", 0L)));
+        assertEquals(List.of("sip:alice@mobile"), contacts(reply));
+    }
+
+    @Test
+    void anInstanceListedTwiceIsOneBindingTheLaterCopys() {
+        var reply = registered(register(null, new ContactSpec("sip:alice@10.0.0.1", 600L, -1, "<urn:uuid:1>", 1),
+                new ContactSpec("sip:alice@10.0.0.2", 600L, -1, "<urn:uuid:1>", 1)));
+        assertEquals(List.of("sip:alice@10.0.0.2"), contacts(reply));
+    }
+
+    @Test
+    void aReplayListingAContactTwiceIsStillOutOfOrder() {
+        await(service.register(new RegisterRequest(AOR, "call-1", 5, null, false, List.of(contact("sip:alice@desk", 600L)), List.of())));
+        assertRefused(Rejection.OUT_OF_ORDER, new RegisterRequest(AOR, "call-1", 5, null, false,
+                List.of(contact("sip:alice@desk", 900L), contact("sip:alice@desk", 900L)), List.of()));
+        assertEquals(600, await(dht.get(AOR)).bindings().get(0).secondsLeft(clock.millis()));
+    }
+
+    @Test
     void aContactEquivalentByTheUriRulesRefreshesTheBindingInsteadOfAddingOne() {
         register(null, contact("sip:alice@HOST.example;transport=UDP", 600L));
         register(null, contact("sip:alice@host.example;transport=udp", 900L));
@@ -245,6 +283,25 @@ class RegistrarRulesTest {
         assertTrue(reply.bindings().isEmpty());
         assertTrue(!await(dht.get(AOR)).exists(), "no record written");
         assertInstanceOf(Location.Unknown.class, await(service.locate(AOR)), "calls to it get 404, not 480");
+    }
+
+    @Test
+    void removingAContactThatIsNotBoundChangesNothing() {
+        register(null, contact("sip:alice@desk", 600L));
+        long version = await(dht.get(AOR)).version();
+        var reply = registered(register(null, contact("sip:alice@mobile", 0L)));
+        assertEquals(List.of("sip:alice@desk"), contacts(reply));
+        assertEquals(version, await(dht.get(AOR)).version(), "a removal of nothing must not write");
+    }
+
+    @Test
+    void aRemovalOnARecordWithNoBindingLeftWritesNothingAndTheAorStaysKnown() {
+        register(null, contact("sip:alice@desk", 600L));
+        registered(await(service.register(new RegisterRequest(AOR, "w", 1, 0L, true, List.of(), List.of()))));
+        long version = await(dht.get(AOR)).version();
+        registered(await(service.register(new RegisterRequest(AOR, "w", 2, 0L, true, List.of(), List.of()))));
+        assertEquals(version, await(dht.get(AOR)).version(), "a record with no binding left is not written again");
+        assertInstanceOf(Location.Unavailable.class, await(service.locate(AOR)), "a registered AOR stays known: 480");
     }
 
     @Test

@@ -92,6 +92,45 @@ class RegistrarServiceTest {
         memory.close();
     }
 
+    @Test
+    void aRemovalForAnAorNeverRegisteredReadsOnceAndWritesNothing() {
+        var memory = new MemoryDht(clock, Duration.ofHours(1));
+        var service = new RegistrarService(memory, Config.empty(), clock);
+        var wildcard = new RegisterRequest(AOR, "w", 1, 0L, true, List.of(), List.of());
+        assertEquals(List.of(), assertInstanceOf(Reply.Registered.class, RegistrarRulesTest.await(service.register(wildcard))).bindings());
+        var allZero = new RegisterRequest(AOR, "z", 1, null, false,
+                List.of(new ContactSpec("sip:bob@a", 0L, Binding.Q_UNSPECIFIED, "", 0)), List.of());
+        assertEquals(List.of(), assertInstanceOf(Reply.Registered.class, RegistrarRulesTest.await(service.register(allZero))).bindings());
+        assertEquals(Map.of("memory.gets", 2L, "memory.puts", 0L), costs(memory), "the guess may not answer a removal; the read does");
+        memory.close();
+    }
+
+    @Test
+    void aRemovalThatLosesARaceToAnotherNodesRegistrationKeepsThatRegistration() {
+        var shared = new MemoryDht(clock, Duration.ofHours(1));
+        var otherNode = new RegistrarService(shared, Config.empty(), clock);
+        RegistrarRulesTest.await(otherNode.register(request("sip:bob@desk", "call-desk")));
+        var racing = new DelegatingDht(shared) {
+            final AtomicBoolean raced = new AtomicBoolean();
+
+            @Override
+            public CompletionStage<Boolean> put(BindingSet next) {
+                if (next.version() > 0 && raced.compareAndSet(false, true)) {
+                    // another node adds a contact between this node's read and its write of the removal
+                    RegistrarRulesTest.await(otherNode.register(request("sip:bob@mobile", "call-mobile")));
+                }
+                return super.put(next);
+            }
+        };
+        var service = new RegistrarService(racing, Config.empty(), clock);
+        var removal = new RegisterRequest(AOR, "call-remove", 1, null, false,
+                List.of(new ContactSpec("sip:bob@desk", 0L, Binding.Q_UNSPECIFIED, "", 0)), List.of());
+        var reply = assertInstanceOf(Reply.Registered.class, RegistrarRulesTest.await(service.register(removal)));
+        assertEquals(List.of("sip:bob@mobile"), reply.bindings().stream().map(Binding::contact).toList());
+        assertEquals(List.of("sip:bob@mobile"), RegistrarRulesTest.await(shared.get(AOR)).bindings().stream().map(Binding::contact).toList());
+        shared.close();
+    }
+
     private static Map<String, Long> costs(MemoryDht memory) {
         return Map.of("memory.gets", memory.metrics().get("memory.gets"), "memory.puts", memory.metrics().get("memory.puts"));
     }
