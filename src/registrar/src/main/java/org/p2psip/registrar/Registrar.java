@@ -19,6 +19,7 @@ public final class Registrar {
     private final long defaultExpires;
     private final int maxContacts;
     private final long retentionMillis;
+    private final boolean pathRequiresSupported;
 
     public Registrar(Config config) {
         this.minExpires = config.get(RegistrarOptions.MIN_EXPIRES);
@@ -26,10 +27,15 @@ public final class Registrar {
         this.defaultExpires = config.get(RegistrarOptions.DEFAULT_EXPIRES);
         this.maxContacts = config.get(RegistrarOptions.MAX_CONTACTS);
         this.retentionMillis = config.get(RegistrarOptions.RETENTION).toMillis();
+        this.pathRequiresSupported = config.get(RegistrarOptions.PATH_REQUIRES_SUPPORTED);
     }
 
     /** Decides a REGISTER against {@code current}, the AOR's live bindings read at {@code now}. */
     public Outcome apply(RegisterRequest request, BindingSet current, long now) {
+        Rejection unfit = refusalOf(request);
+        if (unfit != null) {
+            return refuse(unfit);
+        }
         if (request.wildcard()) {
             return wildcard(request, current, now);
         }
@@ -37,6 +43,19 @@ public final class Registrar {
             return query(current);
         }
         return update(request, current, now);
+    }
+
+    /**
+     * What the request alone decides, whatever is stored: a refusal, or null. A Path the client
+     * did not say it supports is refused, RFC 3327 §5.3's recommended policy: the UA so learns
+     * that a proxy on the way added a Path it cannot see (the RFC leaves it to local policy:
+     * {@code p2psip.registrar.path-requires-supported}).
+     */
+    Rejection refusalOf(RegisterRequest request) {
+        if (pathRequiresSupported && !request.path().isEmpty() && !request.supports("path")) {
+            return Rejection.PATH_NOT_SUPPORTED;
+        }
+        return null;
     }
 
     /** {@code Contact: *}: only with Expires: 0 and alone; removes every binding (step 6). */

@@ -45,9 +45,14 @@ public final class RegistrarService {
      * guess that the AOR has no record and writes at once: right for a first registration, which
      * then costs one DHT round trip instead of a read and a write; when wrong, the refused write
      * answers the record (see {@link Dht#putOrCurrent}) and the change is applied to it. A query,
-     * and a change whose outcome on the guess is not a write, read first.
+     * and a change whose outcome on the guess is not a write, read first. What the request alone
+     * refuses is refused before any DHT work.
      */
     public CompletionStage<Reply> register(RegisterRequest request) {
+        Rejection unfit = registrar.refusalOf(request);
+        if (unfit != null) {
+            return CompletableFuture.completedFuture(new Reply.Refused(unfit, 0));
+        }
         CompletionStage<Reply> work = request.isQuery()
                 ? readAndApply(request, 1)
                 : apply(request, BindingSet.absent(request.aor()), true, 1);

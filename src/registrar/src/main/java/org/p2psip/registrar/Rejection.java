@@ -9,7 +9,9 @@ public enum Rejection {
     WILDCARD_WITHOUT_EXPIRES_ZERO(400, "Wildcard Contact Requires Expires: 0"),
     INTERVAL_TOO_BRIEF(423, "Interval Too Brief"),
     OUT_OF_ORDER(500, "Out of Order Request"),
-    TOO_MANY_CONTACTS(403, "Too Many Registered Contacts");
+    TOO_MANY_CONTACTS(403, "Too Many Registered Contacts"),
+    /** Path without Supported: path (RFC 3327 §5.3's recommended policy); answered with Unsupported: path. */
+    PATH_NOT_SUPPORTED(420, "Bad Extension");
 
     private final int status;
     private final String reason;

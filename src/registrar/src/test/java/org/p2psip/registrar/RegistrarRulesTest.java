@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -218,9 +219,38 @@ class RegistrarRulesTest {
 
     @Test
     void thePathOfTheRegisterIsStoredWithTheBinding() {
-        await(service.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
-                List.of("<sip:edge.example.com;lr>"))));
+        registered(await(service.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
+                List.of("<sip:edge.example.com;lr>"), Set.of("path")))));
         assertEquals(List.of("<sip:edge.example.com;lr>"), await(dht.get(AOR)).bindings().get(0).path());
+    }
+
+    @Test
+    void aPathFromAClientThatDoesNotSupportPathIs420AndStoresNothing() {
+        var request = new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
+                List.of("<sip:edge.example.com;lr>"), Set.of("100rel"));
+        assertRefused(Rejection.PATH_NOT_SUPPORTED, request);
+        assertEquals(420, Rejection.PATH_NOT_SUPPORTED.status());
+        assertEquals("Bad Extension", Rejection.PATH_NOT_SUPPORTED.reason());
+        assertTrue(!await(dht.get(AOR)).exists(), "nothing stored");
+    }
+
+    @Test
+    void theSupportedPathOptionTagIsReadInAnyCase() {
+        registered(await(service.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
+                List.of("<sip:edge.example.com;lr>"), Set.of(" Path ")))));
+    }
+
+    @Test
+    void withoutPathRequiresSupportedAPathIsStoredFromAnyClient() {
+        var lenient = new RegistrarService(dht, config.with(RegistrarOptions.PATH_REQUIRES_SUPPORTED.name(), "false"), clock);
+        registered(await(lenient.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
+                List.of("<sip:edge.example.com;lr>")))));
+        assertEquals(List.of("<sip:edge.example.com;lr>"), await(dht.get(AOR)).bindings().get(0).path());
+    }
+
+    @Test
+    void aRegisterWithoutPathNeedsNoSupportedPath() {
+        registered(register(null, contact("sip:alice@desk", 600L)));
     }
 
     @Test

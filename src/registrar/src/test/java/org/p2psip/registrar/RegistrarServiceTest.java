@@ -131,6 +131,18 @@ class RegistrarServiceTest {
         shared.close();
     }
 
+    @Test
+    void whatTheRequestAloneRefusesIsRefusedBeforeAnyDhtWork() {
+        var memory = new MemoryDht(clock, Duration.ofHours(1));
+        var service = new RegistrarService(memory, Config.empty(), clock);
+        var pathWithoutSupported = new RegisterRequest(AOR, "c", 1, null, false,
+                List.of(new ContactSpec("sip:bob@a", 600L, Binding.Q_UNSPECIFIED, "", 0)), List.of("<sip:edge.example.com;lr>"));
+        var refused = assertInstanceOf(Reply.Refused.class, RegistrarRulesTest.await(service.register(pathWithoutSupported)));
+        assertEquals(Rejection.PATH_NOT_SUPPORTED, refused.rejection());
+        assertEquals(Map.of("memory.gets", 0L, "memory.puts", 0L), costs(memory));
+        memory.close();
+    }
+
     private static Map<String, Long> costs(MemoryDht memory) {
         return Map.of("memory.gets", memory.metrics().get("memory.gets"), "memory.puts", memory.metrics().get("memory.puts"));
     }

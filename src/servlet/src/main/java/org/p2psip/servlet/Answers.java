@@ -39,7 +39,9 @@ final class Answers {
 
     /**
      * 200 OK to a REGISTER: every current binding with its remaining time, the Date, and the
-     * request's Path, which the UA learns the route to it from (RFC 3327 §5.3).
+     * request's Path, which the UA learns the route to it from (RFC 3327 §5.3: a registrar that
+     * accepts a Path copies it into the 200; one the client did not say it supports was refused
+     * with {@link #badExtension} unless p2psip.registrar.path-requires-supported is off).
      */
     void registered(SipServletRequest request, List<Binding> bindings, long now) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
@@ -83,6 +85,13 @@ final class Answers {
     void intervalTooBrief(SipServletRequest request, String reason, long minExpires) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_INTERVAL_TOO_BRIEF, reason);
         response.setHeader("Min-Expires", Long.toString(minExpires));
+        send(response);
+    }
+
+    /** 420 naming the extension the request needs and the client did not say it supports (RFC 3327 §5.3). */
+    void badExtension(SipServletRequest request, String reason, String optionTag) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_BAD_EXTENSION, reason);
+        response.setHeader("Unsupported", optionTag);
         send(response);
     }
 

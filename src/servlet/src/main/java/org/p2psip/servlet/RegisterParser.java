@@ -1,9 +1,11 @@
 package org.p2psip.servlet;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Locale;
+import java.util.Set;
 import javax.servlet.sip.Address;
 import javax.servlet.sip.ServletParseException;
 import javax.servlet.sip.SipServletRequest;
@@ -66,7 +68,8 @@ final class RegisterParser {
                 contacts.add(contact(address));
             }
         }
-        return new RegisterRequest(aor, callId, cseq, expires, wildcard, contacts, headers(request, "Path"));
+        return new RegisterRequest(aor, callId, cseq, expires, wildcard, contacts, headers(request, "Path"),
+                optionTags(headers(request, "Supported")));
     }
 
     private static long cseqOf(String header) throws BadRequest {
@@ -149,6 +152,22 @@ final class RegisterParser {
         } catch (NumberFormatException e) {
             throw new BadRequest("Invalid reg-id");
         }
+    }
+
+    /**
+     * The option tags of Supported header values ("path, gruu"): a header may list several, and
+     * the container hands over each header as it came. The registrar compares them in any case.
+     */
+    static Set<String> optionTags(List<String> supported) {
+        Set<String> tags = new HashSet<>();
+        for (String value : supported) {
+            for (String tag : value.split(",")) {
+                if (!tag.isBlank()) {
+                    tags.add(tag.strip().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return tags;
     }
 
     private static List<String> headers(SipServletRequest request, String name) {

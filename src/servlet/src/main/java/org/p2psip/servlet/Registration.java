@@ -75,6 +75,8 @@ final class Registration {
         counters.problem("register-refused-" + rejection.status() + "-" + rejection.reason(), request.getCallId());
         if (rejection == Rejection.INTERVAL_TOO_BRIEF) {
             answers.intervalTooBrief(request, rejection.reason(), refused.minExpires());
+        } else if (rejection == Rejection.PATH_NOT_SUPPORTED) {
+            answers.badExtension(request, rejection.reason(), "path");
         } else {
             answers.status(request, rejection.status(), rejection.reason());
         }

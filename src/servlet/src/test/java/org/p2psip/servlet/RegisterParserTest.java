@@ -3,10 +3,12 @@ package org.p2psip.servlet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.Binding;
 
-/** The q-value grammar; the rest of the parser is exercised through the container by the integration tests. */
+/** The q-value grammar and the Supported option tags; the rest of the parser is exercised through the container by the integration tests. */
 class RegisterParserTest {
 
     @Test
@@ -26,5 +28,11 @@ class RegisterParserTest {
             assertEquals(400, e.status());
             assertEquals("Invalid q Value", e.reason());
         }
+    }
+
+    @Test
+    void supportedOptionTagsAreReadFromEveryHeaderAndListInLowerCase() {
+        assertEquals(Set.of("path", "gruu", "100rel"), RegisterParser.optionTags(List.of("Path, gruu", " 100rel ,", "")));
+        assertEquals(Set.of(), RegisterParser.optionTags(List.of()));
     }
 }
