@@ -9,11 +9,20 @@ Kamailio answered every REGISTER past that with an error, "could not allocate sh
 and 16 MB of private memory per process. Its UDP receive buffer is probed up to 2 MiB (-b; Kamailio's
 own cap is 256 KiB), as the nodes', the front's and SIPp's: the reference meets the same bursts.
 
+For the auth experiment it requires Digest credentials on every REGISTER (`auth`): the users' HA1s
+for the one algorithm its challenges offer go into a db_text table in its folder, which the htable
+module reads once at start into shared memory, so a REGISTER looks its user up in memory as a
+node does (bench/kamailio/kamailio.cfg says how; the modules auth, htable and db_text are in
+Debian's `kamailio` package).
+
 Not thread-safe; used from the bench's main thread.
 """
 from __future__ import annotations
 
+import csv
+import hashlib
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from .procs import BenchError, Processes, port_taken, require_ports_free, wait_until
@@ -27,32 +36,73 @@ TCP_WORKERS = 1
 RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024
 
 
+HASHES = {"MD5": hashlib.md5, "SHA-256": hashlib.sha256}
+# db_text's table files: a header naming the columns and their types, then one row per line.
+HTABLE_HEADER = "id(int,auto) key_name(string) key_type(int) value_type(int) key_value(string) expires(int) "
+VERSION_FILE = "id(int,auto) table_name(string) table_version(int) \n1:htable:2\n"
+
+
+@dataclass(frozen=True)
+class Auth:
+    """Kamailio's users for the auth experiment: a `user,domain,password` file and the algorithm."""
+    users: Path
+    algorithm: str = "SHA-256"
+
+
+def write_user_table(folder: Path, auth: Auth) -> Path:
+    """The db_text database htable loads at start: key the user, value the HA1 (a string: value_type 0)
+    of the challenges' algorithm, H(user:domain:password), the domain being the realm."""
+    hash_of = HASHES[auth.algorithm]
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [HTABLE_HEADER]
+    with open(auth.users, newline="") as users:
+        for number, (user, domain, password) in enumerate(csv.reader(users), 1):
+            ha1 = hash_of(f"{user}:{domain.lower()}:{password}".encode()).hexdigest()
+            rows.append(f"{number}:{user}:0:0:{ha1}:0")
+    (folder / "htable").write_text("\n".join(rows) + "\n")
+    (folder / "version").write_text(VERSION_FILE)
+    return folder
+
+
 class Kamailio:
-    def __init__(self, processes: Processes, folder: Path, port: int, t1_ms: int = 500) -> None:
+    def __init__(self, processes: Processes, folder: Path, port: int, t1_ms: int = 500,
+                 auth: Auth | None = None) -> None:
         self.processes = processes
         self.folder = folder
         self.port = port
         self.t1_ms = t1_ms
+        self.auth = auth
         self.process: subprocess.Popen | None = None
 
+    @property
+    def user_db(self) -> Path:
+        return self.folder / "users-db"
+
     def command(self, binary: str) -> list[str]:
-        return [binary, "-f", str(CONFIG), "-DD", "-E",
-                "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
-                "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={TCP_WORKERS}", "-A", f"T1_MS={self.t1_ms}",
-                "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
-                "-Y", str(self.folder), "-w", str(self.folder)]
+        command = [binary, "-f", str(CONFIG), "-DD", "-E",
+                   "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
+                   "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={TCP_WORKERS}", "-A", f"T1_MS={self.t1_ms}",
+                   "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
+                   "-Y", str(self.folder), "-w", str(self.folder)]
+        if self.auth is not None:
+            command += ["-A", f'AUTH_DB_URL="text://{self.user_db}"', "-A", f'AUTH_ALGORITHM="{self.auth.algorithm}"']
+        return command
 
     def start(self) -> None:
         binary = require("kamailio")
         require_ports_free("127.0.0.1", [self.port], "Kamailio")
         self.folder.mkdir(parents=True, exist_ok=True)
+        if self.auth is not None:
+            write_user_table(self.user_db, self.auth)
         log = self.folder / "kamailio.log"
         self.process = self.processes.start("kamailio", self.command(binary), log, cwd=self.folder)
         up = wait_until(lambda: self.process.poll() is not None or port_taken("127.0.0.1", self.port), 10.0)
         if self.process.poll() is not None or not up:
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             self.stop()
-            raise BenchError(f"Kamailio did not start on 127.0.0.1:{self.port} (log {log}):\n{tail}")
+            needs = (" (with authentication it loads the modules auth, htable and db_text, all in Debian's "
+                     "kamailio package)" if self.auth is not None else "")
+            raise BenchError(f"Kamailio did not start on 127.0.0.1:{self.port}{needs} (log {log}):\n{tail}")
 
     @property
     def pid(self) -> int | None:
