@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, network, overload, report, search, tools
+from . import deploy, experiments, machine, network, overload, report, search, sipload, tools
 from .procs import BenchError, Processes
 from .runner import Runner, Settings, plan_for
 from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
@@ -30,6 +30,10 @@ FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=120.0, s
             avalanche_users=20000)
 # The window in which every phone of the avalanche starts.
 AVALANCHE_WINDOW_S = 2.0
+# The auth experiment's users per deployment: enough that at tens of thousands of registrations a
+# second each phone's registrations stay seconds apart (a phone never has two out at once).
+AUTH_USERS = 20000
+AUTH_ALGORITHMS = ("SHA-256", "MD5")
 
 
 def _setting(text: str) -> str:
@@ -74,6 +78,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--avalanche-users", type=int,
                    help=f"phones of the overload experiment's avalanche, all starting within {AVALANCHE_WINDOW_S:g} s "
                         "(quick 5000, full 20000)")
+    p.add_argument("--auth-users", type=int, default=AUTH_USERS,
+                   help=f"users of each deployment of the auth experiment, registered round and round "
+                        f"(default {AUTH_USERS})")
+    p.add_argument("--auth-algorithm", choices=AUTH_ALGORITHMS, default=AUTH_ALGORITHMS[0],
+                   help="Digest algorithm of the auth experiment: what its clients answer and Kamailio offers "
+                        "(default SHA-256, the nodes' first choice)")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -134,6 +144,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         if not scenario.is_file():
             raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "
                              "(and its variant in bench/scenarios/)")
+    if experiments.AUTH in chosen:
+        sipload.ensure_built()
     if not deploy.available():
         raise BenchError(f"{deploy.P2PSIP} is missing: the bench starts nodes and the container ceiling only "
                          "through it")
@@ -160,7 +172,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         netns=mode_of_network == network.NETNS,
                         overload_step_s=args.overload_step_seconds or mode["overload_step"],
                         avalanche_users=args.avalanche_users or mode["avalanche_users"],
-                        avalanche_window_s=AVALANCHE_WINDOW_S)
+                        avalanche_window_s=AVALANCHE_WINDOW_S,
+                        auth_users=args.auth_users, auth_algorithm=args.auth_algorithm)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
@@ -189,6 +202,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
+            "auth_algorithm": args.auth_algorithm if experiments.AUTH in chosen else "",
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)

@@ -61,7 +61,23 @@ TABLE2 = "table2"
 # the registration avalanche (overload.py): one node of each backend directly, two behind the front,
 # and both references.
 OVERLOAD = "overload"
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD)
+# Registration with Digest authentication on one node (auth.py): plain registrations, first
+# registrations (401, then 200) and refreshes on the same nonce, each searched to the deployment's
+# own limit with bench/sipload, on the backends and on Kamailio. Plain runs on a deployment without
+# authentication, the other two on one with it (`up --users`; Kamailio's auth configuration).
+AUTH = "auth"
+AUTH_WORKLOADS = ("auth-plain", "auth-first", "auth-refresh")
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH)
+
+
+def needs_auth(workload: str) -> bool:
+    """Whether a workload runs on a deployment that challenges every REGISTER (a deployment apart)."""
+    return workload in ("auth-first", "auth-refresh")
+
+
+def sipload_mode(workload: str) -> str | None:
+    """bench/sipload's mode of an auth workload (plain, first, refresh); None for SIPp's workloads."""
+    return workload[len("auth-"):] if workload in AUTH_WORKLOADS else None
 
 
 def routing_for(nodes: int, routing: str) -> str:
@@ -111,6 +127,10 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
     deploy/p2psip cannot start a front); Table 2's load-balanced row then uses two nodes behind it,
     and the overload experiment its searches (`overloaded`)."""
     wanted: set[Measurement] = set(overloaded(experiments, backends, front_policies))
+    if AUTH in experiments:
+        # one node (Kamailio is one server), whatever --nodes says: the targets compare a deployment with itself
+        wanted |= {Measurement(workload, system, 1, "one") for workload in AUTH_WORKLOADS
+                   for system in (*backends, KAMAILIO)}
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]
@@ -133,9 +153,11 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
 
 
 def deployments(measurements: list[Measurement]) -> list[tuple[str, int, list[Measurement]]]:
-    """Measurements grouped by what must be running (system, nodes, round, front policy), in plan
-    order: a front is started with its nodes, so each policy needs its own deployment."""
+    """Measurements grouped by what must be running (system, nodes, round, front policy, whether it
+    challenges REGISTERs), in plan order: a front is started with its nodes, so each policy needs
+    its own deployment, and authentication is switched on when a deployment starts."""
     groups: dict[tuple, list[Measurement]] = {}
     for m in measurements:
-        groups.setdefault((m.system, m.nodes, m.round, front_policy(m.routing) or ""), []).append(m)
+        key = (m.system, m.nodes, m.round, front_policy(m.routing) or "", needs_auth(m.workload))
+        groups.setdefault(key, []).append(m)
     return [(key[0], key[1], ms) for key, ms in groups.items()]

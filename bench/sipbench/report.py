@@ -13,10 +13,12 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import network, overload, paper, search
+from . import auth, network, overload, paper, search
 from .experiments import CEILING, EXPERIMENTS, FRONT, KAMAILIO, REFERENCES, front_policy, routing_for
 
-UNITS = {"registration": "REGISTER/s", "call": "calls/s"}
+UNITS = {"registration": "REGISTER/s", "call": "calls/s",
+         # bench/sipload's figures (the auth experiment): a first registration is two REGISTERs
+         **{workload: "registrations/s" for workload in auth.AUTH_WORKLOADS}}
 
 
 def read_summary(path: Path) -> list[dict]:
@@ -326,8 +328,9 @@ def generator_limited(rows: list[dict]) -> list[str]:
     for row in rows:
         if row["system"] in REFERENCES and (row.get("note") or "").startswith("generator-limited"):
             name = "Kamailio" if row["system"] == KAMAILIO else "The container's ceiling"
+            generator = "bench/sipload" if row["workload"] in auth.AUTH_WORKLOADS else "SIPp"
             lines.append(f"- {name}'s {row['workload']} figure, {row['rate']:,} {UNITS[row['workload']]}, is "
-                         f"generator-limited: SIPp, sharing the machine, could not offer more, so the reference's "
+                         f"generator-limited: {generator}, sharing the machine, could not offer more, so the reference's "
                          f"limit is higher and every ratio to it overstates ours ({row['note']}).")
     return lines
 
@@ -428,6 +431,9 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     if steps or meta.get("overload"):
         lines += ["The overload targets (goodput at 2x and 3x each deployment's clean rate) are judged per "
                   "deployment in the section Overload.", ""]
+    if auth.systems(rows):
+        lines += ["The authentication targets (first registrations and refreshes against the same deployment's "
+                  "plain registrations) are judged in the section Authentication.", ""]
     lines += ["## Results", ""]
     for name in EXPERIMENTS:
         lines += experiment_table(rows, name)
@@ -435,6 +441,8 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     lines += table2(rows, network.is_loopback(recorded) if recorded else None)
     planned = [name for name in meta.get("overload", "").split("; ") if name]
     lines += overload.section(steps, avalanches, caveat_reasons(meta), planned)
+    lines += auth.section(rows, caveat_reasons(meta), meta.get("auth_algorithm", ""))
+    auth.write_csv(out, rows)
     lines += ["## The paper's numbers (NGMAST 2007, other hardware)", "",
               "One node, registration: " + ", ".join(f"{k} {v:,}/s" for k, v in paper.ONE_NODE_REGISTRATION.items())
               + ". Calls: Bamboo 300-350 calls/s distributed, 700+ calls/s load-balanced (abstract).", "",
@@ -442,7 +450,8 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     lines += ["", "## Files", "", "- `summary.csv`: one row per measurement (the best passing step).",
               "- `steps.csv`: every step of every rate search, passed or not, with the reason.",
               "- `*.png`: one plot per figure.",
-              "- `overload.csv`, `avalanche.csv`: every overload step and every avalanche, when measured.", ""]
+              "- `overload.csv`, `avalanche.csv`: every overload step and every avalanche, when measured.",
+              "- `auth.csv`: the auth experiment's rates and ratios per deployment, when measured.", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
@@ -492,7 +501,8 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
         plt.close(figure)
         written.append(path)
     plotted = overload.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
-    return written + ([plotted] if plotted else [])
+    costs = auth.write_plot(out, rows)
+    return written + [path for path in (plotted, costs) if path]
 
 
 def _fmt(value: int | None) -> str:

@@ -15,10 +15,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import overload, search
+from . import overload, search, sipload
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import CEILING, KAMAILIO, REFERENCES, Measurement, avalanche_after, deployments, front_policy
-from .kamailio import Kamailio
+from .experiments import (CEILING, KAMAILIO, REFERENCES, Measurement, avalanche_after, deployments, front_policy,
+                          needs_auth, sipload_mode)
+from .kamailio import Auth, Kamailio
 from .procs import Processes
 from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Registration, StepRunner, Target, Timing,
                    avalanche)
@@ -48,6 +49,8 @@ class Settings:
     overload_step_s: float = 120.0   # length of one overload step
     avalanche_users: int = 20000
     avalanche_window_s: float = 2.0
+    auth_users: int = 20000           # the auth experiment's pool of users per deployment
+    auth_algorithm: str = "SHA-256"   # the Digest algorithm its clients answer (and Kamailio offers)
 
     def warmup_for(self, nodes: int) -> float:
         """Seconds of warm-up before a search on {nodes} nodes: warmup_s per node (see _warm_up)."""
@@ -103,6 +106,7 @@ class Runner:
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
         self._aors = Aors()   # of the running deployment
+        self._pool: sipload.Pool | None = None   # the running deployment's users for bench/sipload
 
     def run(self, measurements: list[Measurement], overloaded: frozenset[Measurement] = frozenset()) -> list[dict]:
         """Every measurement's search; after those in `overloaded`, the overload steps at multiples
@@ -127,13 +131,19 @@ class Runner:
     def _start(self, system: str, nodes: int, group: list[Measurement]) -> tuple[list[Target], list[Target]]:
         """Starts what `group` needs; returns the nodes' addresses and the front's (if any)."""
         policy = next((front_policy(m.routing) for m in group if front_policy(m.routing)), None)
-        folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else ""))
-        self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else ""))
+        auth = any(needs_auth(m.workload) for m in group)
+        folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else "") + ("-auth" if auth else ""))
+        self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else "")
+                          + (", every REGISTER authenticated" if auth else ""))
         front: list[Target] = []
         self._aors = Aors()
+        self._pool = None
+        if any(sipload_mode(m.workload) for m in group):
+            self._pool = sipload.write_pool(folder / "users", self.settings.auth_users)
         if system == KAMAILIO:
             self._kamailio = Kamailio(self.processes, folder / "kamailio", self.settings.kamailio_port,
-                                      self.settings.t1_ms or 500)
+                                      self.settings.t1_ms or 500,
+                                      Auth(self._pool.users, self.settings.auth_algorithm) if auth else None)
             self._kamailio.start()
             targets = [Target("127.0.0.1", self.settings.kamailio_port)]
             local = "127.0.0.1"
@@ -145,6 +155,8 @@ class Runner:
                 # {host}: deploy/p2psip's address of the root namespace, where the callee listens
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:{{host}}:{self.settings.callee_port}"]
             extra += node_arguments(self.settings, system)
+            if auth:
+                extra += ["--users", str(self._pool.users)]   # implies --auth: every REGISTER challenged
             if policy:
                 extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
             run_dir = self.work / "deploy-run"
@@ -176,10 +188,16 @@ class Runner:
         self._callee = self._kamailio = self._deployment = None
 
     def _measure(self, measurement: Measurement, chosen: list[Target]) -> search.Outcome:
-        workload = Registration(self._aors) if measurement.workload == "registration" else Call()
         folder = (self.work / f"{measurement.system}-{measurement.nodes}"
                   / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")
-        steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
+        mode = sipload_mode(measurement.workload)
+        if mode:
+            workload = sipload.Load(mode, self._pool, self.settings.auth_algorithm)
+            steps = sipload.SiploadSteps(self.processes, folder, self.settings.timing, self.settings.criteria,
+                                         self.settings.t1_ms or 500)
+        else:
+            workload = Registration(self._aors) if measurement.workload == "registration" else Call()
+            steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
         self.progress.label = measurement.label
 
         def measure(rate: int) -> search.Step:
@@ -211,7 +229,8 @@ class Runner:
                "hops": "" if mean_hops is None else f"{mean_hops:.2f}",
                "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
                "overload_rate": deepest.rate if deepest else "",
-               "overload_goodput": search.goodput(deepest) if deepest else "", "note": search_note(outcome, plan)}
+               "overload_goodput": search.goodput(deepest) if deepest else "",
+               "note": search_note(outcome, plan, "sipload" if mode else "SIPp")}
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
         return outcome
@@ -252,7 +271,8 @@ class Runner:
         self.progress.end(f"{self.progress.label}: {run.registered} registered after {run.seconds:.1f} s, "
                           f"{run.refusals} refusals")
 
-    def _warm_up(self, steps: StepRunner, workload, targets: list[Target], nodes: int) -> None:
+    def _warm_up(self, steps: StepRunner | sipload.SiploadSteps, workload, targets: list[Target],
+                 nodes: int) -> None:
         """Unjudged load in three equal stages, each target getting a quarter, a half and then all
         of the start rate: JVMs just started run their first requests interpreted while their JIT
         compilers take the cores (measured: two cold Chord nodes on two cores fail at 300/s each
@@ -291,13 +311,13 @@ def plan_for(plan: search.Plan, system: str) -> search.Plan:
     return search.for_reference(plan) if system in REFERENCES else plan
 
 
-def search_note(outcome: search.Outcome, plan: search.Plan) -> str:
+def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SIPp") -> str:
     """What a search's result is worth, for summary.csv's note: why its limit lies higher than measured."""
     best, short = outcome.best, outcome.generator_limit
     if best is None:
         return "no step passed"
     if short is not None:
-        return (f"generator-limited: SIPp offered {short.offered_rate:,.0f}/s of {short.rate:,}/s asked, "
+        return (f"generator-limited: {generator} offered {short.offered_rate:,.0f}/s of {short.rate:,}/s asked, "
                 "so the limit is higher than measured")
     if best.rate >= plan.max_rate:
         return "reached the search's maximum rate"

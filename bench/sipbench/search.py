@@ -61,8 +61,9 @@ class Step:
 
 
 def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
-          p50_ms: float | None, p99_ms: float | None, criteria: Criteria = Criteria()) -> Step:
-    """Turns a step's counters into a verdict, with the reason when it fails."""
+          p50_ms: float | None, p99_ms: float | None, criteria: Criteria = Criteria(), generator: str = "SIPp") -> Step:
+    """Turns a step's counters into a verdict, with the reason when it fails; `generator` names the
+    load generator in it (SIPp, or sipload for the auth experiment)."""
     reasons = []
     if attempts <= 0:
         reasons.append("no attempts")
@@ -74,7 +75,7 @@ def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
         reasons.append(f"{counts.max_udp_retrans} retransmission timeouts")
     short = generator_short(rate, offered_rate, criteria)
     if short:
-        reasons.append(f"SIPp offered only {offered_rate:.0f}/s")
+        reasons.append(f"{generator} offered only {offered_rate:.0f}/s")
     if criteria.max_p99_ms is not None and p99_ms is not None and p99_ms > criteria.max_p99_ms:
         reasons.append(f"p99 {p99_ms:g} ms above {criteria.max_p99_ms:g} ms")
     return Step(rate, attempts, counts, offered_rate, p50_ms, p99_ms, not reasons,
