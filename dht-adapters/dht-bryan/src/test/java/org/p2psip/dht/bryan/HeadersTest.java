@@ -49,6 +49,30 @@ class HeadersTest {
         assertEquals("put;key=" + key + ";version=7", new OpHeader(OpHeader.Op.PUT, key, 7).print());
     }
 
+    @Test
+    void aStampSurvivesPrintAndParse() {
+        for (var stamp : new StampHeader[] {new StampHeader(1764000000123L, 0x0123456789abcdefL, 1),
+                new StampHeader(0, -1L, Long.MAX_VALUE), new StampHeader(1764000000123L, Long.MIN_VALUE, 42)}) {
+            assertEquals(stamp, StampHeader.parse(stamp.print()), stamp.print());
+        }
+        assertEquals("1764000000123 0123456789abcdef 7", new StampHeader(1764000000123L, 0x0123456789abcdefL, 7).print());
+    }
+
+    @Test
+    void aStampIsReadWithTabsSurroundingSpaceAndUpperCaseHex() {
+        assertEquals(new StampHeader(5, 0xABCDEF0123456789L, 9), StampHeader.parse(" 5 \tABCDEF0123456789  9 "));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "1764000000123", "1764000000123 0123456789abcdef", "1764000000123 0123456789abcde 1",
+        "1764000000123 0123456789abcdef0 1", "1764000000123 0123456789abcdeg 1", "1764000000123 0123456789abcdef 0",
+        "-1 0123456789abcdef 1", "1764000000123 0123456789abcdef -1", "1764000000123;0123456789abcdef;1",
+        "9999999999999999999 0123456789abcdef 1", "1764000000123 0123456789abcdef 9999999999999999999",
+        "1764000000123 0123456789abcdef 1 2"})
+    void aMalformedStampIsRefused(String text) {
+        assertThrows(MalformedHeaderException.class, () -> StampHeader.parse(text), text);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "",
