@@ -142,7 +142,8 @@ public final class BryanDht implements Dht {
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
-                "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed"));
+                "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
+                ReplayGuard.REPLAYED, ReplayGuard.STALE));
         all.put("bryan.records", (long) peer.store().size());
         all.put("bryan.range.permille", peer.links().rangePermille());
         return all;

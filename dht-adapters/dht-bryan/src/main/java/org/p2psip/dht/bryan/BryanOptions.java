@@ -46,11 +46,13 @@ public final class BryanOptions {
             "1", "REGISTERs carrying operations, and REGISTERs carrying copies, in flight to one peer at once; past the first, one leaves only with a full batch.");
     public static final Option<String> TRANSPORT = Option.string("p2psip.bryan.transport", "tcp", "udp",
             "SIP transport of the peers' own REGISTERs: tcp (one connection to each peer it talks to: no retransmission timers, and the peers' messages do not wait behind the users' datagrams in the stack's queue) or udp.");
+    public static final Option<Duration> REPLAY_WINDOW = Option.duration("p2psip.bryan.replay-window",
+            Duration.ofSeconds(30), "1m", "How far the sent-at of a peer request's DHT-Stamp may lie from the receiver's clock, either way: a request outside it is refused (403 Stale Request), one inside it is served once (403 Replayed Request after), and a sender silent that long is forgotten. It also bounds the clock skew allowed between nodes: keep them on NTP.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
             MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES,
-            BATCH_LINGER, PEER_WINDOW, TRANSPORT);
+            BATCH_LINGER, PEER_WINDOW, TRANSPORT, REPLAY_WINDOW);
 
     private BryanOptions() {
     }

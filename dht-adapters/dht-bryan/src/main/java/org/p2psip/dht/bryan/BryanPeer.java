@@ -36,6 +36,8 @@ final class BryanPeer {
     private final Ring ring;
     private final Outbox outbox;
     private final Signature signature;
+    private final Stamper stamper;
+    private final ReplayGuard replays;
     private final Counters counters;
     private final ScheduledExecutorService loop;
     private volatile Thread loopThread;
@@ -51,6 +53,8 @@ final class BryanPeer {
         this.counters = counters;
         this.links = new Links(NodeRef.at(link.address()), settings.successors());
         this.signature = new Signature(settings.secret());
+        this.stamper = new Stamper(clock);
+        this.replays = new ReplayGuard(clock, settings.replayWindow(), counters);
         var executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "bryan-peer-" + link.address());
             t.setDaemon(true);
@@ -203,6 +207,7 @@ final class BryanPeer {
             Incoming in;
             try {
                 in = Incoming.read(request, signature, settings.overlay());
+                replays.admit(in.sender().peer().address(), in.stamp());
             } catch (Refusal r) {
                 counters.increment("bryan.refused");
                 return CompletableFuture.completedFuture(r.response());
@@ -242,11 +247,11 @@ final class BryanPeer {
     }
 
     /**
-     * Signs and sends a request to {@code to}; the answer is checked and arrives on the loop. A
+     * Stamps, signs and sends a request to {@code to}; the answer is checked and arrives on the loop. A
      * transport failure or an answer that does not verify fails the stage with DhtException.
      */
     CompletableFuture<Answer> send(NodeRef to, PeerRequest unsigned, Duration timeout) {
-        PeerRequest signed = signature.sign(unsigned);
+        PeerRequest signed = signature.sign(stamper.stamp(unsigned));
         String auth = Signature.authOf(signed);
         counters.increment("bryan.requests.out");
         var result = new CompletableFuture<Answer>();

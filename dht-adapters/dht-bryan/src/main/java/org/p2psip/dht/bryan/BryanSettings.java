@@ -10,7 +10,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                      Duration fixFingers, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
                      Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger,
-                     int peerWindow) {
+                     int peerWindow, Duration replayWindow) {
 
     BryanSettings {
         if (secret.isEmpty()) {
@@ -26,6 +26,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
         if (peerWindow < 1) {
             throw new IllegalArgumentException(BryanOptions.PEER_WINDOW.name() + " must be at least 1");
         }
+        if (replayWindow.isNegative() || replayWindow.isZero()) {
+            throw new IllegalArgumentException(BryanOptions.REPLAY_WINDOW.name() + " must be positive");
+        }
         if (timeoutsBeforeFailure < 1) {
             throw new IllegalArgumentException(BryanOptions.TIMEOUTS_BEFORE_FAILURE.name() + " must be at least 1");
         }
@@ -39,7 +42,8 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.MAX_HOPS), c.get(BryanOptions.JOIN_RETRY_INTERVAL),
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
                 c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES),
-                c.get(BryanOptions.BATCH_LINGER), c.get(BryanOptions.PEER_WINDOW));
+                c.get(BryanOptions.BATCH_LINGER), c.get(BryanOptions.PEER_WINDOW),
+                c.get(BryanOptions.REPLAY_WINDOW));
     }
 
     /** Waiting entries that make a batch worth sending without lingering further. */

@@ -5,17 +5,20 @@ import java.util.List;
 
 /**
  * A received peer REGISTER, checked: its headers parsed, its DHT-Auth verified, its overlay this
- * one. Anything else is a {@link Refusal} and changes nothing. Immutable.
+ * one. Anything else is a {@link Refusal} and changes nothing. Whether it is fresh and new is the
+ * {@link ReplayGuard}'s to say, after these checks. Immutable.
  *
- * @param op null for the draft's plain peer registrations (join, refresh, leave)
+ * @param op    null for the draft's plain peer registrations (join, refresh, leave)
+ * @param stamp when and in which life of its sender the request was sent
  */
-record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, int expires, String contentType,
-                byte[] body, String auth) {
+record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampHeader stamp, int expires,
+                String contentType, byte[] body, String auth) {
 
     static Incoming read(PeerRequest request, Signature signature, String overlay) throws Refusal {
         PeerIdHeader sender;
         var links = new ArrayList<LinkHeader>();
         OpHeader op = null;
+        StampHeader stamp;
         try {
             List<String> ids = request.values(PeerIdHeader.NAME);
             if (ids.size() != 1) {
@@ -32,6 +35,11 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, int ex
             if (!ops.isEmpty()) {
                 op = OpHeader.parse(ops.get(0));
             }
+            List<String> stamps = request.values(StampHeader.NAME);
+            if (stamps.size() != 1) {
+                throw new Refusal(400, "Exactly one DHT-Stamp expected, got " + stamps.size());
+            }
+            stamp = StampHeader.parse(stamps.get(0));
         } catch (MalformedHeaderException e) {
             throw new Refusal(400, "Bad DHT header: " + e.getMessage());
         }
@@ -47,7 +55,7 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, int ex
         if (request.expires() < 0) {
             throw new Refusal(400, "A peer REGISTER needs an Expires header");
         }
-        return new Incoming(sender, List.copyOf(links), op, request.expires(), request.contentType(), request.body(),
+        return new Incoming(sender, List.copyOf(links), op, stamp, request.expires(), request.contentType(), request.body(),
                 Signature.authOf(request));
     }
 

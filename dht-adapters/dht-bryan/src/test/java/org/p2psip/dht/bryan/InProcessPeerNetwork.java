@@ -31,6 +31,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
     private final AtomicLong cseq = new AtomicLong();
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> mostInFlight = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<PeerRequest>> captures = new ConcurrentHashMap<>();
     private volatile boolean cut;
     private volatile boolean copiesLost;
     private volatile long delayMillis;
@@ -59,6 +60,16 @@ final class InProcessPeerNetwork implements AutoCloseable {
             case COPY -> "copies";
             case FIND, HANDED -> "ring";
         };
+    }
+
+    /**
+     * The next request {@code from} sends {@code to}, as the receiver read it, once the receiver
+     * has answered it: what an eavesdropper on the wire would have captured.
+     */
+    CompletableFuture<PeerRequest> captureNext(String from, String to) {
+        var captured = new CompletableFuture<PeerRequest>();
+        captures.put(from + " " + to, captured);
+        return captured;
     }
 
     /** While set, every copy REGISTER is lost (and nothing else), as if a replica had missed them. */
@@ -116,7 +127,12 @@ final class InProcessPeerNetwork implements AutoCloseable {
                 return; // lost
             }
             try {
-                handler.handle(JainSipText.readRequest(text)).whenComplete((response, failure) -> {
+                PeerRequest request = JainSipText.readRequest(text);
+                handler.handle(request).whenComplete((response, failure) -> {
+                    CompletableFuture<PeerRequest> capture = captures.remove(address() + " " + target);
+                    if (capture != null) {
+                        capture.complete(request);
+                    }
                     if (failure == null && !to.isClosed() && !isClosed()) {
                         try {
                             byte[] back = JainSipText.response(text, response);

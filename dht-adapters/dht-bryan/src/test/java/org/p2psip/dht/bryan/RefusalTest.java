@@ -26,6 +26,7 @@ class RefusalTest {
     private BryanDht target;
     private PeerLink outsider;
     private final NodeRef stranger = NodeRef.at("127.0.0.1:25299");
+    private final Stamper stamper = new Stamper(Clock.systemUTC());
 
     @BeforeEach
     void start() {
@@ -76,8 +77,8 @@ class RefusalTest {
     @Test
     void aPeerIdThatIsNotTheHashOfItsAddressIsAnswered400() throws Exception {
         String forged = "<sip:" + Id.hash("elsewhere") + "@" + stranger.address() + ">;algorithm=sha1;dht=Chord1.0;overlay=p2psip";
-        var request = new PeerRequest("sip:" + Id.hash("elsewhere") + "@" + stranger.address(), 30,
-                List.of(new PeerHeader(PeerIdHeader.NAME, forged)), "", new byte[0]);
+        var request = stamper.stamp(new PeerRequest("sip:" + Id.hash("elsewhere") + "@" + stranger.address(), 30,
+                List.of(new PeerHeader(PeerIdHeader.NAME, forged)), "", new byte[0]));
         PeerResponse answer = send(new Signature(Peers.SECRET).sign(request));
         assertEquals(400, answer.status());
         assertTrue(answer.reason().contains("DHT-PeerID"), answer.reason());
@@ -108,6 +109,17 @@ class RefusalTest {
     }
 
     @Test
+    void aRequestWithoutDhtStampIsAnswered400NamingItAndStoresNothing() throws Exception {
+        PeerRequest stamped = copyOf(AOR);
+        PeerRequest unstamped = new PeerRequest(stamped.peerUri(), stamped.expires(), stamped.headers().stream()
+                .filter(h -> !h.name().equals(StampHeader.NAME)).toList(), stamped.contentType(), stamped.body());
+        PeerResponse answer = send(new Signature(Peers.SECRET).sign(unstamped));
+        assertEquals(400, answer.status(), answer.reason());
+        assertTrue(answer.reason().contains("DHT-Stamp"), answer.reason());
+        assertFalse(Peers.holds(target, AOR));
+    }
+
+    @Test
     void aPeerOfTheOverlayIsHeard() throws Exception {
         PeerResponse answer = send(new Signature(Peers.SECRET).sign(copyOf(AOR)));
         assertEquals(200, answer.status(), answer.reason());
@@ -128,7 +140,7 @@ class RefusalTest {
         if (op != null) {
             headers.add(new PeerHeader(OpHeader.NAME, op.print()));
         }
-        return new PeerRequest(PeerUri.print(stranger), 30, headers, type, body);
+        return stamper.stamp(new PeerRequest(PeerUri.print(stranger), 30, headers, type, body));
     }
 
     private PeerResponse send(PeerRequest request) throws Exception {
