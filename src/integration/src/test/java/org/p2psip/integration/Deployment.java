@@ -162,6 +162,22 @@ final class Deployment implements AutoCloseable {
         return "127.0.0.1:" + (frontPort + 1);
     }
 
+    /** host:port of node i's overlay (deploy/p2psip's default overlay offset, 1000). */
+    String overlay(int i) {
+        return "127.0.0.1:" + (basePort + 1000 + i);
+    }
+
+    /** A value of node i's node.properties, as deploy/p2psip wrote it (the overlay's secret, say). */
+    String nodeProperty(int i, String name) {
+        var properties = new java.util.Properties();
+        try (var in = java.nio.file.Files.newBufferedReader(runDir.resolve("node-" + i + "/node.properties"))) {
+            properties.load(in);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return properties.getProperty(name, "");
+    }
+
     /** The deployment CA's certificate, which a TLS client trusts (deploy/p2psip up --tls). */
     Path caCertificate() {
         return runDir.resolve("tls/ca.pem");
