@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -31,10 +32,12 @@ public final class RegistrarService {
     private final Clock clock;
     private final int casAttempts;
     private final Duration deadline;
+    private final Gruus gruus;
 
     public RegistrarService(Dht dht, Config config, Clock clock) {
         this.dht = dht;
         this.registrar = new Registrar(config);
+        this.gruus = Gruus.from(config);
         this.clock = clock;
         this.casAttempts = config.get(RegistrarOptions.CAS_ATTEMPTS);
         this.deadline = config.get(RegistrarOptions.DHT_DEADLINE);
@@ -62,6 +65,34 @@ public final class RegistrarService {
     /** The contacts to proxy a request for {@code aor} to. */
     public CompletionStage<Location> locate(String aor) {
         return withDeadline(dht.get(aor).thenApply(RegistrarService::locationOf), "lookup of " + aor);
+    }
+
+    /**
+     * The contacts to proxy a request for a GRUU to (RFC 5627 §6.1): only its instance's, and for
+     * a temporary GRUU only those registered under the Call-ID it was issued for. Unknown (404)
+     * when the AOR is, or when the instance registered since with another Call-ID, which ended
+     * the temporary GRUU; Unavailable (480) when the AOR is known but the instance has no live
+     * binding.
+     */
+    public CompletionStage<Location> locate(Gruu gruu) {
+        return withDeadline(dht.get(gruu.aor()).thenApply(set -> locationOf(gruu, set)), "lookup of a GRUU of " + gruu.aor());
+    }
+
+    /** The GRUUs this node issues and resolves, under the overlay's secret: the proxy reads Request-URIs with it. */
+    public Gruus gruus() {
+        return gruus;
+    }
+
+    static Location locationOf(Gruu gruu, BindingSet set) {
+        if (!set.exists()) {
+            return new Location.Unknown();
+        }
+        List<Binding> ofInstance = set.bindings().stream().filter(gruu::names).toList();
+        if (ofInstance.isEmpty()) {
+            return new Location.Unavailable();
+        }
+        List<Binding> reached = ofInstance.stream().filter(gruu::reaches).sorted(BY_PREFERENCE).toList();
+        return reached.isEmpty() ? new Location.Unknown() : new Location.Found(reached);
     }
 
     static Location locationOf(BindingSet set) {
@@ -93,12 +124,12 @@ public final class RegistrarService {
             return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
         }
         if (outcome instanceof Outcome.Unchanged unchanged) {
-            return CompletableFuture.completedFuture(registered(unchanged.current().bindings(), now));
+            return CompletableFuture.completedFuture(registered(request, unchanged.current().bindings(), now));
         }
         BindingSet next = ((Outcome.Store) outcome).next();
         return dht.putOrCurrent(next).thenCompose(answered -> {
             if (answered.isEmpty()) {
-                return CompletableFuture.completedFuture(registered(next.bindings(), now));
+                return CompletableFuture.completedFuture(registered(request, next.bindings(), now));
             }
             if (guessed) {
                 return apply(request, answered.get(), false, attempt); // a wrong guess lost no race
@@ -111,8 +142,10 @@ public final class RegistrarService {
         });
     }
 
-    private static Reply registered(List<Binding> bindings, long now) {
-        return new Reply.Registered(bindings.stream().filter(b -> b.isLiveAt(now)).toList(), now);
+    /** The 200's bindings, and their GRUUs when the client supports them (RFC 5627 §5.2). */
+    private Reply registered(RegisterRequest request, List<Binding> bindings, long now) {
+        List<Binding> live = bindings.stream().filter(b -> b.isLiveAt(now)).toList();
+        return new Reply.Registered(live, now, request.supports("gruu") ? gruus.issueFor(live) : Map.of());
     }
 
     /** Bounds a whole DHT exchange, and turns every failure into a DhtException for the caller. */

@@ -5,6 +5,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import gov.nist.javax.sip.header.ims.PathHeader;
 import gov.nist.javax.sip.message.SIPMessage;
 import javax.servlet.sip.Address;
@@ -16,6 +17,7 @@ import javax.sip.header.Header;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.DhtException;
+import org.p2psip.registrar.Gruus;
 
 /**
  * Builds and sends the node's own responses. A response that cannot be sent (the transaction
@@ -41,14 +43,15 @@ final class Answers {
      * 200 OK to a REGISTER: every current binding with its remaining time, the Date, and the
      * request's Path, which the UA learns the route to it from (RFC 3327 §5.3: a registrar that
      * accepts a Path copies it into the 200; one the client did not say it supports was refused
-     * with {@link #badExtension} unless p2psip.registrar.path-requires-supported is off).
+     * with {@link #badExtension} unless p2psip.registrar.path-requires-supported is off). A binding
+     * in {@code gruus} carries its GRUUs (RFC 5627 §5.2; only when the REGISTER said Supported: gruu).
      */
-    void registered(SipServletRequest request, List<Binding> bindings, long now) {
+    void registered(SipServletRequest request, List<Binding> bindings, long now, Map<Binding, Gruus.Issued> gruus) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
         echoPath(request, response);
         for (Binding binding : bindings) {
             try {
-                response.addAddressHeader("Contact", contactOf(binding, now), false);
+                response.addAddressHeader("Contact", contactOf(binding, now, gruus.get(binding)), false);
             } catch (ServletParseException e) {
                 counters.problem("stored-contact-unparsable", binding.contact() + ": " + e.getMessage());
             }
@@ -136,7 +139,7 @@ final class Answers {
         });
     }
 
-    private Address contactOf(Binding binding, long now) throws ServletParseException {
+    private Address contactOf(Binding binding, long now, Gruus.Issued gruus) throws ServletParseException {
         Address address = factory.createAddress("<" + binding.contact() + ">");
         address.setExpires((int) Math.min(Integer.MAX_VALUE, binding.secondsLeft(now)));
         if (binding.q() != Binding.Q_UNSPECIFIED) {
@@ -147,6 +150,10 @@ final class Answers {
         }
         if (binding.regId() > 0) {
             address.setParameter("reg-id", Integer.toString(binding.regId()));
+        }
+        if (gruus != null) { // quoted strings (RFC 5627 §7); the container writes a value as it is given
+            address.setParameter("pub-gruu", "\"" + gruus.publicGruu() + "\"");
+            address.setParameter("temp-gruu", "\"" + gruus.temporaryGruu() + "\"");
         }
         return address;
     }

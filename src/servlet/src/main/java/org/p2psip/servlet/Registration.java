@@ -67,7 +67,7 @@ final class Registration {
     private void answer(SipServletRequest request, Reply reply) {
         if (reply instanceof Reply.Registered ok) {
             counters.count("register-200");
-            answers.registered(request, ok.bindings(), ok.now());
+            answers.registered(request, ok.bindings(), ok.now(), ok.gruus());
             return;
         }
         var refused = (Reply.Refused) reply;
