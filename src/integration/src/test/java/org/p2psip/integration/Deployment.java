@@ -51,6 +51,8 @@ final class Deployment implements AutoCloseable {
     private final List<String> jvmArgs = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));
     /** Whether the nodes (and the front) also speak SIP over TLS (deploy/p2psip up --tls). */
     private boolean tls;
+    /** Whether the nodes' overlay runs over mutual TLS (deploy/p2psip up --overlay-tls). */
+    private boolean overlayTls;
     /** USER@DOMAIN to password: with any, the nodes run with --auth and these users. */
     private final Map<String, String> users = new LinkedHashMap<>();
 
@@ -115,6 +117,12 @@ final class Deployment implements AutoCloseable {
         return this;
     }
 
+    /** Overlay traffic between the nodes over mutual TLS, with SIP over TLS too (deploy/p2psip up --overlay-tls). */
+    Deployment withOverlayTls() {
+        this.overlayTls = true;
+        return this;
+    }
+
     /** The nodes' JVM heap (deploy/p2psip up --heap; call before {@link #up()}). */
     Deployment withHeap(String heap) {
         this.heap = heap;
@@ -136,6 +144,9 @@ final class Deployment implements AutoCloseable {
         }
         if (tls) {
             args.add("--tls");
+        }
+        if (overlayTls) {
+            args.add("--overlay-tls");
         }
         users.forEach(this::addUser);
         if (!users.isEmpty()) {
