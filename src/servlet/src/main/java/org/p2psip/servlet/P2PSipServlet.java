@@ -22,6 +22,7 @@ import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServlet;
 import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.SipServletResponse;
 import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
@@ -206,6 +207,17 @@ public abstract class P2PSipServlet extends SipServlet {
             case "REGISTER" -> registration.handle(request);
             case "ACK", "CANCEL" -> { } // the container matches them to their transaction
             default -> routing.handle(request);
+        }
+    }
+
+    /**
+     * The best final response of a supervised proxy (one with lower q classes left, Routing):
+     * the container sends it upstream after this returns, unless Routing rang the next class.
+     */
+    @Override
+    protected void doErrorResponse(SipServletResponse response) throws ServletException, IOException {
+        if (response.getProxy() != null && !response.isBranchResponse() && routing != null) {
+            routing.failed(response);
         }
     }
 

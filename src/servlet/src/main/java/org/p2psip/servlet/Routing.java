@@ -3,12 +3,14 @@ package org.p2psip.servlet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListIterator;
+import java.util.Optional;
 import javax.servlet.sip.Address;
 import javax.servlet.sip.Proxy;
 import javax.servlet.sip.ProxyBranch;
 import javax.servlet.sip.ServletParseException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.SipServletResponse;
 import javax.servlet.sip.SipURI;
 import javax.servlet.sip.TooManyHopsException;
 import javax.servlet.sip.URI;
@@ -17,13 +19,14 @@ import org.p2psip.dht.Binding;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.Location;
 import org.p2psip.registrar.RegistrarOptions;
+import org.p2psip.registrar.Gruu;
 import org.p2psip.registrar.RegistrarService;
 
 /**
  * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself
- * is answered here; anything else is for an AOR, looked up in the DHT and proxied to its
- * contacts, highest q first, one after the other, record-routing so that the dialog's later
- * requests pass through this node. 404 for an AOR never registered, 480 when none of its
+ * is answered here; anything else is for an AOR (or a GRUU: that instance's bindings), looked up
+ * in the DHT and proxied to its contacts, the highest q class first, the contacts of one class at
+ * once, record-routing so that the dialog's later requests pass through this node. 404 for an AOR never registered, 480 when none of its
  * bindings is live (or, for a sips: Request-URI, none is sips:), 483 when Max-Forwards is spent,
  * 482 when the only contacts are this node.
  */
@@ -83,8 +86,8 @@ final class Routing {
         }
         if (served) {
             locate(request, aor);
-        } else { // p2psip.proxy.relay, for our user: on to the Request-URI as it is, as an outbound proxy does
-            startProxy(request, List.of(target), List.of(List.of()), "route-relayed");
+        } else {
+            relay(request, target);
         }
     }
 
@@ -96,7 +99,9 @@ final class Routing {
             Sessions.release(request);
             return;
         }
-        var work = service.locate(aor).toCompletableFuture().whenComplete((location, failure) -> admission.leave());
+        Optional<Gruu> gruu = service.gruus().resolve(aor, gruuParameter(request.getRequestURI()));
+        var found = gruu.isPresent() ? service.locate(gruu.get()) : service.locate(aor);
+        var work = found.toCompletableFuture().whenComplete((location, failure) -> admission.leave());
         threads.whenDone(request, work, (location, failure) -> {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
@@ -134,16 +139,14 @@ final class Routing {
     private void proxy(SipServletRequest request, List<Binding> bindings) {
         // a sips: request must reach its callee over TLS all the way (RFC 5630 §3.1.3): its sips contacts only
         boolean secure = "sips".equalsIgnoreCase(request.getRequestURI().getScheme());
-        List<URI> targets = new ArrayList<>();
-        List<Binding> kept = new ArrayList<>();
+        List<Forking.Target> targets = new ArrayList<>();
         for (Binding binding : bindings) {
             URI uri = uriOf(binding);
-            if (uri != null && secure && !"sips".equalsIgnoreCase(uri.getScheme())) {
+            if (uri == null || secure && !"sips".equalsIgnoreCase(uri.getScheme())) {
                 continue;
             }
-            if (uri != null && !isThisNode(uri)) {
-                targets.add(uri);
-                kept.add(binding);
+            if (!isThisNode(uri)) {
+                targets.add(new Forking.Target(uri, binding.path(), binding.q()));
             }
         }
         if (targets.isEmpty() && secure && !bindings.isEmpty()) {
@@ -156,24 +159,51 @@ final class Routing {
             finish(request, 482, "Loop Detected");
             return;
         }
-        startProxy(request, targets, kept.stream().map(Binding::path).toList(), "route-proxied");
+        List<List<Forking.Target>> classes = Forking.byQ(targets);
+        Forking.keepLater(request, classes.subList(1, classes.size()));
+        startProxy(request, classes.get(0), classes.size() > 1, "route-proxied");
     }
 
     /**
-     * Proxies {@code request} to {@code targets} one after another, each branch routed through its
-     * Path (empty for none), record-routed so that the dialog passes through this node.
+     * The best final response of a proxied request, when every branch of its q class failed: if it
+     * is no 6xx (which ends the search, RFC 3261 §16.7) and a lower class is left, rings that
+     * class, and the container waits for its answers instead of sending this one upstream.
      */
-    private void startProxy(SipServletRequest request, List<URI> targets, List<List<String>> paths, String counter) {
+    void failed(SipServletResponse best) {
+        SipServletRequest original = best.getProxy().getOriginalRequest();
+        List<Forking.Target> next = best.getStatus() >= 600 ? null : Forking.takeNext(original);
+        if (next == null) {
+            return;
+        }
+        try {
+            addBranches(best.getProxy(), next);
+            best.getProxy().startProxy();
+            counters.count("route-next-q-class");
+        } catch (IllegalStateException e) { // the caller CANCELled, or the transaction ended meanwhile
+            counters.problem("proxy-too-late", "next q class of " + original.getRequestURI() + ": " + e.getMessage());
+        }
+    }
+
+    /** p2psip.proxy.relay: the request on to its Request-URI as it is, as an outbound proxy does. */
+    private void relay(SipServletRequest request, URI target) {
+        startProxy(request, List.of(new Forking.Target(target, List.of(), 0)), false, "route-relayed");
+    }
+
+    /**
+     * Proxies {@code request} to {@code targets} all at once (one q class: RFC 3261 §16.6 lets
+     * them ring together; the container CANCELs the others at the first 2xx), each branch routed
+     * through its Path, record-routed so that the dialog passes through this node. With lower
+     * classes left, the proxy is supervised, so that {@link #failed} sees the best final response.
+     */
+    private void startProxy(SipServletRequest request, List<Forking.Target> targets, boolean classesLeft,
+                            String counter) {
         try {
             Proxy proxy = request.getProxy();
             proxy.setRecordRoute(true);
-            proxy.setSupervised(false);
-            proxy.setParallel(false);
+            proxy.setSupervised(classesLeft);
+            proxy.setParallel(true);
             proxy.setProxyTimeout(branchTimeoutSeconds);
-            List<ProxyBranch> branches = proxy.createProxyBranches(targets);
-            for (int i = 0; i < branches.size(); i++) {
-                pushPath(branches.get(i).getRequest(), paths.get(i));
-            }
+            addBranches(proxy, targets);
             proxy.startProxy();
             counters.count(counter);
         } catch (TooManyHopsException e) {
@@ -181,6 +211,18 @@ final class Routing {
         } catch (IllegalStateException e) {
             counters.problem("proxy-too-late", request.getMethod() + " ended before it was proxied: " + e.getMessage());
         }
+    }
+
+    private void addBranches(Proxy proxy, List<Forking.Target> targets) {
+        List<ProxyBranch> branches = proxy.createProxyBranches(targets.stream().map(Forking.Target::uri).toList());
+        for (int i = 0; i < branches.size(); i++) {
+            pushPath(branches.get(i).getRequest(), targets.get(i).path());
+        }
+    }
+
+    /** The Request-URI's gr parameter (RFC 5627: present, maybe empty, on a GRUU); null when absent. */
+    private static String gruuParameter(URI target) {
+        return target instanceof SipURI sip ? sip.getParameter("gr") : null;
     }
 
     /** Whether the request's From is a user of a served domain: whom p2psip.proxy.relay is for. */

@@ -9,7 +9,7 @@ import org.p2psip.intake.Intake;
 final class ServletOptions {
 
     static final Option<Duration> BRANCH_TIMEOUT = Option.duration("p2psip.proxy.branch-timeout", Duration.ofSeconds(30), "20s",
-            "How long a proxied request waits on one contact before the next (lower q) one is tried.");
+            "How long the contacts of one q class ring (all at once) before the next, lower q class is tried.");
     static final Option<Duration> METRICS_INTERVAL = Option.duration("p2psip.metrics.interval", Duration.ofMinutes(1), "10s",
             "How often the node logs its counters (requests, refusals, DHT metrics, the intake's `intake.*`) when they changed.");
 

@@ -1,0 +1,59 @@
+package org.p2psip.servlet;
+
+import java.util.ArrayList;
+import java.util.List;
+import javax.servlet.sip.SipServletRequest;
+import javax.servlet.sip.URI;
+
+/**
+ * The search over an AOR's contacts, RFC 3261 §16.6: contacts of one q value form a class and
+ * ring at once; a class is tried only once every branch of the one before failed (the best final
+ * response no 2xx and no 6xx). The classes still to try ride on the proxied request itself, so
+ * the response that ends a class finds them on any container thread.
+ */
+final class Forking {
+
+    /** A request attribute: the q classes not tried yet, highest first. */
+    private static final String LATER = "org.p2psip.forking.later";
+
+    /** One contact to ring, with the Path its registration came with and its q (x1000). */
+    record Target(URI uri, List<String> path, int q) {
+    }
+
+    private Forking() {
+    }
+
+    /** Targets already in order of preference (q descending), cut where q changes. */
+    static List<List<Target>> byQ(List<Target> byPreference) {
+        List<List<Target>> classes = new ArrayList<>();
+        for (Target target : byPreference) {
+            List<Target> last = classes.isEmpty() ? null : classes.get(classes.size() - 1);
+            if (last == null || last.get(0).q() != target.q()) {
+                last = new ArrayList<>();
+                classes.add(last);
+            }
+            last.add(target);
+        }
+        return classes;
+    }
+
+    static void keepLater(SipServletRequest request, List<List<Target>> later) {
+        if (!later.isEmpty()) {
+            request.setAttribute(LATER, new ArrayList<>(later));
+        }
+    }
+
+    /** The next class to ring for this request, taken off its list; null when none is left. */
+    @SuppressWarnings("unchecked")
+    static List<Target> takeNext(SipServletRequest request) {
+        var later = (List<List<Target>>) request.getAttribute(LATER);
+        if (later == null || later.isEmpty()) {
+            return null;
+        }
+        List<Target> next = later.remove(0);
+        if (later.isEmpty()) {
+            request.removeAttribute(LATER);
+        }
+        return next;
+    }
+}
