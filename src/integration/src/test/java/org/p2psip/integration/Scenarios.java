@@ -92,6 +92,11 @@ final class Scenarios {
         return command.run(120, "sipp-scenarios/proxy/run", node, check);
     }
 
+    /** sipp-scenarios/proxy/run's gruu check: registered through registrar, each GRUU called through via. */
+    int gruu(String registrar, String via) {
+        return command.run(120, "sipp-scenarios/proxy/run", registrar, "gruu", "--via", via);
+    }
+
     /** One check of sipp-scenarios/registrar/run (answer-lists-date-and-expires, ...). */
     int registrar(String node, String check) {
         return command.run(120, "sipp-scenarios/registrar/run", node, check);

@@ -74,6 +74,15 @@ abstract class SharedBindingsIT extends DeployedNodes {
 
     @Test
     @Order(4)
+    void theGruusOfARegistrationThroughOneNodeReachItsInstanceThroughAnother() {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app has no registrar");
+        assertEquals(0, sipp.gruu(deployment.node(1), deployment.node(2)),
+                "a public or temporary GRUU issued by node 1, called through node 2, did not reach its instance "
+                        + "(sipp-scenarios/proxy/README.md, gruu); " + sipp.where());
+    }
+
+    @Test
+    @Order(5)
     void nothingRegisteredIsLostWhenANodeIsKilled() {
         deployment.kill(VICTIM);
         assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.node(2), users, 0, rate)),
@@ -82,7 +91,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void callsAfterTheKillReachTheCalleeRegisteredBefore() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
         assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.calls(deployment.node(0), null, "callee", uasPort, 20)),
@@ -99,7 +108,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
      * still a neighbour's link) is left to the modules' ChurnTests.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void node0KilledAndStartedAgainListsEveryBindingRegisteredBefore() {
         deployment.kill(0);
         deployment.restart(0);
