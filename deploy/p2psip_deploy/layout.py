@@ -64,6 +64,5 @@ KAMAILIO_FRONT_CONFIG = DEPLOY / "kamailio" / "front.cfg"
 KAMAILIO_FRONT_ALGORITHMS = {"kamailio-rr": 4, "kamailio-hash": 0}
 ALL_FRONTS = [*FRONT_POLICIES, *KAMAILIO_FRONT_ALGORITHMS]
 
-# The app name both WARs declare in sip.xml; the application router sends these methods to it.
+# The app name both WARs declare in sip.xml; the application router sends every initial request to it.
 SIP_APP_NAME = "p2psip"
-ROUTED_METHODS = ["REGISTER", "INVITE", "OPTIONS", "MESSAGE", "SUBSCRIBE", "NOTIFY", "PUBLISH", "INFO", "REFER"]

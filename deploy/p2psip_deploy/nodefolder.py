@@ -97,7 +97,11 @@ def server_xml(spec: NodeSpec) -> str:
 
 def dar_properties() -> str:
     route = f'("{layout.SIP_APP_NAME}", "DAR:From", "ORIGINATING", "", "NO_ROUTE", "0")'
-    return "".join(f"{method}: {route}\n" for method in layout.ROUTED_METHODS)
+    # ALL: the default router's key for every method it has no line of its own for. A list of
+    # methods sent any other (an extension method, RFC 3261 §25.1, which a proxy must forward like
+    # any request) to no application: the container forwarded it to its Request-URI's host itself,
+    # could not resolve the AOR's domain, and answered 500.
+    return f"ALL: {route}\n"
 
 
 def stack_properties(spec: NodeSpec) -> str:

@@ -42,7 +42,7 @@ class ProxyRulesIT extends DeployedNodes {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"unavailable", "too-many-hops", "too-many-hops-options", "loop", "cancel", "q-order",
-        "fork", "fork-busy"})
+        "fork", "fork-busy", "extension"})
     void proxyAnswersAsTheCheckExpects(String check) {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target, not by registration");
         assertEquals(0, sipp.proxy(deployment.node(0), check),
