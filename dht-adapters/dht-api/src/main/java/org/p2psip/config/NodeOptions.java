@@ -21,7 +21,7 @@ public final class NodeOptions {
     public static final Option<String> OVERLAY_MEMBERS = Option.string("p2psip.overlay.members", "",
             "127.0.0.1:6070,127.0.0.1:6071", "Overlay addresses of the deployment's nodes, comma-separated: Hazelcast's member list; where a Chord or Bamboo node without a bootstrap looks for the overlay before it starts one.");
     public static final Option<String> OVERLAY_SECRET = Option.string("p2psip.overlay.secret", "",
-            "s3cret-from-deploy", "Shared secret of the overlay; node-to-node messages without it are refused. Networked backends refuse to start without one.");
+            "s3cret-from-deploy", "Shared secret of the overlay; node-to-node messages without it are refused, and it keys Digest nonces and temporary GRUUs. Networked backends refuse to start without one.");
     public static final Option<String> DATA_DIR = Option.string("p2psip.data.dir", "data",
             "/var/lib/p2psip/node-0", "Folder for the node's persistent data (Bamboo's Berkeley DB JE environment).");
 
