@@ -35,9 +35,17 @@ final class Authentication implements AutoCloseable {
     private final Answers answers;
     private final Counters counters;
     private final Clock clock;
+    /** With authentication on: the file's users and the warm-up's, the nonces, what is offered first. */
+    private final WarmupUsers users;
+    private final Nonces nonces;
+    private final Algorithm preferred;
 
     private Authentication(Authenticator authenticator, boolean invites, ScheduledExecutorService reloads,
-                           Answers answers, Counters counters, Clock clock) {
+                           Answers answers, Counters counters, Clock clock, WarmupUsers users, Nonces nonces,
+                           Algorithm preferred) {
+        this.users = users;
+        this.nonces = nonces;
+        this.preferred = preferred;
         this.authenticator = authenticator;
         this.invites = invites;
         this.reloads = reloads;
@@ -50,7 +58,7 @@ final class Authentication implements AutoCloseable {
         if (!config.get(AuthOptions.ENABLED)) {
             LOG.log(Level.WARNING, "authentication is off ({0}=false): this node accepts any REGISTER, from anyone, for any AOR",
                     AuthOptions.ENABLED.name());
-            return new Authentication(null, false, null, answers, counters, clock);
+            return new Authentication(null, false, null, answers, counters, clock, null, null, null);
         }
         String file = config.get(AuthOptions.USERS_FILE);
         String secret = config.get(NodeOptions.OVERLAY_SECRET);
@@ -64,15 +72,51 @@ final class Authentication implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new ServletException(e.getMessage(), e);
         }
-        var users = new UsersFile(Path.of(file));
-        users.reload();
+        var usersFile = new UsersFile(Path.of(file));
+        usersFile.reload();
         ScheduledExecutorService reloads = Daemons.scheduler("p2psip-users-reload");
         long every = config.get(AuthOptions.USERS_RELOAD).toMillis();
-        reloads.scheduleWithFixedDelay(users::reload, every, every, TimeUnit.MILLISECONDS);
+        reloads.scheduleWithFixedDelay(usersFile::reload, every, every, TimeUnit.MILLISECONDS);
         var nonces = new Nonces(secret, config.get(AuthOptions.NONCE_LIFETIME));
+        var users = new WarmupUsers(usersFile);
         return new Authentication(new Authenticator(users, nonces, offered), config.get(AuthOptions.INVITE), reloads,
-                answers, counters, clock);
+                answers, counters, clock, users, nonces, offered.get(0));
     }
+
+    /**
+     * What the node's own warm-up REGISTERs carry, as a phone refreshing within its nonce's life
+     * does (one round trip, credentials checked): null with authentication off. The nonce is
+     * issued afresh every few seconds, so a long warm-up never meets a stale one.
+     */
+    Warmup.Credentials warmupCredentials(String realm) {
+        if (authenticator == null) {
+            return null;
+        }
+        return new Warmup.Credentials() {
+            private String nonce;
+            private long issued;
+
+            @Override
+            public String authorization(String user, String uri) {
+                long now = clock.millis();
+                if (nonce == null || now - issued > NONCE_REISSUE_MILLIS) {
+                    nonce = nonces.issue(realm, now);
+                    issued = now;
+                }
+                return users.authorization(user, realm, uri, nonce, preferred);
+            }
+        };
+    }
+
+    /** The node opens: the warm-up's users are nobody from now on. */
+    void warmedUp() {
+        if (users != null) {
+            users.forget();
+        }
+    }
+
+    /** How often the warm-up takes a new nonce: far within any nonce lifetime worth configuring. */
+    private static final long NONCE_REISSUE_MILLIS = 5_000;
 
     /**
      * Whether a REGISTER may act for the user of {@code aor} (its realm the AOR's domain); when

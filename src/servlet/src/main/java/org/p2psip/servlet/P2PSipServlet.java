@@ -156,6 +156,8 @@ public abstract class P2PSipServlet extends SipServlet {
                 return; // the node stops
             } catch (Exception e) {
                 LOG.log(Level.WARNING, "warm-up failed: {0}; opening anyway", e.toString());
+            } finally {
+                authentication.warmedUp();
             }
             Intake.open();
             LOG.log(Level.INFO, "P2PSIP node {0} is open to clients", config.get(NodeOptions.SIP_ADDRESS));
@@ -178,8 +180,10 @@ public abstract class P2PSipServlet extends SipServlet {
         try (var served = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0));
              var refused = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0))) {
             Intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
-            if (new Warmup(node, requests, expires, Warmup.SERVED).run(served, deadline)) {
-                new Warmup(node, requests / 4, expires, Warmup.REFUSED).run(refused, deadline);
+            String realm = Domains.from(config).domainOf(node.getAddress().getHostAddress(), node.getPort());
+            Warmup.Credentials credentials = authentication.warmupCredentials(realm);
+            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials).run(served, deadline)) {
+                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials).run(refused, deadline);
             }
         }
     }

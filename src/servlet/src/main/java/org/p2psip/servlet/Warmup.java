@@ -46,7 +46,14 @@ final class Warmup {
     private static final int ANSWER_WAIT_MILLIS = 2000;
     private static final Logger LOG = System.getLogger(Warmup.class.getName());
 
+    /** What a warm-up REGISTER carries when the node authenticates (Authentication). */
+    interface Credentials {
+        /** The Authorization header value for a REGISTER of {@code user} to {@code uri}. */
+        String authorization(String user, String uri);
+    }
+
     private final InetSocketAddress node;
+    private final Credentials credentials;
     private final int requests;
     private final long expires;
     private final String expected;
@@ -62,9 +69,11 @@ final class Warmup {
      * @param expected the start of the status line every answer must have: "SIP/2.0 200 " for
      *     requests the intake lets through, "SIP/2.0 503 " for those it refuses while starting
      *     (which warms its own path of refusals, the one an avalanche takes)
+     * @param credentials with authentication on, what each REGISTER carries; null when off
      */
-    Warmup(InetSocketAddress node, int requests, long expires, String expected) {
+    Warmup(InetSocketAddress node, int requests, long expires, String expected, Credentials credentials) {
         this.node = node;
+        this.credentials = credentials;
         this.requests = requests;
         this.expires = expires;
         this.expected = expected;
@@ -116,9 +125,11 @@ final class Warmup {
         String self = host + ":" + localPort;
         boolean refresh = n % 2 == 1 && n > REFRESH_LAG;
         int registration = refresh ? (n - REFRESH_LAG) / 2 : n / 2 + (n % 2) * 1_000_000_000;
-        String aor = "sip:warmup-" + (registration % AORS) + "@" + host + ":" + node.getPort();
+        String user = WarmupUsers.PREFIX + (registration % AORS);
+        String aor = "sip:" + user + "@" + host + ":" + node.getPort();
+        String uri = "sip:" + host + ":" + node.getPort();
         boolean query = n % 10 == 9;
-        return "REGISTER sip:" + host + ":" + node.getPort() + " SIP/2.0\r\n"
+        return "REGISTER " + uri + " SIP/2.0\r\n"
                 + "Via: SIP/2.0/UDP " + self + ";branch=" + branch + ";rport\r\n"
                 + "Max-Forwards: 70\r\n"
                 + "From: <" + aor + ">;tag=warmup\r\n"
@@ -126,6 +137,7 @@ final class Warmup {
                 + "Call-ID: warmup-" + registration + "@" + self + "\r\n"
                 + "CSeq: " + (refresh ? 2 : 1) + " REGISTER\r\n"
                 + (query ? "" : "Contact: <sip:warmup@" + self + ">\r\nExpires: " + expires + "\r\n")
+                + (credentials == null ? "" : "Authorization: " + credentials.authorization(user, uri) + "\r\n")
                 + "Content-Length: 0\r\n\r\n";
     }
 
