@@ -1,14 +1,18 @@
 package org.p2psip.intake;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import org.p2psip.lazysip.Defect;
 
 /**
  * What the application tells the node's UDP intake, and what the intake counts. One per JVM: the
@@ -30,6 +34,8 @@ public final class Intake {
 
     enum State { STARTING, OPEN, STOPPING }
 
+    private static final Logger LOG = System.getLogger(Intake.class.getName());
+
     private static volatile State state = State.STARTING;
     private static volatile long maxQueueDelayNanos = DEFAULT_MAX_QUEUE_DELAY.toNanos();
     private static volatile long targetResponseDelayNanos = DEFAULT_TARGET_RESPONSE_DELAY.toNanos();
@@ -44,6 +50,8 @@ public final class Intake {
     private static volatile double collectorLimit = CollectorLoad.DEFAULT_LIMIT;
     private static final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private static final LongAdder retransmissionsAbsorbed = new LongAdder();
+    private static final LongAdder acksAbsorbed = new LongAdder();
+    private static final Set<Defect> defectsLogged = java.util.Collections.synchronizedSet(EnumSet.noneOf(Defect.class));
     private static final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
 
     static {
@@ -147,9 +155,11 @@ public final class Intake {
     /**
      * The intake's counters: requests refused because they waited too long ("refused-late"), the
      * collector could not keep up ("refused-collecting"), or the node was not open
-     * ("refused-not-ready", "refused-stopping"), retransmissions dropped because
-     * their transaction was still at work ("retransmissions-absorbed"), and the longest wait of a
-     * datagram since the last call, in microseconds ("longest-wait-us").
+     * ("refused-not-ready", "refused-stopping"), or because they were not valid SIP
+     * ("refused-version" 505, "refused-scheme" 416, "refused-malformed" 400), retransmissions
+     * dropped because their transaction was still at work ("retransmissions-absorbed"), ACKs of
+     * the intake's own answers dropped ("acks-absorbed"), and the longest wait of a datagram
+     * since the last call, in microseconds ("longest-wait-us").
      */
     public static Map<String, Long> counters() {
         Map<String, Long> now = new TreeMap<>();
@@ -159,6 +169,7 @@ public final class Intake {
             }
         });
         now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
+        now.put("acks-absorbed", acksAbsorbed.sum());
         now.put("longest-wait-us", longestWaitMicros.getThenReset());
         now.put("shedding", queueDelay.shedding() ? 1L : 0L);
         now.put("refused-share-permille", Math.round(responseDelay.refusedShare() * 1000));
@@ -170,6 +181,10 @@ public final class Intake {
         state = State.STARTING;
         exemptHeaders.clear();
         exemptSources.clear();
+        refusals.values().forEach(LongAdder::reset);
+        retransmissionsAbsorbed.reset();
+        acksAbsorbed.reset();
+        defectsLogged.clear();
         limitPerSource(0);
         configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, CollectorLoad.DEFAULT_LIMIT, 5);
     }
@@ -198,8 +213,20 @@ public final class Intake {
         longestWaitMicros.accumulate(nanos / 1000);
     }
 
-    static void refused(Refusal refusal) {
+    /**
+     * Counts a refusal; the first of each defect (a request that is not valid SIP) is logged
+     * with its source, the rest only counted, as the servlet logs its problems.
+     */
+    static void refused(Refusal refusal, Defect defect, InetSocketAddress source) {
         refusals.get(refusal).increment();
+        if (defect != null && defectsLogged.add(defect)) {
+            LOG.log(Level.WARNING, "intake: a request from {0} answered {1} {2}, not valid SIP (further ones are"
+                    + " counted as intake.{3}, not logged)", source, defect.status, defect.reason, refusal.counter);
+        }
+    }
+
+    static void ackAbsorbed() {
+        acksAbsorbed.increment();
     }
 
     static ResponseDelay responseDelay() {

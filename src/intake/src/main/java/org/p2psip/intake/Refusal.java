@@ -1,6 +1,11 @@
 package org.p2psip.intake;
 
-/** Why the intake refuses a new request: each a status (503 but for a bad version), a reason phrase and a counter of its own; or NONE. */
+import org.p2psip.lazysip.Defect;
+
+/**
+ * Why the intake refuses a request: each a status (503, but for a request that is not valid SIP),
+ * a reason phrase and a counter of its own; or NONE.
+ */
 enum Refusal {
     /** Not refused: let through to the stack (what the intake remembers of requests it passed). */
     NONE(0, "", ""),
@@ -20,7 +25,11 @@ enum Refusal {
      * The request line names a SIP version other than 2.0. The stack's parser reads any version
      * as SIP/2.0, so the application cannot tell; only the datagram shows it.
      */
-    VERSION(505, "Version Not Supported", "refused-version");
+    VERSION(505, "Version Not Supported", "refused-version"),
+    /** The Request-URI's scheme is neither sip nor sips. */
+    SCHEME(416, "Unsupported URI Scheme", "refused-scheme"),
+    /** Any other way of not being valid SIP; the reason phrase is the {@link Defect}'s. */
+    MALFORMED(400, "Bad Request", "refused-malformed");
 
     final int status;
     final String reason;
@@ -30,6 +39,20 @@ enum Refusal {
         this.status = status;
         this.reason = reason;
         this.counter = counter;
+    }
+
+    /** The refusal of a request with this defect. */
+    static Refusal of(Defect defect) {
+        return switch (defect.status) {
+            case 505 -> VERSION;
+            case 416 -> SCHEME;
+            default -> MALFORMED;
+        };
+    }
+
+    /** Whether the request was not valid SIP: refused for what it is, not for when it came. */
+    boolean malformed() {
+        return this == VERSION || this == SCHEME || this == MALFORMED;
     }
 
     /** Whether the node is open but overloaded, or the source over its limit (and so health probes still pass). */

@@ -6,20 +6,27 @@ import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import javax.sip.TransactionState;
+import org.p2psip.lazysip.Defect;
 import org.p2psip.lazysip.LazyRequest;
+import org.p2psip.lazysip.RequestSyntax;
+import org.p2psip.lazysip.StatelessAnswer;
 
 /**
- * Judges each datagram a message thread takes, before the stack parses it. Responses, ACK,
+ * Judges each datagram a message thread takes, before the stack parses it. A request that is not
+ * valid SIP ({@link RequestSyntax}) is answered 505, 416 or 400 right here, whatever the node's
+ * state: the stack's parser would read some such requests as valid and drop others unanswered.
+ * One of an RFC 2543 client is given a branch ({@link Rfc2543Branch}). Responses, ACK,
  * CANCEL, requests inside a dialog and an overlay's own requests always pass: they finish work
  * already begun; so do the node's own warm-up, and a health probe once the node is open. A new
  * request passes while the node is open, the queue is not late ({@link QueueDelay}), the
  * collector keeps up ({@link CollectorLoad}) and it is not among the share refused to keep
- * requests' time in the node near its target ({@link ResponseDelay}); otherwise it is answered 503 with Retry-After right here, statelessly,
- * from its raw bytes, for a small part of what serving it would cost, and a retransmission of it
- * gets the same 503. A retransmission of a request whose transaction is still at work is dropped
- * (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), and one of a request
- * judged moments ago meets the same fate as the first copy ({@link RecentBranches}). Anything it cannot
- * read by hand passes, and the stack judges it. Thread-safe.
+ * requests' time in the node near its target ({@link ResponseDelay}); otherwise it is answered
+ * 503 with Retry-After right here, statelessly, from its raw bytes, for a small part of what
+ * serving it would cost, and a retransmission of it gets the same 503 (and the ACK of an
+ * INVITE's refusal ends here). A retransmission of a request whose transaction is still at work
+ * is dropped (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), and one of
+ * a request judged moments ago meets the same fate as the first copy ({@link RecentBranches}).
+ * Anything it cannot read by hand passes, and the stack judges it. Thread-safe.
  */
 final class Screen {
 
@@ -54,10 +61,30 @@ final class Screen {
         Intake.waited(waited);
         long now = nanos.getAsLong();
         DatagramPacket packet = queued.packet;
+        boolean request = !startsWith(packet, "SIP/");
+        boolean ack = request && startsWith(packet, "ACK ");
+        if (request && !ack && !wellFormed(packet, now)) {
+            return false;
+        }
         String head = head(packet);
-        String branch = head.startsWith("SIP/") ? null : Intake.branchIn(head);
+        String branch = request ? Intake.branchIn(head) : null;
+        if (request && (branch == null || !branch.startsWith("z9hg4bk"))) { // its ACK too, to match it
+            byte[] branched = Rfc2543Branch.added(packet.getData(), packet.getOffset(), packet.getLength());
+            if (branched != null) {
+                packet.setData(branched);
+                head = head(packet);
+                branch = Intake.branchIn(head);
+            }
+        }
         Refusal earlier = branch == null ? null : recent.get(branch);
-        Refusal refusal = earlier != null ? earlier : branch != null && !sipTwo(head) ? Refusal.VERSION : switch (Intake.state()) {
+        if (earlier != null && earlier != Refusal.NONE && ack) {
+            Intake.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
+            return false;
+        }
+        if (earlier != null && earlier.malformed()) {
+            earlier = null; // only its ACK is judged by it; a request is judged by what it is
+        }
+        Refusal refusal = earlier != null ? earlier : switch (Intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
             case OPEN -> Intake.sourceLimit().over(packet.getAddress(), now) ? Refusal.SOURCE
@@ -76,22 +103,63 @@ final class Screen {
     }
 
     /**
+     * Whether a request (not an ACK, which cannot be answered) is valid SIP ({@link RequestSyntax});
+     * if not, it is answered here with its defect's status and reason phrase, whatever the
+     * node's state, and never reaches the stack, whose parser would read some such requests as
+     * valid (any version as 2.0, an unreadable Max-Forwards as none) and drop others unanswered.
+     * A request without a Via cannot be answered: the stack drops it, as before.
+     */
+    private boolean wellFormed(DatagramPacket packet, long now) {
+        byte[] data = packet.getData();
+        int offset = packet.getOffset();
+        int length = packet.getLength();
+        Defect defect = RequestSyntax.check(data, offset, length);
+        if (defect == null || defect == Defect.MISSING_VIA) {
+            return true;
+        }
+        var source = (InetSocketAddress) packet.getSocketAddress();
+        StatelessAnswer answer = StatelessAnswer.of(data, offset, length, defect.status, defect.reason,
+                "p2psip-" + Integer.toHexString(hash(data, offset, length)), source, "");
+        outlet.send(answer.message, answer.to);
+        Refusal refusal = Refusal.of(defect);
+        Intake.refused(refusal, defect, source);
+        String branch = Intake.branchIn(head(packet));
+        if (branch != null) {
+            recent.put(branch, refusal, now); // so that the ACK of an INVITE's answer ends here
+        }
+        return false;
+    }
+
+    /** The same for every retransmission of a request: the To tag of its answer. */
+    private static int hash(byte[] data, int offset, int length) {
+        int h = 1;
+        for (int i = offset; i < offset + length; i++) {
+            h = 31 * h + data[i];
+        }
+        return h;
+    }
+
+    private static boolean startsWith(DatagramPacket packet, String prefix) {
+        byte[] data = packet.getData();
+        int offset = packet.getOffset();
+        if (packet.getLength() < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (data[offset + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The datagram's first KiB as text: enough for the request line and the top Via, where the
      * branch is (Via is the first header that carries one).
      */
     private static String head(DatagramPacket packet) {
         return new String(packet.getData(), packet.getOffset(), Math.min(packet.getLength(), 1024),
                 java.nio.charset.StandardCharsets.ISO_8859_1);
-    }
-
-    /** Whether a request's first line ends in SIP/2.0 (the version is case-insensitive, RFC 3261 §7.1). */
-    static boolean sipTwo(String head) {
-        int lineEnd = 0;
-        while (lineEnd < head.length() && head.charAt(lineEnd) != '\r' && head.charAt(lineEnd) != '\n') {
-            lineEnd++;
-        }
-        String version = " SIP/2.0";
-        return lineEnd >= version.length() && head.regionMatches(true, lineEnd - version.length(), version, 0, version.length());
     }
 
     private boolean refused(DatagramPacket packet, Refusal refusal) {
@@ -101,7 +169,7 @@ final class Screen {
         }
         byte[] data = packet.getData();
         byte[] bytes = Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength());
-        LazyRequest request = refusal == Refusal.VERSION ? LazyRequest.readAnyVersion(bytes) : LazyRequest.read(bytes);
+        LazyRequest request = LazyRequest.read(bytes);
         if (request == null || request.toTag || request.method.equals("ACK") || request.method.equals("CANCEL")
                 || exempt(request) || (refusal.overload() && healthProbe(request))) {
             return false;
@@ -119,7 +187,7 @@ final class Screen {
                 ? "Retry-After: " + retryAfter(Intake.retryAfterSeconds(), request.branch) + "\r\n" : "";
         outlet.send(request.answer(refusal.status, refusal.reason, tagOf(request.branch), source, retryAfter),
                 request.answerAddress(source));
-        Intake.refused(refusal);
+        Intake.refused(refusal, null, source);
         return true;
     }
 

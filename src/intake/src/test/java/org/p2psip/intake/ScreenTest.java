@@ -139,6 +139,132 @@ class ScreenTest {
     }
 
     @Test
+    void aRequestThatIsNotValidSipIsAnswered400WithItsDefectEvenWhileTheNodeStarts() throws Exception {
+        byte[] request = text(new String(register("z9hG4bK-nocid", ""), StandardCharsets.ISO_8859_1)
+                .replace("Call-ID: 1@client\r\n", ""));
+        assertFalse(screen.passes(queued(request, 0)), "never reaches the stack, which drops it unanswered");
+        assertEquals(List.of(CLIENT), sentTo, "answered where the request came from (rport)");
+        SIPResponse answer = onlyAnswer();
+        assertEquals(400, answer.getStatusCode());
+        assertEquals("Missing Call-ID Header", answer.getReasonPhrase());
+        assertEquals(null, answer.getHeader(RetryAfterHeader.NAME), "no use retrying it");
+        assertNotNull(answer.getToTag(), "a UAS's final answer carries a To tag");
+        assertEquals("z9hG4bK-nocid", answer.getTopmostVia().getBranch());
+        assertEquals(6001, answer.getTopmostVia().getRPort(), "rport filled in with the source port");
+        assertEquals(2, answer.getViaHeaders().size(), "every Via of the request, in order");
+        assertEquals(1, Intake.counters().get("refused-malformed"));
+        assertEquals(0, Intake.counters().get("refused-not-ready"), "refused for what it is, not for when it came");
+    }
+
+    @Test
+    void anOpenNodeAnswersEachKindOfInvalidRequestWithItsOwnStatusAndReason() throws Exception {
+        Intake.open();
+        Map<String, String> requests = Map.of(
+                "416 Unsupported URI Scheme", replace(register("z9hG4bK-tel", ""), "REGISTER sip:127.0.0.1:5070",
+                        "REGISTER tel:+15555550100"),
+                "400 Malformed Request-Line", replace(register("z9hG4bK-sp", ""), " SIP/2.0\r\n", " SIP/2.0 \r\n"),
+                "400 Invalid Max-Forwards", replace(register("z9hG4bK-mf", ""), "Max-Forwards: 70", "Max-Forwards: 256"),
+                "400 CSeq Method Does Not Match", replace(register("z9hG4bK-cm", ""), "CSeq: 1 REGISTER", "CSeq: 1 INVITE"),
+                "400 Multiple To Headers", replace(register("z9hG4bK-tt", ""), "To: <sip:alice@p2psip.test>\r\n",
+                        "To: <sip:alice@p2psip.test>\r\nt: <sip:bob@p2psip.test>\r\n"),
+                "400 Body Shorter Than Content-Length", replace(register("z9hG4bK-cl", ""), "Content-Length: 0", "Content-Length: 10"),
+                "400 Malformed From Header", replace(register("z9hG4bK-dn", ""), "From: <", "From: Bell, Alexander <"),
+                "505 Version Not Supported", replace(register("z9hG4bK-v3", ""), " SIP/2.0\r\nVia", " SIP/3.0\r\nVia"));
+        for (var expected : requests.entrySet()) {
+            assertFalse(screen.passes(queued(text(expected.getValue()), 0)), expected.getKey());
+            SIPResponse answer = onlyAnswer();
+            assertEquals(expected.getKey(), answer.getStatusCode() + " " + answer.getReasonPhrase());
+        }
+        assertEquals(1, Intake.counters().get("refused-scheme"));
+        assertEquals(1, Intake.counters().get("refused-version"));
+        assertEquals(6, Intake.counters().get("refused-malformed"));
+    }
+
+    @Test
+    void aRequestWhoseViaDoesNotReadIsAnsweredAtItsSourceAndOneWithoutViaIsLeftToTheStack() throws Exception {
+        Intake.open();
+        byte[] badPort = text(replace(register("z9hG4bK-port", ""), "127.0.0.1:6001;", "127.0.0.1:sixty;"));
+        assertFalse(screen.passes(queued(badPort, 0)));
+        assertEquals(List.of(CLIENT), sentTo, "its source, since its Via names no port");
+        assertEquals("Malformed Via Header", onlyAnswerReason());
+        byte[] noVia = text(new String(register("z9hG4bK-none", ""), StandardCharsets.ISO_8859_1)
+                .replaceFirst("Via: [^\r]*\r\n", ""));
+        assertTrue(screen.passes(queued(noVia, 0)), "nowhere to answer it: the stack drops it, as it did");
+        assertTrue(sent.isEmpty());
+    }
+
+    @Test
+    void validButOddRequestsPass() {
+        Intake.open();
+        String folded = replace(register("z9hG4bK-fold", ""), "Contact: <sip:alice@127.0.0.1:6001>",
+                "m :\r\n  \"Alice \\\"A\\\"\"<sip:alice@127.0.0.1:6001>\r\n\t;expires = 60 , <sip:a%6Cice@192.0.2.1;lr>");
+        String oddMethod = replace(replace(register("z9hG4bK-odd", ""), "REGISTER sip:", "~Odd.Method-1 sip:alice@"),
+                "CSeq: 1 REGISTER", "cseq: 0001\r\n ~Odd.Method-1");
+        assertTrue(screen.passes(queued(text(folded), 0)), folded);
+        assertTrue(screen.passes(queued(text(oddMethod), 0)), oddMethod);
+        assertTrue(sent.isEmpty());
+    }
+
+    @Test
+    void theAckOfAnInviteTheIntakeAnsweredEndsInTheIntake() throws Exception {
+        byte[] invite = text(replace(request("INVITE", "z9hG4bK-inv", ""), "Max-Forwards: 70", "Max-Forwards: 300"));
+        assertFalse(screen.passes(queued(invite, 0)));
+        assertEquals("Invalid Max-Forwards", onlyAnswerReason());
+        assertFalse(screen.passes(queued(request("ACK", "z9hG4bK-inv", ";tag=p2psip-1"), 0)),
+                "no transaction awaits it: the container would log it as a stray request");
+        byte[] refused503 = request("INVITE", "z9hG4bK-inv503", "");
+        assertFalse(screen.passes(queued(refused503, 0)));
+        assertEquals("Not Ready", onlyAnswerReason());
+        assertFalse(screen.passes(queued(request("ACK", "z9hG4bK-inv503", ";tag=p2psip-2"), 0)));
+        assertEquals(2, Intake.counters().get("acks-absorbed"));
+        assertTrue(screen.passes(queued(request("ACK", "z9hG4bK-other", ";tag=x"), 0)), "an ACK of the stack's passes");
+    }
+
+    @Test
+    void anRfc2543RequestGetsABranchDerivedFromItsTransactionSoItsAckAndCancelMatchIt() {
+        Intake.open();
+        String invite = replace(request("INVITE", "z9hG4bK-x", ""), ";branch=z9hG4bK-x;rport, SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-below", "");
+        String ack = replace(replace(invite, "INVITE sip:", "ACK sip:"), "CSeq: 1 INVITE", "CSeq: 1 ACK")
+                .replace("To: <sip:alice@p2psip.test>", "To: <sip:alice@p2psip.test>;tag=callee");
+        String cancel = replace(replace(invite, "INVITE sip:", "CANCEL sip:"), "CSeq: 1 INVITE", "CSeq: 1 CANCEL");
+        String other = replace(invite, "Call-ID: 1@client", "Call-ID: 2@client");
+        String branch = branchAfterScreen(invite);
+        assertTrue(branch.startsWith("z9hG4bK-2543-"), branch);
+        assertEquals(branch, branchAfterScreen(invite), "its retransmission");
+        assertEquals(branch, branchAfterScreen(cancel), "its CANCEL");
+        assertFalse(branch.equals(branchAfterScreen(other)), "another request");
+        assertEquals(branch, branchAfterScreen(ack), "the ACK of its answer (a To tag, the CSeq method ACK)");
+        String withCookie = new String(register("z9hG4bK-has", ""), StandardCharsets.ISO_8859_1);
+        assertEquals("z9hG4bK-has", branchOf(screenAndRead(withCookie)), "an RFC 3261 branch is left as it is");
+    }
+
+    private String branchAfterScreen(String request) {
+        return branchOf(screenAndRead(request));
+    }
+
+    private String screenAndRead(String request) {
+        var queued = queued(text(request), 0);
+        assertTrue(screen.passes(queued), request);
+        var packet = queued.packet;
+        return new String(packet.getData(), packet.getOffset(), packet.getLength(), StandardCharsets.ISO_8859_1);
+    }
+
+    private static String branchOf(String request) {
+        String branch = Intake.branchIn(request);
+        int at = request.toLowerCase().indexOf(";branch=" + branch);
+        return request.substring(at + 8, at + 8 + branch.length());
+    }
+
+    private static String replace(byte[] message, String what, String with) {
+        return replace(new String(message, StandardCharsets.ISO_8859_1), what, with);
+    }
+
+    private static String replace(String message, String what, String with) {
+        assertTrue(message.contains(what), "the request holds " + what);
+        return message.replace(what, with);
+    }
+
+    @Test
     void retryAftersOfManyRequestsSpreadOverTheirRangeToSpreadTheClientsReturn() {
         var seen = new java.util.TreeSet<Long>();
         for (int i = 0; i < 200; i++) {

@@ -47,20 +47,8 @@ public final class LazyRequest {
     }
 
     public static LazyRequest read(byte[] bytes) {
-        return read(bytes, false);
-    }
-
-    /**
-     * A request whatever the SIP version of its request line, for answering one whose version is
-     * not 2.0 (505): JAIN-SIP's parser reads every version as 2.0, so only the bytes can tell.
-     */
-    public static LazyRequest readAnyVersion(byte[] bytes) {
-        return read(bytes, true);
-    }
-
-    private static LazyRequest read(byte[] bytes, boolean anyVersion) {
         SipLines lines = SipLines.of(bytes);
-        String method = lines == null ? null : method(lines.startLine(), anyVersion);
+        String method = lines == null ? null : method(lines.startLine());
         if (method == null || !PLAIN.contains(method) || !lines.lengthAgrees()
                 || lines.find("from", 0) < 0 || (method.equals("INVITE") && lines.find("contact", 0) < 0)) {
             return null;
@@ -150,13 +138,10 @@ public final class LazyRequest {
         out.writeBytes(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
-    private static String method(String startLine, boolean anyVersion) {
+    private static String method(String startLine) {
         int sp = startLine.indexOf(' ');
         int sp2 = sp < 0 ? -1 : startLine.indexOf(' ', sp + 1);
-        boolean version = anyVersion ? sp2 > 0 && startLine.regionMatches(true, sp2 + 1, "SIP/", 0, 4)
-                && startLine.indexOf(' ', sp2 + 1) < 0
-                : startLine.endsWith(" SIP/2.0") && sp2 == startLine.length() - 8;
-        if (sp <= 0 || sp2 < 0 || !version) {
+        if (sp <= 0 || sp2 < 0 || !startLine.endsWith(" SIP/2.0") || sp2 != startLine.length() - 8) {
             return null;
         }
         return startLine.substring(0, sp);
