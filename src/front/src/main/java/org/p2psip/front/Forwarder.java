@@ -1,7 +1,10 @@
 package org.p2psip.front;
 
+import org.p2psip.lazysip.Defect;
 import org.p2psip.lazysip.LazyRequest;
+import org.p2psip.lazysip.RequestSyntax;
 import org.p2psip.lazysip.RouteValue;
+import org.p2psip.lazysip.StatelessAnswer;
 import org.p2psip.lazysip.ToTag;
 import gov.nist.javax.sip.address.SipUri;
 import gov.nist.javax.sip.header.MaxForwards;
@@ -80,7 +83,7 @@ final class Forwarder {
         if (!hopAllowed(request)) {
             if (!ack) {
                 stats.answered483.increment();
-                answer(request, connection, 483, null);
+                answer(request, connection, 483, "Too Many Hops"); // the nodes' words
             }
             return;
         }
@@ -100,6 +103,9 @@ final class Forwarder {
      * take JAIN-SIP's path ({@link #onRequest(SIPRequest, InetSocketAddress, long)}); nothing was done then.
      */
     boolean onRequest(byte[] bytes, InetSocketAddress source, long connection) {
+        if (refusedAsInvalid(bytes, source, connection)) {
+            return true;
+        }
         LazyRequest request = LazyRequest.read(bytes);
         if (request == null) {
             return false;
@@ -114,6 +120,42 @@ final class Forwarder {
         }
         boolean newCall = request.method.equals(Request.INVITE) && !request.toTag;
         dispatch(request.method, branch, request.callId, newCall, node, connection, now, forwarded);
+        return true;
+    }
+
+    /**
+     * A request that is not valid SIP ({@link RequestSyntax}) is answered here, from its bytes,
+     * with its defect's status and reason phrase (505, 416 or 400), as the nodes' intake answers
+     * it: never forwarded, since JAIN-SIP's path would write it out as a valid request (any
+     * version as SIP/2.0, a header it cannot read dropped). An ACK cannot be answered and one
+     * without a Via has nowhere to go: both go on as before. False if it was not refused.
+     */
+    boolean refusedAsInvalid(byte[] bytes, InetSocketAddress source, long connection) {
+        if (startsWith(bytes, "ACK ") || startsWith(bytes, "SIP/")) {
+            return false;
+        }
+        Defect defect = connection == Outlet.UDP ? RequestSyntax.check(bytes, 0, bytes.length)
+                : RequestSyntax.checkStreamed(bytes, 0, bytes.length);
+        if (defect == null || defect == Defect.MISSING_VIA) {
+            return false;
+        }
+        StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, defect.status, defect.reason,
+                "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source, "");
+        (defect.status == 505 ? stats.answered505 : defect.status == 416 ? stats.answered416 : stats.answered400)
+                .increment();
+        outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
+        return true;
+    }
+
+    private static boolean startsWith(byte[] bytes, String prefix) {
+        if (bytes.length < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (bytes[i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
         return true;
     }
 
@@ -143,9 +185,30 @@ final class Forwarder {
         } catch (ParseException | InvalidArgumentException | SipException e) {
             throw new IllegalStateException("the front's own Via is malformed", e);
         }
-        byte[] bytes = request.encodeAsBytes("UDP");
+        byte[] bytes = keepCSeqMethod(request.encodeAsBytes("UDP"), method);
         boolean newCall = Request.INVITE.equals(method) && request.getToTag() == null;
         dispatch(method, branch, request.getCallId().getCallId(), newCall, node, connection, now, bytes);
+    }
+
+    /**
+     * JAIN-SIP writes the method of a CSeq it parsed in upper case; an extension method is
+     * case-sensitive (RFC 3261 §7.1), so the CSeq of a request it wrote is given the request
+     * line's method back, lest the node refuse it for a CSeq naming another method. Only a
+     * method with a lower-case letter can differ.
+     */
+    private static byte[] keepCSeqMethod(byte[] bytes, String method) {
+        if (method.equals(method.toUpperCase(java.util.Locale.ROOT))) {
+            return bytes;
+        }
+        String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String written = " " + method.toUpperCase(java.util.Locale.ROOT) + "\r\n";
+        int cseq = text.indexOf("\r\nCSeq: ");
+        int at = cseq < 0 ? -1 : text.indexOf(written, cseq + 8);
+        if (at < 0 || text.lastIndexOf("\r\n", at) != cseq) {
+            return bytes;
+        }
+        return (text.substring(0, at + 1) + method + text.substring(at + written.length() - 2))
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /** Opens the transaction (503 if too many are open) and sends the request, with the front's Via, to its node. */

@@ -11,6 +11,8 @@ public final class FrontStats {
     final LongAdder responsesForwarded = new LongAdder();
     final LongAdder unparsable = new LongAdder();
     final LongAdder answered400 = new LongAdder();
+    final LongAdder answered416 = new LongAdder();
+    final LongAdder answered505 = new LongAdder();
     final LongAdder answered483 = new LongAdder();
     final LongAdder answered503 = new LongAdder();
     final LongAdder dropped = new LongAdder();
@@ -34,9 +36,19 @@ public final class FrontStats {
         return unparsable.sum();
     }
 
-    /** Requests answered 400 by the front (a required header missing or malformed). */
+    /** Requests answered 400 by the front: not valid SIP (a required header missing or malformed, and the like). */
     public long answered400() {
         return answered400.sum();
+    }
+
+    /** Requests answered 416 by the front: a Request-URI neither sip nor sips. */
+    public long answered416() {
+        return answered416.sum();
+    }
+
+    /** Requests answered 505 by the front: a SIP version other than 2.0. */
+    public long answered505() {
+        return answered505.sum();
     }
 
     public long answered483() {
@@ -74,6 +86,8 @@ public final class FrontStats {
         map.put("responsesForwarded", responsesForwarded());
         map.put("unparsable", unparsable());
         map.put("answered400", answered400());
+        map.put("answered416", answered416());
+        map.put("answered505", answered505());
         map.put("answered483", answered483());
         map.put("answered503", answered503());
         map.put("dropped", dropped());

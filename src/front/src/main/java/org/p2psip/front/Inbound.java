@@ -38,6 +38,25 @@ final class Inbound {
     }
 
     /**
+     * A message from a TCP or TLS stream: refused here if it is a request that is not valid SIP
+     * (then JAIN-SIP's parse, which would forward it as a valid one, is not believed), else
+     * accepted as parsed. A frame whose head did not parse is only refused, or not: its stream
+     * is closing.
+     */
+    void accept(StreamFrame frame, InetSocketAddress source, long connection) {
+        try {
+            if (forwarder.refusedAsInvalid(frame.bytes(), source, connection) || frame.message() == null) {
+                return;
+            }
+        } catch (RuntimeException e) {
+            stats.unparsable.increment();
+            LOG.log(Level.DEBUG, "message from " + source + " dropped", e);
+            return;
+        }
+        accept(frame.message(), source, connection);
+    }
+
+    /**
      * A datagram's bytes to the fast path; false if they must be parsed by JAIN-SIP and given to
      * {@link #accept}. A fault is counted and the bytes dropped, as there.
      */

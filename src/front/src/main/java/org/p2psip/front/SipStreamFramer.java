@@ -14,8 +14,10 @@ import java.util.List;
  * Cuts a TCP stream into SIP messages (RFC 3261 §18.3): the head ends at the first empty line,
  * JAIN-SIP parses it, and its Content-Length says how many body bytes follow. Emits parsed
  * {@link SIPMessage}s. A stream that is not SIP, or a message over the size limit, cannot be
- * resynchronised, so it fails the decoder and the connection is closed. One per connection,
- * not thread-safe (Netty calls it from the connection's thread).
+ * resynchronised, so it fails the decoder and the connection is closed; a head that does not
+ * parse is emitted first, unparsed, so that a request that is not valid SIP hears why before its
+ * connection closes. Emits {@link StreamFrame}s: the parsed message with its bytes as they came.
+ * One per connection, not thread-safe (Netty calls it from the connection's thread).
  */
 final class SipStreamFramer extends ByteToMessageDecoder {
 
@@ -23,6 +25,7 @@ final class SipStreamFramer extends ByteToMessageDecoder {
 
     private final int maxMessage;
     private SIPMessage head;
+    private byte[] headBytes;
     private int headLength;
     private int bodyLength;
     private boolean failed;
@@ -58,7 +61,13 @@ final class SipStreamFramer extends ByteToMessageDecoder {
                     return;
                 }
                 headLength = end - in.readerIndex();
-                head = SipParser.parse(ByteBufUtil.getBytes(in, in.readerIndex(), headLength), false);
+                headBytes = ByteBufUtil.getBytes(in, in.readerIndex(), headLength);
+                try {
+                    head = SipParser.parse(headBytes, false);
+                } catch (ParseException e) {
+                    out.add(new StreamFrame(null, headBytes));
+                    throw e;
+                }
                 bodyLength = head.getContentLength() == null ? 0 : head.getContentLength().getContentLength();
                 if (bodyLength < 0 || headLength + bodyLength > maxMessage) {
                     throw new TooLongFrameException("SIP message longer than " + maxMessage + " bytes");
@@ -68,12 +77,17 @@ final class SipStreamFramer extends ByteToMessageDecoder {
                 return;
             }
             in.skipBytes(headLength);
+            byte[] bytes = headBytes;
             if (bodyLength > 0) {
-                head.setMessageContent(ByteBufUtil.getBytes(in, in.readerIndex(), bodyLength));
+                byte[] body = ByteBufUtil.getBytes(in, in.readerIndex(), bodyLength);
+                head.setMessageContent(body);
                 in.skipBytes(bodyLength);
+                bytes = java.util.Arrays.copyOf(headBytes, headLength + bodyLength);
+                System.arraycopy(body, 0, bytes, headLength, bodyLength);
             }
-            out.add(head);
+            out.add(new StreamFrame(head, bytes));
             head = null;
+            headBytes = null;
         }
     }
 

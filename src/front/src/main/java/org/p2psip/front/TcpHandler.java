@@ -1,6 +1,5 @@
 package org.p2psip.front;
 
-import gov.nist.javax.sip.message.SIPMessage;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.net.InetSocketAddress;
@@ -10,7 +9,7 @@ import java.net.InetSocketAddress;
  * its transport) while open, so answers can find it; a stream that cannot be framed is counted and
  * closed. One per connection; Netty calls it from the connection's event-loop thread only.
  */
-final class TcpHandler extends SimpleChannelInboundHandler<SIPMessage> {
+final class TcpHandler extends SimpleChannelInboundHandler<StreamFrame> {
 
     private final Inbound inbound;
     private final Connections connections;
@@ -37,8 +36,8 @@ final class TcpHandler extends SimpleChannelInboundHandler<SIPMessage> {
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, SIPMessage message) {
-        inbound.accept(message, (InetSocketAddress) ctx.channel().remoteAddress(), id);
+    protected void channelRead0(ChannelHandlerContext ctx, StreamFrame frame) {
+        inbound.accept(frame, (InetSocketAddress) ctx.channel().remoteAddress(), id);
     }
 
     @Override

@@ -141,23 +141,50 @@ class FastPathTest {
     }
 
     @Test
-    void missingOrOddHeadersGoToTheReferenceAndGet400() throws Exception {
-        for (String header : List.of("Call-ID: reg-1@127.0.0.1\r\n", "CSeq: 1 REGISTER\r\n", "From: <sip:alice@example.com>;tag=a1\r\n",
-                "To: <sip:alice@example.com>\r\n")) {
-            String bad = REGISTER.replace(header, "");
-            assertFallsBack(bad);
-            assertEquals(400, referenceAnswer(bad).getStatusCode(), header);
+    void invalidRequestsAreAnsweredFromTheirBytesAndOddOnesGoToTheReference() throws Exception {
+        Map<String, String> missing = Map.of("Call-ID: reg-1@127.0.0.1\r\n", "Missing Call-ID Header",
+                "CSeq: 1 REGISTER\r\n", "Missing CSeq Header", "From: <sip:alice@example.com>;tag=a1\r\n",
+                "Missing From Header", "To: <sip:alice@example.com>\r\n", "Missing To Header");
+        for (var header : missing.entrySet()) {
+            String bad = REGISTER.replace(header.getKey(), "");
+            assertRefused(bad, 400, header.getValue());
+            assertEquals(400, referenceAnswer(bad).getStatusCode(), "JAIN-SIP's path, were it reached: " + header);
         }
-        String mismatch = REGISTER.replace("CSeq: 1 REGISTER", "CSeq: 1 OPTIONS");
-        assertFallsBack(mismatch);
-        assertEquals(400, referenceAnswer(mismatch).getStatusCode());
+        assertRefused(REGISTER.replace("CSeq: 1 REGISTER", "CSeq: 1 OPTIONS"), 400, "CSeq Method Does Not Match");
+        assertRefused(REGISTER.replace("Content-Length: 0", "Content-Length: 5"), 400, "Body Shorter Than Content-Length");
+        assertRefused(REGISTER.replace(" SIP/2.0\r\nVia", " SIP/3.0\r\nVia"), 505, "Version Not Supported");
+        assertRefused(REGISTER.replace("REGISTER sip:example.com", "REGISTER im:example.com"), 416, "Unsupported URI Scheme");
         String spent = REGISTER.replace("Max-Forwards: 70", "Max-Forwards: 0");
         assertFallsBack(spent);
-        assertEquals(483, referenceAnswer(spent).getStatusCode());
+        SIPResponse tooMany = referenceAnswer(spent);
+        assertEquals("483 Too Many Hops", tooMany.getStatusCode() + " " + tooMany.getReasonPhrase(), "the nodes' words");
         assertFallsBack(REGISTER.replace("Max-Forwards: 70\r\n", ""));
-        assertFallsBack(REGISTER.replace("Content-Length: 0", "Content-Length: 5"));
         assertFallsBack(REGISTER.replace("\r\n", "\n"));
         assertFallsBack(REGISTER.replace("z9hG4bK-1", "old-style"));
+    }
+
+    private static void assertRefused(String text, int status, String reason) throws ParseException {
+        var fast = new Side();
+        assertTrue(fast.forwarder.onRequest(bytes(text), CLIENT, Outlet.UDP), text);
+        assertTrue(fast.outlet.toNode.isEmpty(), "nothing to a node: " + text);
+        SIPResponse answer = (SIPResponse) parse(fast.outlet.toClient.get(0));
+        assertEquals(status + " " + reason, answer.getStatusCode() + " " + answer.getReasonPhrase());
+        assertEquals(List.of(CLIENT), fast.outlet.clientAddresses, "answered at the source (rport)");
+    }
+
+    @Test
+    void anExtensionMethodKeepsItsCaseOnBothPaths() throws Exception {
+        String odd = REGISTER.replace("REGISTER sip:example.com", "~Odd.Method-1 sip:bob@example.com")
+                .replace("CSeq: 1 REGISTER", "CSeq: 1 ~Odd.Method-1");
+        var fast = new Side();
+        assertTrue(fast.forwarder.onRequest(bytes(odd), CLIENT, Outlet.UDP), "the fast path takes any method but four");
+        String spliced = new String(fast.outlet.toNode.get(0), StandardCharsets.ISO_8859_1);
+        assertTrue(spliced.startsWith("~Odd.Method-1 sip:") && spliced.contains("\r\nCSeq: 1 ~Odd.Method-1\r\n"), spliced);
+        var reference = new Side();
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(odd)), CLIENT, Outlet.UDP);
+        String written = new String(reference.outlet.toNode.get(0), StandardCharsets.ISO_8859_1);
+        assertTrue(written.contains("\r\nCSeq: 1 ~Odd.Method-1\r\n"), "JAIN-SIP's path, its CSeq given its case back: " + written);
+        assertFallsBack(odd.replace("~Odd.Method-1", "SUBSCRIBE"));
     }
 
     @Test

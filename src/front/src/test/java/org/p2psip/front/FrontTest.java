@@ -275,6 +275,45 @@ class FrontTest {
         assertEquals(1, nodes.get(0).received.size(), "only the good request reached the node");
     }
 
+    @Test
+    void requestsThatAreNotValidSipAreAnsweredByTheFrontOverUdpAndTcpAndReachNoNode() throws Exception {
+        List<TestNode> nodes = nodes(1);
+        Front front = front(nodes, Map.of());
+        TestClient client = client(front);
+        String register = TestClient.request("REGISTER", "v", "v1", 1, null, client.port(), "UDP");
+
+        client.sendRaw(register.replace(" SIP/2.0\r\nVia", " SIP/7.0\r\nVia"));
+        assertAnswer(client.receive(), 505, "Version Not Supported");
+        client.sendRaw(register.replace("REGISTER sip:bob@example.com", "REGISTER urn:service:sos").replace("z9hG4bKv1", "z9hG4bKv2"));
+        assertAnswer(client.receive(), 416, "Unsupported URI Scheme");
+        client.sendRaw(register.replace("Max-Forwards: 70", "Max-Forwards: 300").replace("z9hG4bKv1", "z9hG4bKv3"));
+        SIPResponse invalid = client.receive();
+        assertAnswer(invalid, 400, "Invalid Max-Forwards");
+        assertEquals("z9hG4bKv3", invalid.getTopmostVia().getBranch(), "the client's own Via, not the front's");
+        assertNotNull(invalid.getToTag());
+        assertEquals(1, front.stats().answered505());
+        assertEquals(1, front.stats().answered416());
+        assertEquals(1, front.stats().answered400());
+
+        TestClient tcpClient = client(front).overTcp();
+        String overTcp = TestClient.request("REGISTER", "t", "t1", 1, null, tcpClient.port(), "TCP");
+        tcpClient.sendRaw(overTcp.replace(" SIP/2.0\r\nVia", " SIP/2.1\r\nVia"));
+        assertAnswer(tcpClient.receive(), 505, "Version Not Supported");
+        tcpClient.sendRaw(overTcp.replace("CSeq: 1 REGISTER", "CSeq: -1 REGISTER").replace("z9hG4bKt1", "z9hG4bKt2"));
+        assertAnswer(tcpClient.receive(), 400, "Invalid CSeq");
+        tcpClient.sendRaw(overTcp.replace(" SIP/2.0\r\nVia", " HTTP/1.1\r\nVia").replace("z9hG4bKt1", "z9hG4bKt3"));
+        assertAnswer(tcpClient.receive(), 400, "Malformed Request-Line"); // a head JAIN-SIP cannot parse: heard, then closed
+        Await.until(() -> front.stats().unparsable() == 1, () -> "a stream that cannot be framed on: " + front.stats().snapshot());
+
+        client.send("REGISTER", "fine", "fine", 1, null);
+        assertEquals(200, client.receive().getStatusCode(), "the front still serves");
+        assertEquals(1, nodes.get(0).received.size(), "only the valid request reached the node: " + nodes.get(0).received);
+    }
+
+    private static void assertAnswer(SIPResponse answer, int status, String reason) {
+        assertEquals(status + " " + reason, answer.getStatusCode() + " " + answer.getReasonPhrase());
+    }
+
     /**
      * The counters come from real traffic: node 1 never answers INVITEs, so its INVITE transactions
      * stay open and tlwl sends every later call to node 0, whose transactions close at its answers;

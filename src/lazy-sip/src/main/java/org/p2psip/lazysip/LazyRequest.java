@@ -14,9 +14,14 @@ import java.util.Set;
  */
 public final class LazyRequest {
 
-    /** Methods JAIN-SIP's header check asks nothing more of (INVITE: once it has a Contact). */
-    private static final Set<String> PLAIN = Set.of("REGISTER", "OPTIONS", "BYE", "CANCEL", "ACK", "INVITE", "INFO",
-            "MESSAGE", "UPDATE", "PRACK");
+    /**
+     * Methods JAIN-SIP's header check asks more of (an Event, a Subscription-State, a Contact),
+     * left to its path; every other method's is the basic one (INVITE's once it has a Contact).
+     * An extension method must take this path: JAIN-SIP writes the method of a CSeq it parsed in
+     * upper case, so a request it forwarded would name another method in its CSeq than in its
+     * request line.
+     */
+    private static final Set<String> CHECKED = Set.of("NOTIFY", "PUBLISH", "SUBSCRIBE", "REFER");
 
     public final SipLines lines;
     public final String method;
@@ -49,7 +54,7 @@ public final class LazyRequest {
     public static LazyRequest read(byte[] bytes) {
         SipLines lines = SipLines.of(bytes);
         String method = lines == null ? null : method(lines.startLine());
-        if (method == null || !PLAIN.contains(method) || !lines.lengthAgrees()
+        if (method == null || CHECKED.contains(method) || !token(method) || !lines.lengthAgrees()
                 || lines.find("from", 0) < 0 || (method.equals("INVITE") && lines.find("contact", 0) < 0)) {
             return null;
         }
@@ -153,6 +158,16 @@ public final class LazyRequest {
         int sp = cseq == null ? -1 : cseq.indexOf(' ');
         return sp > 0 && sp < 11 && SipLines.number(cseq.substring(0, sp), Integer.MAX_VALUE) >= 0
                 && cseq.substring(sp + 1).trim().equals(method);
+    }
+
+    private static boolean token(String method) {
+        for (int i = 0; i < method.length(); i++) {
+            char c = method.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128) && "-.!%*_+`'~".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasSpace(String text) {
