@@ -87,6 +87,15 @@ final class Scenarios {
         return command.run(120, "sipp-scenarios/bad-input/run", node, scenario);
     }
 
+    /**
+     * sipp-scenarios/bad-input/torture: every message of its RFC 4475 corpus to target over UDP,
+     * one line per message in report (name, pass/gap/FAIL, status, reason, expected); 0 when
+     * none failed.
+     */
+    int torture(String target, Path report) {
+        return command.run(300, "sipp-scenarios/bad-input/torture", target, "--report", report.toString());
+    }
+
     /** One check of sipp-scenarios/proxy/run (unavailable, loop, cancel, q-order, ...). */
     int proxy(String node, String check) {
         return command.run(120, "sipp-scenarios/proxy/run", node, check);
