@@ -68,7 +68,7 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     parser.add_argument("--front-port", type=int, default=defaults.front_port,
                         help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
     parser.add_argument("--tls", action="store_true",
-                        help=f"SIP over TLS too: node i on its SIP port + {defaults.tls_offset}, the front on its port + 1; "
+                        help=f"SIP over TLS too, every process on its SIP port + {defaults.tls_offset}; "
                              "a new CA and a key store per process in <run-dir>/tls/ (ca.pem: what clients trust)")
     parser.add_argument("--overlay-tls", action="store_true",
                         help="Chord and Bamboo nodes also speak to each other over mutual TLS with those keys "

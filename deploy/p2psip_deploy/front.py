@@ -31,10 +31,10 @@ def node_up_line(index: int, node_address: str) -> str:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "", stores=None) -> processes.Process:
+          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
-    With `stores` (`up --tls`) it also listens for TLS on port + 1. The caller stops it (with
+    With `stores` (`up --tls`) it also listens for TLS on port + tls_offset. The caller stops it (with
     everything else) when this fails."""
     folder = fresh_folder(run_dir)
     node_addresses = [n.sip_address for n in nodes]
@@ -42,7 +42,7 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     front_command = command(address, port, node_addresses, policy)
     tls_port = 0
     if stores:
-        tls_port = port + 1
+        tls_port = port + tls_offset
         files.write_private(folder / SETTINGS, tls_settings(stores, tls_port))
         front_command += ["--config", str(folder / SETTINGS)]
     return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,

@@ -61,7 +61,7 @@ def command(kamailio: str, folder: Path, address: str, port: int) -> list[str]:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "", stores=None) -> processes.Process:
+          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0) -> processes.Process:
     """Writes the front's folder, starts Kamailio, records it, and returns once its first worker
     runs (the sockets are bound before the workers start); FrontError otherwise. The dispatcher
     starts with every node active: they answered before the front was started. It listens for

@@ -30,7 +30,7 @@ class UpOptions:
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
     tls: bool = False               # SIP over TLS on every node (and the front), keys made per deployment
-    tls_offset: int = 2000          # a node's TLS port = its SIP port + this; the front's is its port + 1
+    tls_offset: int = 2000          # a process's TLS port = its SIP port + this (nodes and the front)
     overlay_tls: bool = False       # node-to-node overlay traffic over mutual TLS too (needs tls)
     settings: dict = field(default_factory=dict)
     run_dir: Path = layout.DEFAULT_RUN_DIR
@@ -87,7 +87,7 @@ def up(options: UpOptions) -> list[processes.Process]:
             starter = kamailio_front.start if options.front_is_kamailio else front.start
             starter(options.run_dir, network.front_address if network else options.address, options.front_port,
                     options.front, [first, *rest], options.timeout, network.front_namespace if network else "",
-                    stores)
+                    stores, options.tls_offset)
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -174,7 +174,7 @@ def node_ports(options: UpOptions) -> set[int]:
     offsets = (0, options.overlay_offset, *((options.tls_offset,) if options.tls else ()))
     ports = {port + offset for port in sip for offset in offsets}
     if options.tls and options.wants_front:
-        ports.add(options.front_port + 1)
+        ports.add(options.front_port + options.tls_offset)
     return ports
 
 

@@ -62,4 +62,4 @@ def test_without_tls_a_node_has_no_tls_connector_nor_stores(tmp_path):
 
 def test_tls_ports_are_checked_free_before_up(tmp_path):
     options = nodes.UpOptions(nodes=2, base_port=7000, run_dir=tmp_path, tls=True, front="rr", front_port=6000)
-    assert {9000, 9001, 6001} <= nodes.node_ports(options)
+    assert {9000, 9001, 8000} <= nodes.node_ports(options)

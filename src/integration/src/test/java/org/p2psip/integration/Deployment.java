@@ -168,9 +168,9 @@ final class Deployment implements AutoCloseable {
         return "127.0.0.1:" + (basePort + 2000 + i);
     }
 
-    /** host:port of the front's TLS listener: the port after its UDP and TCP one. */
+    /** host:port of the front's TLS listener: its port + 2000, as a node's (deploy/README.md, "TLS"). */
     String tlsFront() {
-        return "127.0.0.1:" + (frontPort + 1);
+        return "127.0.0.1:" + (frontPort + 2000);
     }
 
     /** host:port of node i's overlay (deploy/p2psip's default overlay offset, 1000). */
