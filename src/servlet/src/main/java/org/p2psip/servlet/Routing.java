@@ -68,6 +68,13 @@ final class Routing {
             answerForThisNode(request);
             return;
         }
+        String unsupported = proxyRequired(request);
+        if (!unsupported.isEmpty()) { // RFC 3261 §16.3 step 5: this proxy supports no extension
+            counters.problem("proxy-require-unsupported", unsupported);
+            answers.badExtension(request, "Bad Extension", unsupported);
+            Sessions.release(request);
+            return;
+        }
         String aor = Aors.of(target, domains);
         if (aor == null) {
             counters.problem("unsupported-uri-scheme", String.valueOf(target));
@@ -218,6 +225,19 @@ final class Routing {
         for (int i = 0; i < branches.size(); i++) {
             pushPath(branches.get(i).getRequest(), targets.get(i).path());
         }
+    }
+
+    /** The option tags of the request's Proxy-Require headers, comma-separated; "" for none. */
+    private static String proxyRequired(SipServletRequest request) {
+        var tags = new ArrayList<String>();
+        request.getHeaders("Proxy-Require").forEachRemaining(value -> {
+            for (String tag : value.split(",")) {
+                if (!tag.isBlank()) {
+                    tags.add(tag.strip());
+                }
+            }
+        });
+        return String.join(", ", tags);
     }
 
     /** The Request-URI's gr parameter (RFC 5627: present, maybe empty, on a GRUU); null when absent. */
