@@ -1,4 +1,4 @@
-"""The experiments of issue 7 and the measurements they need, as data.
+"""The bench's experiments and the measurements they need, as data.
 
 A measurement is one rate search: a workload (registration or call) against a system (a
 backend, or a reference: the container's ceiling, Kamailio) with a number of nodes and a

@@ -201,7 +201,7 @@ class Figure:
 class Target:
     measured: Figure
     against: Figure
-    issue: str  # where the target was set; "" for a ratio reported for information only
+    asks: str  # what the target stands for, in a few words; "" for a ratio reported for information only
     minimum: float | None  # the ratio to reach; None: informative, no target
     says_if_ran_to_the_end: bool = False
 
@@ -215,18 +215,18 @@ def _spread(system: str, nodes: int, label: str = "") -> Figure:
 
 
 TARGETS = (
-    Target(_spread("chord", 2, ", single server"), _one_node("chord"), "issue 3", 0.80),
+    Target(_spread("chord", 2, ", single server"), _one_node("chord"), "two nodes keep one's rate", 0.80),
     Target(_spread("chord", 4), _one_node("chord"), "", None, says_if_ran_to_the_end=True),
     Target(_spread("chord", 8), _one_node("chord"), "", None, says_if_ran_to_the_end=True),
     Target(_one_node("bamboo", "bamboo on disk, 1 node"), _one_node("bamboo-tmpfs", "bamboo on tmpfs, 1 node"),
-           "issue 4", 0.70),
-    Target(_spread("bamboo", 2), _one_node("bamboo"), "issue 4", 0.80),
-    Target(_spread("bryan", 2), _one_node("bryan"), "issue 5", 0.80),
-    Target(_one_node("hazelcast"), _one_node("memory", "memory backend 1 node"), "issue 8", 0.90),
-    Target(_spread("hazelcast", 2), _one_node("hazelcast"), "issue 8", 0.80),
+           "the disk costs little", 0.70),
+    Target(_spread("bamboo", 2), _one_node("bamboo"), "two nodes keep one's rate", 0.80),
+    Target(_spread("bryan", 2), _one_node("bryan"), "two nodes keep one's rate", 0.80),
+    Target(_one_node("hazelcast"), _one_node("memory", "memory backend 1 node"), "a data grid costs little", 0.90),
+    Target(_spread("hazelcast", 2), _one_node("hazelcast"), "two nodes keep one's rate", 0.80),
     Target(_one_node("memory"), _one_node(CEILING, "container ceiling"), "", None),
 )
-FRONT_TARGET = 0.90  # issue 6: through the front to one node, against the same node directly
+FRONT_TARGET = 0.90  # through the front to one node, against the same node directly
 # Notes of searches that produced no figure of their own (runner.py writes the first; a deployment
 # that could not start is named so where it is recorded).
 NOT_TO_THE_END = ("no step passed", "deployment failed")
@@ -235,7 +235,7 @@ DECISIVE_PRECISION = 0.05
 
 
 def front_targets(rows: list[dict]) -> list[Target]:
-    """Issue 6, one target per backend and policy measured through the front with one node. When
+    """The front's cost: one target per backend and policy measured through the front with one node. When
     there is none, one for chord whose front figure no row matches, so that it says what to run."""
     measured = sorted({(row["system"], row["routing"]) for row in rows
                        if row["workload"] == "registration" and row["nodes"] == 1 and front_policy(row["routing"])})
@@ -243,7 +243,7 @@ def front_targets(rows: list[dict]) -> list[Target]:
         measured = [("chord", FRONT)]  # "front" alone is no routing of the summary: never found
     return [Target(Figure(system, 1, routing, f"{system} 1 node through the front"
                           + (f" ({front_policy(routing)})" if front_policy(routing) else "")),
-                   _one_node(system, f"{system} 1 node directly"), "issue 6", FRONT_TARGET)
+                   _one_node(system, f"{system} 1 node directly"), "the front costs little", FRONT_TARGET)
             for system, routing in measured]
 
 
@@ -373,15 +373,15 @@ def target_line(rows: list[dict], target: Target, meta: dict[str, str]) -> str:
     goal = f">= {target.minimum:.2f}" if target.minimum is not None else "none"
     measured, against = figure_row(rows, target.measured), figure_row(rows, target.against)
     if measured is None or against is None:
-        return (f"| {compared} | {target.issue or '-'} | not measured in this run "
+        return (f"| {compared} | {target.asks or '-'} | not measured in this run "
                 f"(needs: {hint(target, meta)}) | - | {goal} | - |")
-    return (f"| {compared} | {target.issue or '-'} | {measured['rate']:,} / {against['rate']:,} "
+    return (f"| {compared} | {target.asks or '-'} | {measured['rate']:,} / {against['rate']:,} "
             f"| {ratio(measured['rate'], against['rate'])} | {goal} | {verdict(target, measured, against, meta)} |")
 
 
 def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
     precision = search_precision(meta)
-    lines = ["## Targets (issues 3, 4, 5, 6, 8)", "",
+    lines = ["## Targets", "",
              "Each target compares two REGISTER/s figures of this run, measured minutes apart on the same "
              "machine. On a shared 2-core machine absolute rates move from run to run, so only ratios within "
              "one run count. Each figure is the highest rate its search passed: the true limit lies above it "
@@ -389,7 +389,7 @@ def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
              + (f"(this run: {precision:g})" if precision is not None else "(not recorded for this run)")
              + ", so a ratio moves by as much either way, and a verdict on a 10-20% margin is only indicative "
              f"when the precision is coarser than {DECISIVE_PRECISION:g}. Informative rows have no target.", "",
-             "| compared | set by | REGISTER/s | ratio | target | verdict |", "|---|---|---|---|---|---|"]
+             "| compared | asks | REGISTER/s | ratio | target | verdict |", "|---|---|---|---|---|---|"]
     lines += [target_line(rows, target, meta) for target in TARGETS + tuple(front_targets(rows))]
     return lines + [""]
 

@@ -200,8 +200,8 @@ def write_full(tmp_path):
 def test_a_met_target_gives_both_figures_their_ratio_and_the_target(tmp_path):
     text = write_full(tmp_path)
     section = text[text.index("## Targets"):text.index("## Results")]
-    # chord, issue 3: 2 nodes spread 1,200 against 1 node's 1,000.
-    assert ("| chord 2 nodes (spread, single server) / chord 1 node | issue 3 | 1,200 / 1,000 | 1.20 | >= 0.80 "
+    # chord: 2 nodes spread 1,200 against 1 node's 1,000.
+    assert ("| chord 2 nodes (spread, single server) / chord 1 node | two nodes keep one's rate | 1,200 / 1,000 | 1.20 | >= 0.80 "
             "| met |") in section
     # the container: memory's 2,000 against the ceiling's 4,000, no target.
     assert "| memory 1 node / container ceiling | - | 2,000 / 4,000 | 0.50 | none | informative |" in section
@@ -211,7 +211,7 @@ def test_an_unmet_target_says_not_met():
     lines = report.targets_section([registration("hazelcast", 1, "one", 1500),
                                     registration("memory", 1, "one", 2000)], FULL)
     assert target(lines, "hazelcast 1 node / memory backend 1 node") == (
-        "| hazelcast 1 node / memory backend 1 node | issue 8 | 1,500 / 2,000 | 0.75 | >= 0.90 | not met |")
+        "| hazelcast 1 node / memory backend 1 node | a data grid costs little | 1,500 / 2,000 | 0.75 | >= 0.90 | not met |")
 
 
 def test_the_target_is_met_exactly_at_its_threshold_and_not_below():
@@ -225,7 +225,7 @@ def test_the_target_is_met_exactly_at_its_threshold_and_not_below():
 def test_a_missing_measurement_names_the_options_that_measure_it():
     lines = report.targets_section(rows(), FULL)  # no bamboo, no hazelcast, no front in the data
     assert target(lines, "bamboo 2 nodes (spread) / bamboo 1 node") == (
-        "| bamboo 2 nodes (spread) / bamboo 1 node | issue 4 | not measured in this run "
+        "| bamboo 2 nodes (spread) / bamboo 1 node | two nodes keep one's rate | not measured in this run "
         "(needs: `bench/run --experiments register --backends bamboo --nodes 1,2`) | - | >= 0.80 | - |")
     assert ("needs: `bench/run --experiments register --backends hazelcast,memory --nodes 1`"
             in target(lines, "hazelcast 1 node / memory backend 1 node"))
@@ -276,7 +276,7 @@ def test_the_front_is_judged_per_policy_against_the_same_node_directly():
                      registration("chord", 2, "front-rr", 2000)]
     lines = report.targets_section(data, FULL)
     assert target(lines, "chord 1 node through the front (rr) / chord 1 node directly").endswith(
-        "| issue 6 | 950 / 1,000 | 0.95 | >= 0.90 | met |")
+        "| the front costs little | 950 / 1,000 | 0.95 | >= 0.90 | met |")
     assert target(lines, "chord 1 node through the front (tlwl) / chord 1 node directly").endswith(
         "| 850 / 1,000 | 0.85 | >= 0.90 | not met |")
     assert "not measured" not in "\n".join(line for line in lines if "front" in line)

@@ -3,7 +3,6 @@ package org.p2psip.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,12 +38,13 @@ class SingleNodeIT extends DeployedNodes {
                         + sipp.where());
     }
 
-    @Disabled("JAIN-SIP drops a request without Call-ID, CSeq, To or From before the container or the servlet"
-            + " sees it: no answer comes (observed 2026-11-22 for Call-ID and CSeq, 2026-11-23 for To and From);"
-            + " kept to show the gap")
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"no-call-id", "no-cseq", "no-to", "no-from"})
-    void requestWithoutCallIdCSeqToOrFromIsAnswered400(String scenario) {
-        assertEquals(0, sipp.badInput(deployment.node(0), scenario), scenario + "; " + sipp.where());
+    /**
+     * The node's intake answers a request without From 400 from the datagram (the stack dropped
+     * it unanswered). Without Call-ID, CSeq or To the intake answers 400 too, but SIPp cannot
+     * match such an answer to its call: MalformedIT's raw-socket corpus checks those.
+     */
+    @Test
+    void aRequestWithoutFromIsAnswered400() {
+        assertEquals(0, sipp.badInput(deployment.node(0), "no-from"), "no-from; " + sipp.where());
     }
 }
