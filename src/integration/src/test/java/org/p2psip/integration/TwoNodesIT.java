@@ -9,8 +9,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * `deploy/p2psip up --nodes 2`: each node takes registrations and carries calls. With the memory
  * backend nodes do not share bindings, so a call goes through the node that took the callee's
- * registration.
+ * registration. In the matrix run only: AuthIT's two memory nodes take registrations and carry a
+ * call each in the default run, and this class added a minute to it.
  */
+@Matrix
 class TwoNodesIT extends DeployedNodes {
 
     TwoNodesIT() {
