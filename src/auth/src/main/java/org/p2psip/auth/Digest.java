@@ -19,4 +19,17 @@ public final class Digest {
         }
         return algorithm.hex(ha1 + ":" + nonce + ":" + nc + ":" + cnonce + ":" + qop + ":" + ha2);
     }
+
+    /**
+     * The Authorization value a client with {@code ha1} sends to answer a challenge of
+     * {@code realm} and {@code nonce} with qop=auth, for {@code method} to {@code uri}: the
+     * phones of the tests and the node's own warm-up build theirs here.
+     */
+    public static String authorization(Algorithm algorithm, String user, String realm, String ha1, String nonce,
+                                       String nc, String cnonce, String method, String uri) {
+        String response = response(algorithm, ha1, nonce, nc, cnonce, "auth", method, uri);
+        return "Digest username=\"" + user + "\", realm=\"" + realm + "\", nonce=\"" + nonce + "\", uri=\"" + uri
+                + "\", response=\"" + response + "\", algorithm=" + algorithm.wireName()
+                + ", qop=auth, nc=" + nc + ", cnonce=\"" + cnonce + "\"";
+    }
 }

@@ -97,8 +97,6 @@ class AuthenticatorTest {
 
     /** What a client answers to a challenge with {@code nonce}, as SIPp's [authentication] does. */
     static String answer(Algorithm a, String user, String password, String nonce) {
-        String response = Digest.response(a, a.ha1(user, REALM, password), nonce, "00000001", "c0ffee", "auth", "REGISTER", URI);
-        return "Digest username=\"" + user + "\", realm=\"" + REALM + "\", nonce=\"" + nonce + "\", uri=\"" + URI
-                + "\", response=\"" + response + "\", algorithm=" + a.wireName() + ", qop=auth, nc=00000001, cnonce=\"c0ffee\"";
+        return Digest.authorization(a, user, REALM, a.ha1(user, REALM, password), nonce, "00000001", "c0ffee", "REGISTER", URI);
     }
 }

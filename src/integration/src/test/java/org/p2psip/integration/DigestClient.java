@@ -117,11 +117,8 @@ final class DigestClient implements AutoCloseable {
         String realm = param(challenge, "realm");
         String nonce = param(challenge, "nonce");
         String uri = (tls == null ? "sip:" : "sips:") + domain;
-        String response = Digest.response(algorithm, algorithm.ha1(user, realm, password), nonce, "00000001", "c0ffee",
-                "auth", "REGISTER", uri);
-        return "Digest username=\"" + user + "\", realm=\"" + realm + "\", nonce=\"" + nonce + "\", uri=\"" + uri
-                + "\", response=\"" + response + "\", algorithm=" + algorithm.wireName()
-                + ", qop=auth, nc=00000001, cnonce=\"c0ffee\"";
+        return Digest.authorization(algorithm, user, realm, algorithm.ha1(user, realm, password), nonce, "00000001",
+                "c0ffee", "REGISTER", uri);
     }
 
     private static String param(String challenge, String name) {

@@ -41,11 +41,8 @@ final class WarmupUsers implements Users {
         if (warmup == null) {
             throw new IllegalStateException("the warm-up is over");
         }
-        String response = Digest.response(algorithm, algorithm.ha1(user, realm, warmup), nonce, "00000001", "warmup",
-                "auth", "REGISTER", uri);
-        return "Digest username=\"" + user + "\", realm=\"" + realm + "\", nonce=\"" + nonce + "\", uri=\"" + uri
-                + "\", response=\"" + response + "\", algorithm=" + algorithm.wireName()
-                + ", qop=auth, nc=00000001, cnonce=\"warmup\"";
+        return Digest.authorization(algorithm, user, realm, algorithm.ha1(user, realm, warmup), nonce, "00000001",
+                "warmup", "REGISTER", uri);
     }
 
     /** The warm-up is over: its users are nobody from now on. */
