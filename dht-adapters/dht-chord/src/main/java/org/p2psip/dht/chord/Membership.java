@@ -85,9 +85,7 @@ final class Membership {
             return;
         }
         if (i == members.size()) {
-            table().awaitingRecords(false);
-            lost = members.get(0);
-            node.joined().complete(null);
+            foundUnlessAnyAnswers(members);
             return;
         }
         joinThrough(members.get(i)).thenAccept(joined -> {
@@ -97,6 +95,36 @@ final class Membership {
                 tryMember(members, i + 1);
             }
         });
+    }
+
+    /**
+     * No lookup through a member found this node a place. When a member still answers a FIND (a
+     * node answers it only once it is on a ring; a member starting beside this founder does not),
+     * the ring lives and only the lookups failed (timed out under load, or routed through this node's
+     * own address before the ring saw its crash): the founder tries the members again after the
+     * join-retry interval. Founding a ring of its own then would serve the keys of its old range
+     * from an empty store, beside the replicas that hold them. Only when none answers does it start
+     * a ring.
+     */
+    private void foundUnlessAnyAnswers(List<NodeRef> members) {
+        var pings = members.stream()
+                .map(m -> request(m, MessageType.FIND, new Wire.Writer().id(node.self().id()).bytes())
+                        .handle((answer, failure) -> failure == null))
+                .toList();
+        CompletableFuture.allOf(pings.toArray(CompletableFuture[]::new)).thenRun(() -> node.loop().execute(() -> {
+            if (node.isClosing()) {
+                return;
+            }
+            if (pings.stream().anyMatch(CompletableFuture::join)) {
+                node.counters().increment("chord.join.retries");
+                node.loop().schedule(() -> tryMember(members, 0), node.settings().joinRetry().toMillis(),
+                        TimeUnit.MILLISECONDS);
+                return;
+            }
+            table().awaitingRecords(false);
+            lost = members.get(0);
+            node.joined().complete(null);
+        }));
     }
 
     /**

@@ -168,7 +168,9 @@ class ChurnTest {
             }
             for (int i = 0; i < gets.size(); i++) {
                 BindingSet got = Ring.get(gets.get(i));
-                assertEquals(List.of(binding(start + i)), got.bindings(), "bindings of " + aor(start + i));
+                int at = start + i;
+                assertEquals(List.of(binding(at)), got.bindings(), () -> "bindings of " + aor(at) + " through "
+                        + through.self() + "; nodes: " + ring.nodes.stream().map(n -> n.self() + " " + n.metrics()).toList());
                 assertEquals(1, got.version());
             }
         }
