@@ -2,6 +2,8 @@ package org.p2psip.sipload;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.p2psip.auth.Algorithm;
 
@@ -12,11 +14,22 @@ import org.p2psip.auth.Algorithm;
  * @param durationSeconds how long to offer load; 0 when --attempts or one per user decides
  * @param timeoutMillis a transaction without a final answer this long fails (Timer F, 64 x T1 by default)
  * @param primeRate   mode refresh: rate of the first registrations of phones without state
- * @param limit       use only the first {@code limit} users of the file; 0: all
+ * @param limit       use only {@code limit} users of the file; 0: all
+ * @param offset      skip the file's first {@code offset} users (several processes share one file)
+ * @param transport   "udp" or "tcp"
+ * @param persistent  tcp: a connection per phone for the whole run (else one per REGISTER)
+ * @param sources     tcp: the local addresses connections are bound to, round robin; null: the one toward the target
+ * @param outbound    register as RFC 5626 clients (instance, reg-id, Supported: outbound, path)
+ * @param keepaliveSeconds tcp persistent: CRLFCRLF every so often; 0: the Flow-Timer of the phone's 200, if any
+ * @param holdSeconds tcp persistent: keep the connections this long after the last registration;
+ *                    0: until SIGTERM or SIGINT; -1: not at all
+ * @param ringMillis  tcp: an INVITE rings this long before its 200 (0: answered at once)
  */
 public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path users, Mode mode, double rate,
                           double durationSeconds, long attempts, Algorithm algorithm, int expires, long t1Millis,
-                          long timeoutMillis, double primeRate, int limit, Path state, Path csv, boolean quiet) {
+                          long timeoutMillis, double primeRate, int limit, Path state, Path csv, boolean quiet,
+                          int offset, String transport, boolean persistent, Sources sources, boolean outbound,
+                          long keepaliveSeconds, double holdSeconds, long ringMillis) {
 
     static final String USAGE = """
             usage: sipload --target HOST:PORT --users FILE.csv --mode plain|first|refresh [options]
@@ -29,7 +42,15 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
               --t1-ms MS          SIP timer T1: first retransmission, doubling up to 4 s (default 500)
               --timeout-ms MS     a request unanswered this long fails (default 64 x T1, Timer F)
               --prime-rate N      mode refresh: rate of first registrations for phones without state (default --rate)
-              --limit N           only the first N users of the file
+              --limit N           only N users of the file
+              --offset N          skip the first N users of the file (processes sharing one file)
+              --transport T       udp or tcp (default udp)
+              --connection C      tcp: persistent (one per phone, kept) or per-transaction (default persistent)
+              --sources A-B       tcp: bind connections to these IPv4 addresses, round robin (default: toward the target)
+              --outbound          RFC 5626 client: +sip.instance and reg-id in Contact, Supported: outbound, path
+              --keepalive S       tcp persistent: CRLFCRLF every S s, jittered (default: the 200's Flow-Timer)
+              --hold S            tcp persistent: keep connections S s after the last registration (0: until a signal)
+              --ring-ms MS        tcp: an INVITE rings MS ms before its 200 (default 0: at once)
               --state FILE        refresh state: read at start if present, written at the end
               --csv FILE          one line per registration: user, start, latency, outcome, retransmissions
               --quiet             no progress lines on stderr
@@ -53,10 +74,15 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         double primeRate = -1;
         int limit = 0;
         boolean quiet = false;
+        var stream = new StreamChoices();
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--quiet")) {
                 quiet = true;
+                continue;
+            }
+            if (name.equals("--outbound")) {
+                stream.outbound = true;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -80,7 +106,7 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
                 case "--limit" -> limit = (int) positive(name, Integer.parseInt(value));
                 case "--state" -> state = Path.of(value);
                 case "--csv" -> csv = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + name);
+                default -> stream.set(name, value);
             }
         }
         if (target == null || users == null || mode == null) {
@@ -89,9 +115,69 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         if (duration > 0 && attempts > 0) {
             throw new IllegalArgumentException("--duration or --attempts, not both");
         }
+        stream.check();
         return new LoadOptions(target, bind, users, mode, rate, duration, attempts, algorithm, expires, t1,
                 timeout > 0 ? timeout : Timing.timerFMillis(t1), primeRate > 0 ? primeRate : rate, limit, state, csv,
-                quiet);
+                quiet, stream.offset, stream.transport, stream.persistent, stream.sources, stream.outbound,
+                stream.keepalive, stream.hold, stream.ringMillis);
+    }
+
+    boolean tcp() {
+        return transport.equals("tcp");
+    }
+
+    /** The options of the TCP transport and its phones, and --offset; what only makes sense over TCP is refused over UDP. */
+    private static final class StreamChoices {
+        int offset;
+        String transport = "udp";
+        boolean persistent = true;
+        Sources sources;
+        boolean outbound;
+        long keepalive;
+        double hold = -1;
+        long ringMillis;
+        private final List<String> tcpOnly = new ArrayList<>();
+
+        void set(String name, String value) {
+            switch (name) {
+                case "--offset" -> offset = (int) atLeastZero(name, Integer.parseInt(value));
+                case "--transport" -> transport = choice(name, value, "udp", "tcp");
+                case "--connection" -> persistent = choice(name, value, "persistent", "per-transaction")
+                        .equals("persistent");
+                case "--sources" -> sources = Sources.parse(value);
+                case "--keepalive" -> keepalive = (long) positive(name, Long.parseLong(value));
+                case "--hold" -> hold = atLeastZero(name, Double.parseDouble(value));
+                case "--ring-ms" -> ringMillis = (long) atLeastZero(name, Long.parseLong(value));
+                default -> throw new IllegalArgumentException("unknown option " + name);
+            }
+            if (!name.equals("--offset") && !name.equals("--transport")) {
+                tcpOnly.add(name);
+            }
+        }
+
+        void check() {
+            if (transport.equals("udp") && (!tcpOnly.isEmpty() || outbound)) {
+                throw new IllegalArgumentException((tcpOnly.isEmpty() ? "--outbound" : tcpOnly.get(0))
+                        + " needs --transport tcp");
+            }
+            if (!persistent && (keepalive > 0 || hold >= 0)) {
+                throw new IllegalArgumentException("--keepalive and --hold need --connection persistent");
+            }
+        }
+
+        private static double atLeastZero(String name, double value) {
+            if (!(value >= 0)) {
+                throw new IllegalArgumentException(name + " must be 0 or more, not " + value);
+            }
+            return value;
+        }
+
+        private static String choice(String name, String value, String one, String other) {
+            if (!value.equals(one) && !value.equals(other)) {
+                throw new IllegalArgumentException(name + ": " + one + " or " + other + ", not " + value);
+            }
+            return value;
+        }
     }
 
     /** How many registrations the measured run starts, for {@code users} phones. */

@@ -1,31 +1,26 @@
 package org.p2psip.sipload;
 
 import java.io.IOException;
-import java.net.PortUnreachableException;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * The load's event loop on one thread and one UDP socket, no thread per registration: attempts
- * start on an open-loop schedule (attempt k at start + k / rate, whatever the answers do), each
- * on the next idle phone; responses are matched to their transaction by the branch of their top
- * Via; Timer E retransmits and Timer F gives up. A run ends when every attempt was started and
- * every started one ended.
+ * The load's event loop on one thread, no thread per registration: attempts start on an open-loop
+ * schedule (attempt k at start + k / rate, whatever the answers do), each on the next idle phone;
+ * responses are matched to their transaction by the branch of their top Via; Timer E retransmits
+ * (over UDP) and Timer F gives up. A run ends when every attempt was started and every started one
+ * ended, or when {@link Stop} says so. The {@link Transport} moves the bytes.
  *
  * <p>Not thread-safe: one run at a time on the thread that made it.
  */
 final class OpenLoop {
-    private static final int DATAGRAM_BYTES = 65_535;
-    private final DatagramChannel channel;
-    private final Selector selector;
+    /** The longest wait between two looks at the stop flag and the progress line. */
+    private static final long MAX_WAIT_NANOS = 100_000_000L;
+    private final Transport transport;
     private final Timing timing;
-    private final ByteBuffer receiveBuffer = ByteBuffer.allocate(DATAGRAM_BYTES);
+    private final Stop stop;
     private final Map<String, Transaction> open = new HashMap<>();
     private final PriorityQueue<Due> timers = new PriorityQueue<>();
 
@@ -37,12 +32,10 @@ final class OpenLoop {
         }
     }
 
-    /** {@code channel}: connected to the target and non-blocking. */
-    OpenLoop(DatagramChannel channel, Timing timing) throws IOException {
-        this.channel = channel;
-        this.timing = timing;
-        this.selector = Selector.open();
-        channel.register(selector, SelectionKey.OP_READ);
+    OpenLoop(Transport transport, Timing timing, Stop stop) {
+        this.transport = transport;
+        this.timing = transport.retransmits() ? timing : timing.reliable();
+        this.stop = stop;
     }
 
     /**
@@ -52,7 +45,7 @@ final class OpenLoop {
      */
     Tally run(RegisterFlow flow, ArrayDeque<Phone> idle, long attempts, double rate, Progress progress,
               AttemptLog log) throws IOException {
-        var run = new Run(flow, idle, progress, log);
+        var run = new Run(flow, idle, log);
         double intervalNanos = 1e9 / rate;
         long origin = System.nanoTime();
         progress.begin(origin);
@@ -60,54 +53,44 @@ final class OpenLoop {
             log.origin(origin);
         }
         long next = 0;
-        while (next < attempts || run.inFlight > 0) {
+        while (!stop.requested()) {
             long now = System.nanoTime();
             while (next < attempts && origin + (long) (next * intervalNanos) <= now) {
                 run.start(System.nanoTime());
                 next++;
             }
             run.expire(now);
-            run.receive();
             progress.maybe(now, run.tally);
             if (next >= attempts && run.inFlight == 0) {
                 break; // the last attempt just ended: nothing left to wait for
             }
-            long wake = Long.MAX_VALUE;
+            long wake = now + MAX_WAIT_NANOS;
             if (next < attempts) {
-                wake = origin + (long) (next * intervalNanos);
+                wake = Math.min(wake, origin + (long) (next * intervalNanos));
             }
             if (!timers.isEmpty()) {
                 wake = Math.min(wake, timers.peek().nanos());
             }
-            long waitNanos = wake - System.nanoTime();
-            if (waitNanos <= 0) {
-                selector.selectNow();
-            } else {
-                // Millisecond granularity: at high rates the attempts due meanwhile leave in a burst.
-                selector.select(Math.max(1, waitNanos / 1_000_000));
-            }
-            selector.selectedKeys().clear();
+            transport.await(wake, run);
         }
         return run.tally;
     }
 
-    /** One run's state: its flow, phones, counters. */
-    private final class Run {
+    /** One run's state: its flow, phones, counters; what the transport reports goes here. */
+    private final class Run implements Transport.Listener {
         final RegisterFlow flow;
         final ArrayDeque<Phone> idle;
-        final Progress progress;
         final AttemptLog log;
         final Tally tally = new Tally();
         long inFlight;
 
-        Run(RegisterFlow flow, ArrayDeque<Phone> idle, Progress progress, AttemptLog log) {
+        Run(RegisterFlow flow, ArrayDeque<Phone> idle, AttemptLog log) {
             this.flow = flow;
             this.idle = idle;
-            this.progress = progress;
             this.log = log;
         }
 
-        void start(long now) throws IOException {
+        void start(long now) {
             Phone phone = idle.pollFirst();
             if (phone == null) {
                 tally.notStarted++; // RFC 3261 §10.2: a phone never has two registrations out at once
@@ -116,14 +99,23 @@ final class OpenLoop {
             var attempt = new Attempt(phone, now);
             tally.started(now);
             inFlight++;
+            if (!transport.ready(phone, now)) {
+                connectionFailed(attempt, now);
+                return;
+            }
             send(attempt, flow.first(attempt), now);
         }
 
-        void send(Attempt attempt, Outgoing request, long now) throws IOException {
+        void send(Attempt attempt, Outgoing request, long now) {
             var transaction = new Transaction(request.branch(), request.bytes(), attempt, now, timing);
             open.put(request.branch(), transaction);
+            attempt.phone.transaction = transaction;
             timers.add(new Due(transaction.dueNanos(), transaction));
-            write(request.bytes());
+            try {
+                transport.send(attempt.phone, request.bytes());
+            } catch (IOException e) {
+                // UDP: nothing went out; Timer E sends it again, Timer F gives up
+            }
         }
 
         /** Retransmissions and time-outs that are due. */
@@ -136,11 +128,12 @@ final class OpenLoop {
                 }
                 if (now >= t.deadlineNanos) {
                     close(t);
+                    transport.finished(t.attempt.phone, now);
                     tally.timeouts++;
                     end(t.attempt, now, "timeout");
                     continue;
                 }
-                write(t.bytes);
+                transport.send(t.attempt.phone, t.bytes);
                 t.attempt.retransmissions++;
                 tally.retransmissions++;
                 t.retransmitted(now, timing);
@@ -148,24 +141,8 @@ final class OpenLoop {
             }
         }
 
-        void receive() throws IOException {
-            while (true) {
-                receiveBuffer.clear();
-                try {
-                    if (channel.receive(receiveBuffer) == null) {
-                        return;
-                    }
-                } catch (PortUnreachableException e) {
-                    continue; // an ICMP error for an earlier datagram: the transaction's timers deal with it
-                }
-                Response response = Response.parse(receiveBuffer.array(), receiveBuffer.position());
-                if (response != null) {
-                    answer(response, System.nanoTime());
-                }
-            }
-        }
-
-        void answer(Response response, long now) throws IOException {
+        @Override
+        public void response(Response response, long now) {
             Transaction t = open.get(response.branch());
             if (t == null) {
                 tally.strays++;
@@ -179,27 +156,53 @@ final class OpenLoop {
             close(t);
             Attempt attempt = t.attempt;
             Reaction reaction = flow.onFinal(attempt, response);
-            if (reaction instanceof Reaction.Send send) {
+            transport.finished(attempt.phone, now);
+            if (reaction instanceof Reaction.Answer) {
                 if (attempt.answeredStale && response.status() == 401) {
                     tally.staleAnswered++;
                 }
-                send(attempt, send.request(), now);
+                if (transport.ready(attempt.phone, now)) {
+                    send(attempt, flow.challengeAnswer(attempt), now);
+                } else {
+                    connectionFailed(attempt, now);
+                }
             } else if (reaction instanceof Reaction.Failed failed) {
                 tally.failedWith(failed.status());
                 end(attempt, now, Integer.toString(failed.status()));
             } else {
-                tally.completed++;
-                if (attempt.unchallenged) {
-                    tally.unchallenged++;
-                }
-                tally.latencies.record((now - attempt.startedNanos) / 1000);
-                end(attempt, now, "ok");
+                completed(attempt, now);
             }
+        }
+
+        @Override
+        public void lost(Phone phone, long now) {
+            Transaction t = phone.transaction;
+            if (t != null && !t.done) {
+                close(t);
+                connectionFailed(t.attempt, now);
+            }
+        }
+
+        private void completed(Attempt attempt, long now) {
+            tally.completed++;
+            if (attempt.unchallenged) {
+                tally.unchallenged++;
+            }
+            tally.latencies.record((now - attempt.startedNanos) / 1000);
+            end(attempt, now, "ok");
+        }
+
+        private void connectionFailed(Attempt attempt, long now) {
+            tally.connectionFailures++;
+            end(attempt, now, "connection");
         }
 
         private void close(Transaction t) {
             t.done = true;
             open.remove(t.branch);
+            if (t.attempt.phone.transaction == t) {
+                t.attempt.phone.transaction = null;
+            }
         }
 
         private void end(Attempt attempt, long now, String outcome) {
@@ -208,14 +211,6 @@ final class OpenLoop {
             if (log != null) {
                 log.write(attempt, now, outcome);
             }
-        }
-    }
-
-    private void write(byte[] bytes) throws IOException {
-        try {
-            channel.write(ByteBuffer.wrap(bytes));
-        } catch (PortUnreachableException e) {
-            // an ICMP error for an earlier datagram (nothing listened then): Timer E sends this one again
         }
     }
 }

@@ -1,11 +1,18 @@
 package org.p2psip.sipload;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
 import org.p2psip.auth.Algorithm;
 
 /**
  * One user's phone as the load drives it: its registration's Call-ID, From tag and CSeq, the
  * challenge it answers and how many requests it answered on that nonce. Touched by the load's
  * one thread only.
+ *
+ * <p>Over TCP it also has its connection, the addresses its requests show (its connection's), what
+ * its registration's 200 said of outbound (RFC 5626), and the calls it answered.
  */
 final class Phone {
     final User user;
@@ -15,6 +22,17 @@ final class Phone {
     Challenge challenge;      // the nonce this phone answers with; null before its first challenge
     int nonceCount;           // requests answered on the challenge's nonce so far
     boolean registered;       // one of its registrations ended in 2xx (its state is worth keeping)
+    // Where its requests come from: the load's one UDP socket, or its TCP connection.
+    RegisterRequest.Local via;      // the sent-by of its Via
+    String contactUri = "";         // the URI of its Contact, in REGISTERs and in its answers to calls
+    Connection connection;          // its TCP connection; null over UDP or before it connects
+    Transaction transaction;        // its request in flight; null between registrations
+    // What its last 200 said (RFC 5626 §4.2.1, §4.4.1) and what it answered.
+    boolean outboundRequired;       // Require: outbound
+    int flowTimer = -1;             // Flow-Timer seconds; -1: none
+    long callsAnswered;             // INVITEs answered 200
+    String uaTag = "";              // its To tag in the responses it sends
+    Map<String, Request> ringing;   // INVITEs not answered yet, by branch (--ring-ms)
     private String ha1 = "";  // H(user:realm:password) for the challenge's algorithm and realm
     private Algorithm ha1Algorithm;
     private String ha1Realm = "";
@@ -44,6 +62,18 @@ final class Phone {
             ha1 = ha1Algorithm.ha1(user.name(), ha1Realm, user.password());
         }
         return ha1;
+    }
+
+    /** RFC 5626 §4.1's instance ID: the same for a user in every run and process (name-based, RFC 4122 §4.3). */
+    String instanceUrn() {
+        return "urn:uuid:" + UUID.nameUUIDFromBytes(("sipload " + user.key()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    Map<String, Request> ringing() {
+        if (ringing == null) {
+            ringing = new HashMap<>(2);
+        }
+        return ringing;
     }
 
     /** Whether a refresh can start from this phone's state: it registered and holds a nonce. */

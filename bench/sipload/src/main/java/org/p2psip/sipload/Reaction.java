@@ -5,11 +5,12 @@ sealed interface Reaction {
     /** Registered: the attempt completed. */
     record Completed() implements Reaction { }
 
-    /** Send this request next (the answer to a challenge), in a new transaction of the same attempt. */
-    record Send(Outgoing request) implements Reaction { }
+    /** Answer the challenge next ({@link RegisterFlow#challengeAnswer}), in a new transaction of the same attempt. */
+    record Answer() implements Reaction { }
 
     /** The attempt failed on this final status. */
     record Failed(int status) implements Reaction { }
 
     Reaction COMPLETED = new Completed();
+    Reaction ANSWER = new Answer();
 }

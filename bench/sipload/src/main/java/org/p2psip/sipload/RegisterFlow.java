@@ -7,21 +7,26 @@ import org.p2psip.auth.Algorithm;
  * The rules of one mode's registration, apart from sockets and timers: the first request of an
  * attempt and what each final response leads to. 2xx completes it; a 401 is answered once when
  * expected (mode first's challenge) and once more when stale=true on a nonce this phone used;
- * every other final response fails the attempt.
+ * every other final response fails the attempt. The answer to a challenge is built apart
+ * ({@link #challengeAnswer}), once the phone is ready to send again: over TCP per transaction, that
+ * is on a new connection, whose address its Via shows.
  */
 final class RegisterFlow {
     private static final int UNAUTHORIZED = 401;
     private final Mode mode;
     private final Algorithm algorithm;
     private final Ids ids;
-    private final RegisterRequest.Local local;
+    private final String transport;
+    private final boolean outbound;
     private final int expires;
 
-    RegisterFlow(Mode mode, Algorithm algorithm, Ids ids, RegisterRequest.Local local, int expires) {
+    /** {@code transport}: "udp" or "tcp", in Via; {@code outbound}: register as an RFC 5626 client. */
+    RegisterFlow(Mode mode, Algorithm algorithm, Ids ids, String transport, boolean outbound, int expires) {
         this.mode = mode;
         this.algorithm = algorithm;
         this.ids = ids;
-        this.local = local;
+        this.transport = transport;
+        this.outbound = outbound;
         this.expires = expires;
     }
 
@@ -59,6 +64,8 @@ final class RegisterFlow {
         if (response.isSuccess()) {
             attempt.unchallenged = attempt.stage == Attempt.Stage.AWAITING_CHALLENGE;
             phone.registered = true;
+            phone.outboundRequired = response.requireOutbound();
+            phone.flowTimer = response.flowTimer();
             return Reaction.COMPLETED;
         }
         if (response.status() != UNAUTHORIZED || mode == Mode.PLAIN) {
@@ -74,8 +81,14 @@ final class RegisterFlow {
         attempt.answeredStale |= stale;
         attempt.stage = Attempt.Stage.AWAITING_OK;
         phone.adopt(challenge.get());
+        return Reaction.ANSWER;
+    }
+
+    /** After {@link Reaction.Answer}: the REGISTER that answers the challenge just adopted, CSeq + 1. */
+    Outgoing challengeAnswer(Attempt attempt) {
+        Phone phone = attempt.phone;
         phone.cseq++;
-        return new Reaction.Send(request(phone, answer(phone)));
+        return request(phone, answer(phone));
     }
 
     private String answer(Phone phone) {
@@ -86,6 +99,6 @@ final class RegisterFlow {
 
     private Outgoing request(Phone phone, String authorization) {
         String branch = ids.branch();
-        return new Outgoing(branch, RegisterRequest.build(local, phone, branch, expires, authorization));
+        return new Outgoing(branch, RegisterRequest.build(phone, transport, outbound, branch, expires, authorization));
     }
 }

@@ -8,9 +8,10 @@ import java.util.Locale;
 /**
  * What the load reads of a response: its status, the branch of its top Via (which client
  * transaction it answers, RFC 3261 §17.1.3) and its WWW-Authenticate values. Headers in compact
- * form ("v") and in any case are understood; the body is ignored.
+ * form ("v") and in any case are understood; the body is ignored. Of a 200 to an RFC 5626 client
+ * it also reads whether it requires outbound and its Flow-Timer (-1 when absent).
  */
-record Response(int status, String branch, List<String> wwwAuthenticate) {
+record Response(int status, String branch, List<String> wwwAuthenticate, boolean requireOutbound, int flowTimer) {
 
     /** The response in {@code data[0..length)}, or null when it is no SIP response (a request, garbage). */
     static Response parse(byte[] data, int length) {
@@ -25,6 +26,8 @@ record Response(int status, String branch, List<String> wwwAuthenticate) {
             return null;
         }
         String branch = null;
+        boolean outbound = false;
+        int flowTimer = -1;
         var challenges = new ArrayList<String>(2);
         int start = text.indexOf("\r\n") + 2;
         while (start > 1 && start < text.length()) {
@@ -43,11 +46,32 @@ record Response(int status, String branch, List<String> wwwAuthenticate) {
                     branch = branchOf(value);
                 } else if (name.equals("www-authenticate")) {
                     challenges.add(value);
+                } else if (name.equals("require")) {
+                    outbound |= hasToken(value, "outbound");
+                } else if (name.equals("flow-timer")) {
+                    flowTimer = seconds(value);
                 }
             }
             start = end + 2;
         }
-        return branch == null ? null : new Response(status, branch, List.copyOf(challenges));
+        return branch == null ? null : new Response(status, branch, List.copyOf(challenges), outbound, flowTimer);
+    }
+
+    private static boolean hasToken(String list, String token) {
+        for (String item : list.split(",")) {
+            if (item.strip().equalsIgnoreCase(token)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int seconds(String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     boolean isProvisional() {

@@ -2,22 +2,17 @@ package org.p2psip.sipload;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.DatagramChannel;
-import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * sipload: registers users over UDP, open loop, at a rate, and prints one summary line (README.md).
- * Exit code 0 when every registration completed, 1 when any failed, 2 for a bad command line,
- * 3 when it could not run (a file, the socket).
+ * sipload: registers users over UDP or TCP, open loop, at a rate, optionally holds their
+ * connections, and prints one summary line (README.md). Exit code 0 when every registration
+ * completed, 1 when any failed, 2 for a bad command line (or more connections than the process
+ * may open), 3 when it could not run (a file, the socket).
  */
 public final class SiploadMain {
-    /** The kernel's receive buffer asked for, as the nodes', SIPp's and Kamailio's in the bench: bursts meet room alike. */
-    private static final int SOCKET_BUFFER_BYTES = 2 * 1024 * 1024;
 
     private SiploadMain() {
     }
@@ -32,58 +27,94 @@ public final class SiploadMain {
             System.exit(2);
             return;
         }
+        // Over UDP the JVM keeps its own handling of signals, as before TCP came.
+        Stop stop = options.tcp() ? Stop.onSignals(System.out) : Stop.never();
+        int code;
         try {
-            System.exit(run(options, System.out, options.quiet() ? null : System.err));
+            code = run(options, System.out, options.quiet() ? null : System.err, stop);
         } catch (IOException | RuntimeException e) {
             System.err.println("sipload: " + e);
-            System.exit(3);
+            code = 3;
         }
+        System.out.flush();
+        stop.exit(code);
     }
 
     /** Runs the load of {@code options}; the summary goes to {@code out}, progress to {@code progress} (null: none). */
     public static int run(LoadOptions options, PrintStream out, PrintStream progress) throws IOException {
+        return run(options, out, progress, Stop.never());
+    }
+
+    static int run(LoadOptions options, PrintStream out, PrintStream progress, Stop stop) throws IOException {
         List<Phone> phones = phones(options);
-        if (options.state() != null && Files.exists(options.state())) {
+        if (options.state() != null && java.nio.file.Files.exists(options.state())) {
             StateFile.load(options.state(), phones);
         }
-        try (DatagramChannel channel = open(options)) {
-            var local = (InetSocketAddress) channel.getLocalAddress();
-            var ids = new Ids();
-            var here = new RegisterRequest.Local(local.getAddress().getHostAddress(), local.getPort());
-            var loop = new OpenLoop(channel, Timing.of(options.t1Millis(), options.timeoutMillis()));
+        String tooMany = Capacity.problem(options, phones.size());
+        if (tooMany != null) {
+            System.err.println("sipload: " + tooMany);
+            return 2;
+        }
+        var ids = new Ids();
+        try (Transport transport = Transports.open(options, ids)) {
+            stop.wakeWith(transport::wakeup);
+            var loop = new OpenLoop(transport, Timing.of(options.t1Millis(), options.timeoutMillis()), stop);
             long primed = 0;
             List<Phone> ready = phones;
             if (options.mode() == Mode.REFRESH) {
-                primed = prime(options, loop, ids, here, phones, progress);
+                primed = prime(options, loop, ids, transport, phones, progress);
                 ready = phones.stream().filter(Phone::canRefresh).toList();
                 if (ready.isEmpty()) {
                     System.err.println("sipload: no phone could register, so none can refresh");
                     return 1;
                 }
             }
-            var flow = new RegisterFlow(options.mode(), options.algorithm(), ids, here, options.expires());
+            var flow = new RegisterFlow(options.mode(), options.algorithm(), ids, transport.name(), options.outbound(),
+                    options.expires());
             long attempts = options.plannedAttempts(ready.size());
             Tally tally;
             try (AttemptLog log = options.csv() == null ? null : new AttemptLog(options.csv())) {
                 tally = loop.run(flow, new ArrayDeque<>(ready), attempts, options.rate(),
                         new Progress(progress, options.mode().wireName()), log);
             }
+            double held = registeredThenHeld(options, out, progress, stop, transport, tally, phones);
             if (options.state() != null) {
                 StateFile.save(options.state(), phones);
             }
-            out.println(Summary.line(options, attempts, tally, primed));
+            out.println(Summary.line(options, attempts, tally, primed, transport.connections(), phones, held));
             out.flush();
             return tally.failed() == 0 ? 0 : 1;
         }
     }
 
+    /**
+     * Over TCP: says that every registration has its final answer (what a test waits for), then
+     * holds the connections for --hold. Returns the seconds held.
+     */
+    private static double registeredThenHeld(LoadOptions options, PrintStream out, PrintStream progress, Stop stop,
+                                             Transport transport, Tally tally, List<Phone> phones) throws IOException {
+        if (!options.tcp()) {
+            return 0;
+        }
+        out.println("sipload registered ok=" + tally.completed + " failed=" + tally.failed());
+        out.flush();
+        if (options.holdSeconds() < 0 || stop.requested()) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        tally.strays += new Hold(transport, stop, progress).run(options.holdSeconds(), phones);
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** The phones of the users file's users from --offset on, --limit of them. */
     private static List<Phone> phones(LoadOptions options) throws IOException {
         List<User> users = UsersCsv.read(options.users());
-        if (options.limit() > 0 && users.size() > options.limit()) {
-            users = users.subList(0, options.limit());
-        }
+        int from = Math.min(options.offset(), users.size());
+        int to = options.limit() > 0 ? Math.min(users.size(), from + options.limit()) : users.size();
+        users = users.subList(from, to);
         if (users.isEmpty()) {
-            throw new IllegalArgumentException(options.users() + " holds no user");
+            throw new IllegalArgumentException(options.users() + " holds no user"
+                    + (options.offset() > 0 ? " from --offset " + options.offset() + " on" : ""));
         }
         var phones = new ArrayList<Phone>(users.size());
         for (User user : users) {
@@ -96,7 +127,7 @@ public final class SiploadMain {
      * A refresh needs a registration to refresh: each phone without one (no --state, or not in it)
      * first registers once, at --prime-rate, unmeasured. Returns how many were primed.
      */
-    private static long prime(LoadOptions options, OpenLoop loop, Ids ids, RegisterRequest.Local here,
+    private static long prime(LoadOptions options, OpenLoop loop, Ids ids, Transport transport,
                               List<Phone> phones, PrintStream progress) throws IOException {
         var unprimed = new ArrayDeque<Phone>();
         for (Phone phone : phones) {
@@ -108,27 +139,12 @@ public final class SiploadMain {
             return 0;
         }
         int count = unprimed.size();
-        var first = new RegisterFlow(Mode.FIRST, options.algorithm(), ids, here, options.expires());
+        var first = new RegisterFlow(Mode.FIRST, options.algorithm(), ids, transport.name(), options.outbound(),
+                options.expires());
         Tally tally = loop.run(first, unprimed, count, options.primeRate(), new Progress(progress, "prime"), null);
         if (progress != null) {
             progress.printf("sipload primed %d of %d phones (%d failed)%n", tally.completed, count, tally.failed());
         }
         return tally.completed;
-    }
-
-    private static DatagramChannel open(LoadOptions options) throws IOException {
-        DatagramChannel channel = DatagramChannel.open();
-        try {
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
-            channel.bind(options.bind());
-            // Connected: only the target's datagrams arrive, and the local address is the one toward it.
-            channel.connect(options.target());
-            channel.configureBlocking(false);
-            return channel;
-        } catch (IOException e) {
-            channel.close();
-            throw e;
-        }
     }
 }

@@ -1,6 +1,9 @@
 package org.p2psip.sipload;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -17,7 +20,13 @@ import java.util.stream.Collectors;
  * <li>stale_answered, unchallenged (mode first: 200 without a 401), retransmissions, strays
  *     (responses to no open transaction);
  * <li>p50_ms, p99_ms: from the first REGISTER sent to the final 200, completed attempts only
- *     (empty without any); primed: phones given a first registration before a refresh run.
+ *     (empty without any); primed: phones given a first registration before a refresh run;
+ * <li>transport, connection (tcp: persistent or per-transaction), connection_failures (registrations
+ *     whose connection could not open or closed before the final answer: part of failed),
+ *     connections_opened, connections_open (at the end), connections_refused, closed_by_server,
+ *     keepalive_pings, keepalive_pongs, outbound_required (phones whose 200 said Require: outbound),
+ *     flow_timers (the 200s' Flow-Timer, SECONDS:PHONES joined by '/'), calls_answered, phones_called,
+ *     held_s (how long --hold held), rss_kib (the process's resident memory at the end; empty off Linux).
  * </ul>
  */
 final class Summary {
@@ -25,12 +34,51 @@ final class Summary {
     private Summary() {
     }
 
-    static String line(LoadOptions options, long attempts, Tally t, long primed) {
+    /** The whole line: the registrations' fields, then the connections' and the phones'. */
+    static String line(LoadOptions options, long attempts, Tally t, long primed, ConnectionTally c,
+                       List<Phone> phones, double heldSeconds) {
+        return line(options, attempts, t, primed) + " " + connections(options, t, c, phones, heldSeconds);
+    }
+
+    private static String connections(LoadOptions options, Tally t, ConnectionTally c, List<Phone> phones,
+                                      double heldSeconds) {
+        Map<Integer, Long> flowTimers = new TreeMap<>();
+        long outbound = 0;
+        long called = 0;
+        for (Phone p : phones) {
+            outbound += p.outboundRequired ? 1 : 0;
+            called += p.callsAnswered > 0 ? 1 : 0;
+            if (p.flowTimer >= 0) {
+                flowTimers.merge(p.flowTimer, 1L, Long::sum);
+            }
+        }
+        long rss = Proc.residentKib();
+        return String.format(Locale.ROOT, "transport=%s connection=%s connection_failures=%d connections_opened=%d "
+                        + "connections_open=%d connections_refused=%d closed_by_server=%d keepalive_pings=%d "
+                        + "keepalive_pongs=%d outbound_required=%d flow_timers=%s calls_answered=%d phones_called=%d "
+                        + "held_s=%.1f rss_kib=%s",
+                options.transport(), options.tcp() ? (options.persistent() ? "persistent" : "per-transaction") : "",
+                t.connectionFailures, c.opened, c.open, c.refused, c.closedByServer, c.pings, c.pongs, outbound,
+                joined(flowTimers), callsAnswered(phones), called, heldSeconds, rss < 0 ? "" : Long.toString(rss));
+    }
+
+    static long callsAnswered(List<Phone> phones) {
+        long calls = 0;
+        for (Phone p : phones) {
+            calls += p.callsAnswered;
+        }
+        return calls;
+    }
+
+    private static String joined(Map<Integer, Long> counts) {
+        return counts.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining("/"));
+    }
+
+    private static String line(LoadOptions options, long attempts, Tally t, long primed) {
         double seconds = attempts / options.rate();
         double span = t.started > 0 ? (t.lastStartNanos - t.firstStartNanos) / 1e9 + 1 / options.rate() : 0;
         double offeredSeconds = Math.max(seconds, span);
-        String statuses = t.failedByStatus.entrySet().stream()
-                .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining("/"));
+        String statuses = joined(t.failedByStatus);
         return String.format(Locale.ROOT, "sipload mode=%s algorithm=%s target=%s:%d rate=%s seconds=%.3f attempts=%d "
                         + "started=%d not_started=%d offered_rate=%.1f completed=%d completed_per_s=%.1f failed=%d "
                         + "timeouts=%d unexpected=%d statuses=%s stale_answered=%d unchallenged=%d retransmissions=%d "

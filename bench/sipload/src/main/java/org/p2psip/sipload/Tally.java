@@ -13,6 +13,7 @@ final class Tally {
     long notStarted;          // due, but every phone was still busy with its last attempt
     long completed;
     long timeouts;
+    long connectionFailures;  // over TCP: the connection could not be opened, or closed before the final answer
     long unchallenged;        // completed without the challenge mode first expects
     long staleAnswered;       // 401 stale=true answered with the new nonce
     long retransmissions;
@@ -38,8 +39,8 @@ final class Tally {
         return failedByStatus.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Attempts that did not complete: time-outs, other final answers, and those never started. */
+    /** Attempts that did not complete: time-outs, other final answers, lost connections, and those never started. */
     long failed() {
-        return timeouts + failedByStatusTotal() + notStarted;
+        return timeouts + failedByStatusTotal() + connectionFailures + notStarted;
     }
 }

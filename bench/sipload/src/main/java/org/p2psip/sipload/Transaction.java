@@ -1,7 +1,7 @@
 package org.p2psip.sipload;
 
 /**
- * A non-INVITE client transaction over UDP (RFC 3261 §17.1.2): the request's bytes, Timer E
+ * A non-INVITE client transaction (RFC 3261 §17.1.2): the request's bytes, Timer E over UDP
  * (retransmit at T1, doubling up to T2; at T2 once a provisional answer came) and Timer F (give up).
  * Touched by the load's one thread only.
  */
@@ -21,7 +21,7 @@ final class Transaction {
         this.attempt = attempt;
         this.deadlineNanos = sentNanos + timing.timeoutNanos();
         this.intervalNanos = timing.t1Nanos();
-        this.nextRetransmitNanos = sentNanos + intervalNanos;
+        this.nextRetransmitNanos = timing.retransmits() ? sentNanos + intervalNanos : Long.MAX_VALUE;
     }
 
     /** When this transaction next needs the load's attention: a retransmission or its time-out. */
@@ -38,7 +38,9 @@ final class Transaction {
     /** A provisional answer at {@code now}: the server has it, retransmit only every T2 from now. */
     void proceeding(long now, Timing timing) {
         provisional = true;
-        intervalNanos = timing.t2Nanos();
-        nextRetransmitNanos = now + intervalNanos;
+        if (timing.retransmits()) {
+            intervalNanos = timing.t2Nanos();
+            nextRetransmitNanos = now + intervalNanos;
+        }
     }
 }

@@ -1,0 +1,15 @@
+package org.p2psip.sipload;
+
+/**
+ * What a stream transport counted of its connections: opened, open now, refused (or not even
+ * bound: no port left), closed by the server, keep-alive pings sent and pongs received. Used by
+ * the load's one thread only.
+ */
+final class ConnectionTally {
+    long opened;
+    long open;
+    long refused;
+    long closedByServer;
+    long pings;
+    long pongs;
+}

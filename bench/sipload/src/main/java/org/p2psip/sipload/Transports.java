@@ -1,0 +1,32 @@
+package org.p2psip.sipload;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/** The transport a command line asks for, with its source addresses. */
+final class Transports {
+
+    private Transports() {
+    }
+
+    static Transport open(LoadOptions options, Ids ids) throws IOException {
+        if (!options.tcp()) {
+            return new UdpTransport(options.bind(), options.target());
+        }
+        return new TcpTransport(options.target(), sources(options), options.persistent(), options.keepaliveSeconds(),
+                new UserAgent(ids, options.ringMillis()));
+    }
+
+    /** --sources; else --bind's address (its port is the system's choice per connection); else the one toward the target. */
+    static Sources sources(LoadOptions options) throws IOException {
+        if (options.sources() != null) {
+            return options.sources();
+        }
+        InetSocketAddress bind = options.bind();
+        if (!bind.isUnresolved() && !bind.getAddress().isAnyLocalAddress()) {
+            return new Sources(List.of(bind.getAddress()));
+        }
+        return Sources.toward(options.target());
+    }
+}
