@@ -34,6 +34,11 @@ import javax.sip.message.Request;
  */
 final class Forwarder {
 
+    /** Methods whose request outside a dialog starts one, so the front record-routes it through a flow. */
+    private static final java.util.Set<String> DIALOG_STARTERS = java.util.Set.of(Request.INVITE, Request.SUBSCRIBE,
+            Request.REFER, Request.NOTIFY);
+    private static final gov.nist.javax.sip.header.HeaderFactoryImpl HEADERS = new gov.nist.javax.sip.header.HeaderFactoryImpl();
+
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     static final String CONNECTION_PARAM = "p2psip-conn";
 
@@ -48,6 +53,7 @@ final class Forwarder {
     private final int retryAfterSeconds;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
+    private final FlowTokens flows = new FlowTokens();
 
     Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
             Outlet outlet, FrontStats stats, int retryAfterSeconds) {
@@ -87,7 +93,14 @@ final class Forwarder {
             }
             return;
         }
-        popOwnRoute(request);
+        String flowToken = popOwnRoute(request);
+        if (flowToken != null && flows.connection(flowToken) != connection) {
+            toFlow(request, flowToken, connection); // a node's request for a client: down its connection
+            return;
+        }
+        if (connection != Outlet.UDP && Request.REGISTER.equals(method)) {
+            addFlowPath(request, connection);
+        }
         String callId = request.getCallId().getCallId();
         long now = System.nanoTime();
         Node node = nodeFor(method, callId, request.getToTag() != null, now);
@@ -107,8 +120,8 @@ final class Forwarder {
             return true;
         }
         LazyRequest request = LazyRequest.read(bytes);
-        if (request == null) {
-            return false;
+        if (request == null || (namesSelf(request.route) && FlowTokens.looksLikeToken(request.route.user))) {
+            return false; // a request for a flow: JAIN-SIP's path writes its Via and Record-Route
         }
         long now = System.nanoTime();
         Node node = nodeFor(request.method, request.callId, request.toTag, now);
@@ -428,15 +441,82 @@ final class Forwarder {
 
     /**
      * A top Route naming the front itself (at its UDP/TCP port or its TLS port) is the client's way
-     * of reaching it; it is consumed here (§16.4). Left in, the node would send the request back.
+     * of reaching it, or a node's way of reaching a client's flow; it is consumed here (§16.4).
+     * Left in, the node would send the request back. Returns the Route's user part when it has the
+     * shape of a flow token ({@link FlowTokens#looksLikeToken}), else null.
      */
-    private void popOwnRoute(SIPRequest request) {
+    private String popOwnRoute(SIPRequest request) {
         Route route = (Route) request.getHeader(RouteHeader.NAME);
         if (route != null && route.getAddress().getURI() instanceof SipUri uri
                 && listeners.named(uri.getHost(), uri.getPort(),
                         uri.isSecure() || "tls".equalsIgnoreCase(uri.getTransportParam()))) {
             request.removeFirst(RouteHeader.NAME);
+            String user = uri.getUser();
+            return FlowTokens.looksLikeToken(user) ? user : null;
         }
+        return null;
+    }
+
+    /**
+     * A request routed to one of the front's flows (RFC 5626 §5.3): sent down the client's own
+     * connection, with the front's Via naming that connection's transport, so that a client with
+     * no listening socket receives it. A dialog it starts is record-routed through the same flow,
+     * so the dialog's later requests take it too. A flow whose connection has closed, or a token
+     * this front did not issue, is answered 430 Flow Failed at once: the node then tries the
+     * user's next binding instead of waiting for a time-out.
+     */
+    private void toFlow(SIPRequest request, String token, long from) {
+        long flow = flows.connection(token);
+        if (flow < 0 || !outlet.open(flow)) {
+            stats.flowsFailed.increment();
+            if (!Request.ACK.equals(request.getMethod())) {
+                answer(request, from, 430, "Flow Failed");
+            }
+            return;
+        }
+        String method = request.getMethod();
+        String transport = outlet.transport(flow);
+        try {
+            if (request.getToTag() == null && DIALOG_STARTERS.contains(method)) {
+                request.addFirst((gov.nist.javax.sip.header.SIPHeader) HEADERS.createHeader("Record-Route",
+                        flowUri(token, false)));
+            }
+            Via via = ownVia(Branches.of(request), Outlet.UDP);
+            via.setTransport(transport);
+            request.addFirst(via);
+        } catch (ParseException | InvalidArgumentException | SipException e) {
+            throw new IllegalStateException("the front's own Via or Record-Route is malformed", e);
+        }
+        stats.flowRequests.increment();
+        outlet.toClient(flow, null, keepCSeqMethod(request.encodeAsBytes(transport), method));
+    }
+
+    /**
+     * The REGISTER of a client on a TCP or TLS connection gets a Path naming that connection's
+     * flow (RFC 3327, RFC 5626 §5.1), so that requests for the binding come back to this front
+     * and down the same connection: the only way to reach a client behind NAT, or one that
+     * listens nowhere. {@code ob} when a Contact asks for outbound (a reg-id), as §5.1 says the
+     * first hop marks itself.
+     */
+    private void addFlowPath(SIPRequest request, long connection) {
+        boolean outbound = false;
+        for (var contacts = request.getHeaders(javax.sip.header.ContactHeader.NAME); contacts.hasNext(); ) {
+            var contact = (javax.sip.header.ContactHeader) contacts.next();
+            outbound |= contact.getParameter("reg-id") != null;
+        }
+        try {
+            request.addFirst((gov.nist.javax.sip.header.SIPHeader) HEADERS.createHeader("Path",
+                    flowUri(flows.token(connection), outbound)));
+        } catch (ParseException | SipException e) {
+            throw new IllegalStateException("the front's own Path is malformed", e);
+        }
+    }
+
+    /** The URI of a flow at this front, for a Path or a Record-Route. */
+    private String flowUri(String token, boolean ob) {
+        String host = self.getAddress().getHostAddress();
+        return "<sip:" + token + "@" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + self.getPort()
+                + ";lr" + (ob ? ";ob" : "") + ">";
     }
 
     private static long parseConnection(String text) {

@@ -35,10 +35,11 @@ public final class Front implements AutoCloseable {
     private final FrontStats stats;
     private final AffinityTable affinity;
     private final Transactions transactions;
+    private final Connections connections;
 
     private Front(EventLoopGroup group, Channel udp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
             InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
-            Transactions transactions) {
+            Transactions transactions, Connections connections) {
         this.group = group;
         this.probing = probing;
         this.udp = udp;
@@ -49,6 +50,7 @@ public final class Front implements AutoCloseable {
         this.stats = stats;
         this.affinity = affinity;
         this.transactions = transactions;
+        this.connections = connections;
     }
 
     /**
@@ -103,7 +105,7 @@ public final class Front implements AutoCloseable {
             LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}), policy {2}, nodes {3}", self,
                     tls == null ? "" : ", TLS on port " + tlsPort, config.get(FrontOptions.POLICY), nodes.all());
             started = true;
-            return new Front(group, udp, tcp, tls, probing, self, nodes, stats, affinity, transactions);
+            return new Front(group, udp, tcp, tls, probing, self, nodes, stats, affinity, transactions, connections);
         } finally {
             if (!started) {
                 // also when a bind fails: sync() rethrows the BindException without declaring it
@@ -150,6 +152,11 @@ public final class Front implements AutoCloseable {
     /** Call-IDs remembered now. */
     public int affinityEntries() {
         return affinity.size();
+    }
+
+    /** Clients' TCP and TLS connections open now. */
+    public int openConnections() {
+        return connections.size();
     }
 
     /** Transactions forwarded and not yet finished. */
@@ -205,6 +212,12 @@ public final class Front implements AutoCloseable {
             }
             String transport = connections.transport(connection);
             return transport == null ? "TCP" : transport;
+        }
+
+        @Override
+        public boolean open(long connection) {
+            Channel channel = connection == UDP ? null : connections.get(connection);
+            return channel != null && channel.isActive();
         }
     }
 }

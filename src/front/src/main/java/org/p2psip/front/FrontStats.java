@@ -20,6 +20,9 @@ public final class FrontStats {
     final LongAdder lateAnswersDropped = new LongAdder();
     final LongAdder probesSent = new LongAdder();
     final LongAdder tlsHandshakeFailures = new LongAdder();
+    final LongAdder flowRequests = new LongAdder();
+    final LongAdder flowsFailed = new LongAdder();
+    final LongAdder keepalivesAnswered = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
     public long requestsForwarded() {
@@ -80,6 +83,21 @@ public final class FrontStats {
         return tlsHandshakeFailures.sum();
     }
 
+    /** Requests of nodes carried to a client over its own connection (its flow, RFC 5626). */
+    public long flowRequests() {
+        return flowRequests.sum();
+    }
+
+    /** Requests for a flow whose connection is gone (or a token not this front's): answered 430 Flow Failed. */
+    public long flowsFailed() {
+        return flowsFailed.sum();
+    }
+
+    /** CRLFCRLF keep-alive pings on TCP or TLS connections answered with CRLF (RFC 5626 §3.5.1). */
+    public long keepalivesAnswered() {
+        return keepalivesAnswered.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -95,6 +113,9 @@ public final class FrontStats {
         map.put("lateAnswersDropped", lateAnswersDropped());
         map.put("probesSent", probesSent.sum());
         map.put("tlsHandshakeFailures", tlsHandshakeFailures());
+        map.put("flowRequests", flowRequests());
+        map.put("flowsFailed", flowsFailed());
+        map.put("keepalivesAnswered", keepalivesAnswered());
         return map;
     }
 }

@@ -5,6 +5,9 @@ import io.netty.buffer.ByteBuf;
 /** Keep-alives (RFC 5626 §3.5.1: CRLF on streams, CRLFCRLF or a lone CRLF on datagrams). Stateless. */
 final class Keepalive {
 
+    /** The answer to a CRLFCRLF ping on a stream. */
+    static final byte[] PONG = {'\r', '\n'};
+
     private Keepalive() {
     }
 

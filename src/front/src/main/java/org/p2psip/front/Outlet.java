@@ -21,4 +21,7 @@ interface Outlet {
      * "UDP", "TCP" or "TLS"; "TCP" for a connection that has closed (its answer will be dropped).
      */
     String transport(long connection);
+
+    /** Whether TCP or TLS connection {@code connection} is still open. */
+    boolean open(long connection);
 }

@@ -3,6 +3,7 @@ package org.p2psip.front;
 import gov.nist.javax.sip.message.SIPMessage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.TooLongFrameException;
@@ -29,9 +30,28 @@ final class SipStreamFramer extends ByteToMessageDecoder {
     private int headLength;
     private int bodyLength;
     private boolean failed;
+    private final FrontStats stats;
+    /** CR and LF bytes read between messages since the last keep-alive answered. */
+    private int keepaliveBytes;
 
-    SipStreamFramer(int maxMessage) {
+    SipStreamFramer(int maxMessage, FrontStats stats) {
         this.maxMessage = maxMessage;
+        this.stats = stats;
+    }
+
+    /**
+     * Skips the CR and LF bytes before a message; a CRLFCRLF among them is a client's keep-alive
+     * ping, answered with one CRLF (RFC 5626 §3.5.1), so that the client sees its flow alive.
+     */
+    private void skipKeepalives(ChannelHandlerContext ctx, ByteBuf in) {
+        int leading = Keepalive.leading(in);
+        in.skipBytes(leading);
+        int between = keepaliveBytes + leading;
+        keepaliveBytes = in.isReadable() || between >= 4 ? 0 : between; // a ping may arrive in pieces
+        if (between >= 4) {
+            stats.keepalivesAnswered.increment();
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(Keepalive.PONG));
+        }
     }
 
     @Override
@@ -41,7 +61,7 @@ final class SipStreamFramer extends ByteToMessageDecoder {
             return;
         }
         try {
-            frame(in, out);
+            frame(ctx, in, out);
         } catch (ParseException | TooLongFrameException e) {
             failed = true;
             in.skipBytes(in.readableBytes());
@@ -49,10 +69,10 @@ final class SipStreamFramer extends ByteToMessageDecoder {
         }
     }
 
-    private void frame(ByteBuf in, List<Object> out) throws ParseException {
+    private void frame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws ParseException {
         while (true) {
             if (head == null) {
-                in.skipBytes(Keepalive.leading(in));
+                skipKeepalives(ctx, in);
                 int end = endOfHead(in);
                 if (end < 0) {
                     if (in.readableBytes() > maxMessage) {

@@ -32,7 +32,7 @@ final class StreamPipeline extends ChannelInitializer<SocketChannel> {
         if (tls != null) {
             channel.pipeline().addLast(tls.newHandler(channel.alloc()), new TlsHandshakeWatch(inbound.stats()));
         }
-        channel.pipeline().addLast(new SipStreamFramer(maxMessage),
+        channel.pipeline().addLast(new SipStreamFramer(maxMessage, inbound.stats()),
                 new TcpHandler(inbound, connections, tls == null ? "TCP" : "TLS"));
     }
 }

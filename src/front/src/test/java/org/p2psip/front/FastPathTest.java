@@ -53,9 +53,17 @@ class FastPathTest {
             connections.add(connection);
         }
 
+        /** Connections that have closed. */
+        final java.util.Set<Long> closed = new java.util.HashSet<>();
+
         @Override
         public String transport(long connection) {
             return transports.getOrDefault(connection, connection == UDP ? "UDP" : "TCP");
+        }
+
+        @Override
+        public boolean open(long connection) {
+            return connection != UDP && !closed.contains(connection);
         }
     }
 

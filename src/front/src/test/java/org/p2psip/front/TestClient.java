@@ -117,6 +117,11 @@ final class TestClient implements AutoCloseable {
 
     /** Reads one answer without a body (the test nodes send none): up to the empty line. */
     private SIPResponse receiveTcp() throws IOException, ParseException {
+        return (SIPResponse) receiveOverTcp();
+    }
+
+    /** The next message on the TCP connection, request or answer, without a body; null at a time-out. */
+    gov.nist.javax.sip.message.SIPMessage receiveOverTcp() throws IOException, ParseException {
         InputStream in = tcp.getInputStream();
         var head = new java.io.ByteArrayOutputStream();
         int matched = 0;
@@ -134,7 +139,12 @@ final class TestClient implements AutoCloseable {
             head.write(b);
             matched = b == end[matched] ? matched + 1 : (b == end[0] ? 1 : 0);
         }
-        return (SIPResponse) SipParser.parse(head.toByteArray(), false);
+        return SipParser.parse(head.toByteArray(), false);
+    }
+
+    /** The next {@code n} bytes on the TCP connection, as text (keep-alive answers). */
+    String readBytes(int n) throws IOException {
+        return new String(tcp.getInputStream().readNBytes(n), StandardCharsets.US_ASCII);
     }
 
     @Override

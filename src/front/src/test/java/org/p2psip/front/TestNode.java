@@ -33,6 +33,8 @@ final class TestNode implements AutoCloseable {
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Channel channel;
     final List<SIPRequest> received = new CopyOnWriteArrayList<>();
+    /** Answers to the requests it sent itself ({@link #send}). */
+    final List<SIPResponse> answers = new CopyOnWriteArrayList<>();
     final Set<String> silentFor = ConcurrentHashMap.newKeySet();
     volatile boolean dead;
     /** The status its probes are answered with: 503 plays a node that is starting. */
@@ -45,6 +47,9 @@ final class TestNode implements AutoCloseable {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) throws ParseException {
                         SIPMessage message = SipParser.parse(ByteBufUtil.getBytes(packet.content()), true);
+                        if (!dead && message instanceof SIPResponse response) {
+                            answers.add(response);
+                        }
                         if (dead || !(message instanceof SIPRequest request)) {
                             return;
                         }
@@ -69,6 +74,12 @@ final class TestNode implements AutoCloseable {
         }
         InetSocketAddress to = ViaPath.responseAddress(request.getTopmostVia());
         channel.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(response.encodeAsBytes("UDP")), to));
+    }
+
+    /** Sends a request of its own (as a node proxying to a client), from its socket. */
+    void send(String request, InetSocketAddress to) {
+        channel.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(
+                request.getBytes(java.nio.charset.StandardCharsets.UTF_8)), to));
     }
 
     String address() {

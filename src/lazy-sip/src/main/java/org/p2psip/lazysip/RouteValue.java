@@ -8,15 +8,18 @@ package org.p2psip.lazysip;
 public final class RouteValue {
 
     /** A top Route the fast path will not judge (quotes, a folded line, no SIP URI, an IPv6 host). */
-    public static final RouteValue DOUBTFUL = new RouteValue(null, -1, 0, 0);
+    public static final RouteValue DOUBTFUL = new RouteValue(null, null, -1, 0, 0);
 
+    /** The URI's user part, or null if it has none. */
+    public final String user;
     public final String host;
     /** -1 if the URI has no port. */
     public final int port;
     public final int removeFrom;
     public final int removeTo;
 
-    private RouteValue(String host, int port, int removeFrom, int removeTo) {
+    private RouteValue(String user, String host, int port, int removeFrom, int removeTo) {
+        this.user = user;
         this.host = host;
         this.port = port;
         this.removeFrom = removeFrom;
@@ -69,7 +72,9 @@ public final class RouteValue {
         String rest = uri.substring(4);
         int end = firstOf(rest, ";?");
         String userHostPort = rest.substring(0, end);
-        String hostPort = userHostPort.substring(userHostPort.lastIndexOf('@') + 1);
+        int at = userHostPort.lastIndexOf('@');
+        String user = at < 0 ? null : userHostPort.substring(0, at);
+        String hostPort = userHostPort.substring(at + 1);
         if (hostPort.startsWith("[")) {
             return DOUBTFUL;
         }
@@ -79,7 +84,7 @@ public final class RouteValue {
         if (host.isEmpty() || (colon >= 0 && port < 0)) {
             return DOUBTFUL;
         }
-        return new RouteValue(host, (int) port, removeFrom, removeTo);
+        return new RouteValue(user, host, (int) port, removeFrom, removeTo);
     }
 
     private static int firstOf(String text, String chars) {
