@@ -38,4 +38,23 @@ class LoadOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
                 "--mode", "plain", "--duration", "2", "--attempts", "5"));
     }
+
+    @Test
+    void tcpOptionsNeedTcpAndKeepAlivesAndHoldNeedPersistentConnections() {
+        LoadOptions o = LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "plain", "--transport", "tcp",
+                "--sources", "127.0.0.2-127.0.0.41", "--outbound", "--hold", "0", "--offset", "17000");
+        assertEquals(true, o.persistent());
+        assertEquals(40, o.sources().size());
+        assertEquals(0.0, o.holdSeconds());
+        assertEquals(17_000, o.offset());
+        assertEquals("udp", LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "plain").transport());
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--hold", "10"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "tcp", "--connection", "per-transaction", "--keepalive", "30"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "sctp"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "tcp", "--sources", "127.0.0.9-127.0.0.2"));
+    }
 }

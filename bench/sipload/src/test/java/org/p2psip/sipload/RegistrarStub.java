@@ -80,7 +80,8 @@ final class RegistrarStub implements AutoCloseable {
         }
     }
 
-    private String answer(String request) {
+    /** The answer to one request (null: none, a dropped copy or a silent user); the TCP stub uses it too. */
+    String answer(String request) {
         if (!request.startsWith("REGISTER ")) {
             return null;
         }

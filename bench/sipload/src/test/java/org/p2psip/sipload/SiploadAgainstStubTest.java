@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -34,14 +33,8 @@ class SiploadAgainstStubTest {
 
     @BeforeEach
     void start() throws IOException {
-        Map<String, String> passwords = new HashMap<>();
-        var lines = new ArrayList<String>();
-        for (int i = 0; i < USERS; i++) {
-            passwords.put("u" + i, "pw" + i);
-            lines.add("u" + i + "," + RegistrarStub.DOMAIN + ",pw" + i);
-        }
-        users = Files.write(folder.resolve("users.csv"), lines);
-        stub = new RegistrarStub(passwords, Duration.ofMinutes(5));
+        users = StubUsers.write(folder, USERS);
+        stub = new RegistrarStub(StubUsers.passwords(USERS), Duration.ofMinutes(5));
     }
 
     @AfterEach
@@ -141,17 +134,7 @@ class SiploadAgainstStubTest {
         args.addAll(List.of(extra));
         var out = new ByteArrayOutputStream();
         SiploadMain.run(LoadOptions.parse(args.toArray(String[]::new)), new PrintStream(out, true, StandardCharsets.UTF_8), null);
-        return summary(out.toString(StandardCharsets.UTF_8).strip());
-    }
-
-    private static Map<String, String> summary(String line) {
-        assertTrue(line.startsWith("sipload "), line);
-        Map<String, String> fields = new HashMap<>();
-        for (String field : line.substring("sipload ".length()).split(" ")) {
-            int eq = field.indexOf('=');
-            fields.put(field.substring(0, eq), field.substring(eq + 1));
-        }
-        return fields;
+        return StubUsers.summary(out.toString(StandardCharsets.UTF_8).strip());
     }
 
     private static RegistrarStub.Received last(List<RegistrarStub.Received> received, String user) {
