@@ -37,6 +37,39 @@ public record RegisterRequest(String aor, String callId, long cseq, Long expires
         return !wildcard && contacts.isEmpty();
     }
 
+    /**
+     * Whether the client asks for outbound (RFC 5626 §4.2): it supports it and registers a
+     * contact with an instance and a reg-id.
+     */
+    public boolean asksOutbound() {
+        return supports("outbound") && contacts.stream().anyMatch(c -> c.regId() > 0 && !c.instance().isEmpty());
+    }
+
+    /**
+     * Whether the first hop, the edge proxy that added the last Path entry, keeps the client's
+     * flow and said so with {@code ob} (RFC 5626 §5.1). False with no Path.
+     */
+    public boolean firstHopOutbound() {
+        if (path.isEmpty()) {
+            return false;
+        }
+        String entry = path.get(path.size() - 1);
+        int open = entry.indexOf('<');
+        int close = entry.indexOf('>', open + 1);
+        String uri = open >= 0 && close > open ? entry.substring(open + 1, close) : entry;
+        for (String param : uri.split(";")) {
+            if (param.strip().equalsIgnoreCase("ob") || param.strip().toLowerCase(Locale.ROOT).startsWith("ob=")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the client's bindings are outbound flows: it asked, and its first hop keeps them. */
+    public boolean usesOutbound() {
+        return asksOutbound() && firstHopOutbound();
+    }
+
     /** Whether the client said {@code Supported: tag} (option tags compared in any case). */
     public boolean supports(String tag) {
         return supported.contains(tag.toLowerCase(Locale.ROOT));

@@ -49,11 +49,16 @@ public final class Registrar {
      * What the request alone decides, whatever is stored: a refusal, or null. A Path the client
      * did not say it supports is refused, RFC 3327 §5.3's recommended policy: the UA so learns
      * that a proxy on the way added a Path it cannot see (the RFC leaves it to local policy:
-     * {@code p2psip.registrar.path-requires-supported}).
+     * {@code p2psip.registrar.path-requires-supported}). An outbound client whose first hop does
+     * not keep flows is refused 439 (RFC 5626 §6); with no Path this registrar is its first hop,
+     * and its reg-id is kept but no flow promised.
      */
     Rejection refusalOf(RegisterRequest request) {
         if (pathRequiresSupported && !request.path().isEmpty() && !request.supports("path")) {
             return Rejection.PATH_NOT_SUPPORTED;
+        }
+        if (request.asksOutbound() && !request.path().isEmpty() && !request.firstHopOutbound()) {
+            return Rejection.FIRST_HOP_LACKS_OUTBOUND; // RFC 5626 §6: its flows could not be kept
         }
         return null;
     }

@@ -19,6 +19,8 @@ public final class RegistrarOptions {
             "How long an AOR is remembered after its last binding expired: within it a call gets 480, after it 404.");
     public static final Option<Boolean> PATH_REQUIRES_SUPPORTED = Option.bool("p2psip.registrar.path-requires-supported", true, "false",
             "Whether a REGISTER with a Path header must carry Supported: path (420 Bad Extension with Unsupported: path otherwise, RFC 3327 §5.3's recommended policy, so that a UA learns a proxy added a Path it cannot see); false stores and echoes the Path anyway.");
+    public static final Option<Integer> FLOW_TIMER = Option.integer("p2psip.registrar.flow-timer", 120, "60",
+            "Seconds between the keep-alives an outbound client should send on its flow (RFC 5626 §4.4.1): the Flow-Timer of the 200 to a REGISTER that uses outbound; 0 leaves it out.");
     public static final Option<Integer> CAS_ATTEMPTS = Option.integer("p2psip.registrar.cas-attempts", 8, "16",
             "How often a REGISTER applies its change again when another node wrote the same AOR first; then 503.");
     public static final Option<Duration> DHT_DEADLINE = Option.duration("p2psip.dht.deadline", Duration.ofSeconds(2), "500ms",
@@ -35,7 +37,7 @@ public final class RegistrarOptions {
             "Whether a request from a user of a served domain for a domain not served is proxied to its Request-URI as it is (an outbound proxy for the deployment's users) rather than refused 403.");
 
     public static final List<Option<?>> ALL = List.of(MIN_EXPIRES, MAX_EXPIRES, DEFAULT_EXPIRES, MAX_CONTACTS,
-            RETENTION, PATH_REQUIRES_SUPPORTED, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER, DOMAINS, RELAY);
+            RETENTION, PATH_REQUIRES_SUPPORTED, FLOW_TIMER, CAS_ATTEMPTS, DHT_DEADLINE, MAX_IN_FLIGHT, RETRY_AFTER, DOMAINS, RELAY);
 
     private RegistrarOptions() {
     }

@@ -78,6 +78,30 @@ public final class RegistrarService {
         return withDeadline(dht.get(gruu.aor()).thenApply(set -> locationOf(gruu, set)), "lookup of a GRUU of " + gruu.aor());
     }
 
+    /**
+     * Removes the binding of {@code aor} whose contact is {@code contact} (RFC 3261 §19.1.4
+     * equivalence), whose flow an edge proxy answered 430 (RFC 5626 §5.3, "a flow's failure removing only its
+     * binding"): the binding's other flows and the AOR's other bindings stay. Compare-and-set as a
+     * REGISTER's write; completes with whether a binding was removed.
+     */
+    public CompletionStage<Boolean> dropFlow(String aor, String contact) {
+        return withDeadline(dropFlow(aor, contact, 1), "removal of a failed flow of " + aor);
+    }
+
+    private CompletionStage<Boolean> dropFlow(String aor, String contact, int attempt) {
+        return dht.get(aor).thenCompose(current -> {
+            List<Binding> kept = current.bindings().stream()
+                    .filter(b -> !SipUri.equivalent(b.contact(), contact)).toList();
+            if (kept.size() == current.bindings().size()) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return dht.put(current.next(kept, current.retainUntil())).thenCompose(stored -> stored
+                    ? CompletableFuture.completedFuture(true)
+                    : attempt >= casAttempts ? CompletableFuture.completedFuture(false)
+                    : dropFlow(aor, contact, attempt + 1));
+        });
+    }
+
     /** The GRUUs this node issues and resolves, under the overlay's secret: the proxy reads Request-URIs with it. */
     public Gruus gruus() {
         return gruus;

@@ -11,7 +11,9 @@ public enum Rejection {
     OUT_OF_ORDER(500, "Out of Order Request"),
     TOO_MANY_CONTACTS(403, "Too Many Registered Contacts"),
     /** Path without Supported: path (RFC 3327 §5.3's recommended policy); answered with Unsupported: path. */
-    PATH_NOT_SUPPORTED(420, "Bad Extension");
+    PATH_NOT_SUPPORTED(420, "Bad Extension"),
+    /** An outbound REGISTER (RFC 5626 §6) whose first hop, the last Path entry, did not mark itself ob. */
+    FIRST_HOP_LACKS_OUTBOUND(439, "First Hop Lacks Outbound Support");
 
     private final int status;
     private final String reason;

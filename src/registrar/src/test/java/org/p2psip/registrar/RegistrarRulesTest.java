@@ -1,6 +1,7 @@
 package org.p2psip.registrar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -222,6 +223,49 @@ class RegistrarRulesTest {
         registered(await(service.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
                 List.of("<sip:edge.example.com;lr>"), Set.of("path")))));
         assertEquals(List.of("<sip:edge.example.com;lr>"), await(dht.get(AOR)).bindings().get(0).path());
+    }
+
+    private static ContactSpec outboundContact(String uri, int regId) {
+        return new ContactSpec(uri, 600L, Binding.Q_UNSPECIFIED, "<urn:uuid:00000000-0000-0000-0000-00000000000a>", regId);
+    }
+
+    @Test
+    void anOutboundRegisterThroughAnEdgeThatKeepsItsFlowUsesOutbound() {
+        var request = new RegisterRequest(AOR, "c", 1, null, false, List.of(outboundContact("sip:alice@nat", 1)),
+                List.of("<sip:core.example.com;lr>", "<sip:TOKEN@edge.example.com;lr;ob>"), Set.of("path", "outbound"));
+        assertTrue(request.usesOutbound(), "asked, and the first hop (the last Path entry) said ob");
+        registered(await(service.register(request)));
+        assertEquals(1, await(dht.get(AOR)).bindings().get(0).regId());
+    }
+
+    @Test
+    void anOutboundRegisterWhoseFirstHopLacksObIs439AndStoresNothing() {
+        var request = new RegisterRequest(AOR, "c", 1, null, false, List.of(outboundContact("sip:alice@nat", 1)),
+                List.of("<sip:edge.example.com;lr;ob>", "<sip:first.example.com;lr>"), Set.of("path", "outbound"));
+        assertRefused(Rejection.FIRST_HOP_LACKS_OUTBOUND, request);
+        assertEquals(439, Rejection.FIRST_HOP_LACKS_OUTBOUND.status());
+        assertTrue(!await(dht.get(AOR)).exists(), "nothing stored");
+    }
+
+    @Test
+    void withoutAReqIdOrWithoutSupportedOutboundNoFlowIsAskedFor() {
+        List<String> edge = List.of("<sip:TOKEN@edge.example.com;lr;ob>");
+        assertFalse(new RegisterRequest(AOR, "c", 1, null, false, List.of(outboundContact("sip:alice@nat", 0)),
+                edge, Set.of("path", "outbound")).asksOutbound(), "no reg-id");
+        assertFalse(new RegisterRequest(AOR, "c", 1, null, false, List.of(outboundContact("sip:alice@nat", 1)),
+                edge, Set.of("path")).asksOutbound(), "not Supported: outbound");
+        assertFalse(new RegisterRequest(AOR, "c", 1, null, false, List.of(outboundContact("sip:alice@nat", 1)),
+                List.of(), Set.of("outbound")).usesOutbound(), "no edge: this registrar is the first hop and keeps no flow");
+    }
+
+    @Test
+    void aFailedFlowDropsOnlyItsBinding() {
+        registered(await(service.register(new RegisterRequest(AOR, "c", 1, null, false,
+                List.of(outboundContact("sip:alice@nat:1;transport=tcp", 1), outboundContact("sip:alice@nat:2;transport=tcp", 2)),
+                List.of("<sip:TOKEN@edge.example.com;lr;ob>"), Set.of("path", "outbound")))));
+        assertTrue(await(service.dropFlow(AOR, "sip:alice@NAT:1;transport=tcp")), "equivalent URIs name the binding");
+        assertEquals(List.of("sip:alice@nat:2;transport=tcp"), stored());
+        assertFalse(await(service.dropFlow(AOR, "sip:alice@nat:1;transport=tcp")), "gone already: nothing written");
     }
 
     @Test

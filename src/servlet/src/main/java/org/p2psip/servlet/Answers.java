@@ -32,11 +32,13 @@ final class Answers {
     private final SipFactory factory;
     private final Counters counters;
     private final long retryAfterSeconds;
+    private final int flowTimer;
 
-    Answers(SipFactory factory, Counters counters, long retryAfterSeconds) {
+    Answers(SipFactory factory, Counters counters, long retryAfterSeconds, int flowTimer) {
         this.factory = factory;
         this.counters = counters;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.flowTimer = flowTimer;
     }
 
     /**
@@ -45,10 +47,19 @@ final class Answers {
      * accepts a Path copies it into the 200; one the client did not say it supports was refused
      * with {@link #badExtension} unless p2psip.registrar.path-requires-supported is off). A binding
      * in {@code gruus} carries its GRUUs (RFC 5627 §5.2; only when the REGISTER said Supported: gruu).
+     * A registration that uses {@code outbound} flows is told so (RFC 5626 §6: Require: outbound)
+     * with the keep-alive interval it should keep (Flow-Timer).
      */
-    void registered(SipServletRequest request, List<Binding> bindings, long now, Map<Binding, Gruus.Issued> gruus) {
+    void registered(SipServletRequest request, List<Binding> bindings, long now, Map<Binding, Gruus.Issued> gruus,
+                    boolean outbound) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
         echoPath(request, response);
+        if (outbound) {
+            response.setHeader("Require", "outbound");
+            if (flowTimer > 0) {
+                response.setHeader("Flow-Timer", Integer.toString(flowTimer));
+            }
+        }
         for (Binding binding : bindings) {
             try {
                 response.addAddressHeader("Contact", contactOf(binding, now, gruus.get(binding)), false);

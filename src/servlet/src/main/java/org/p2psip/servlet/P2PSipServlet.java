@@ -111,7 +111,7 @@ public abstract class P2PSipServlet extends SipServlet {
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
         counters = new Counters();
-        var answers = new Answers(factory, counters, retryAfter);
+        var answers = new Answers(factory, counters, retryAfter, config.get(RegistrarOptions.FLOW_TIMER));
         var threads = new ContainerThreads(dht.completesOnWorkers());
         authentication = Authentication.from(config, answers, counters, clock);
         Domains domains;
@@ -215,12 +215,19 @@ public abstract class P2PSipServlet extends SipServlet {
     }
 
     /**
-     * The best final response of a supervised proxy (one with lower q classes left, Routing):
-     * the container sends it upstream after this returns, unless Routing rang the next class.
+     * A final error response of a supervised proxy (one with lower q classes left, or a branch on
+     * a flow: Routing): a branch's 430 drops its flow's binding; the best response rings the next
+     * class, or is sent upstream after this returns.
      */
     @Override
     protected void doErrorResponse(SipServletResponse response) throws ServletException, IOException {
-        if (response.getProxy() != null && !response.isBranchResponse() && routing != null) {
+        if (response.getProxy() == null || routing == null) {
+            return;
+        }
+        if (response.getStatus() == 430) {
+            routing.flowFailed(response);
+        }
+        if (!response.isBranchResponse()) {
             routing.failed(response);
         }
     }

@@ -58,16 +58,16 @@ final class Registration {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
             } else {
-                answer(request, reply);
+                answer(request, reply, parsed.usesOutbound());
             }
             Sessions.release(request);
         });
     }
 
-    private void answer(SipServletRequest request, Reply reply) {
+    private void answer(SipServletRequest request, Reply reply, boolean outbound) {
         if (reply instanceof Reply.Registered ok) {
             counters.count("register-200");
-            answers.registered(request, ok.bindings(), ok.now(), ok.gruus());
+            answers.registered(request, ok.bindings(), ok.now(), ok.gruus(), outbound);
             return;
         }
         var refused = (Reply.Refused) reply;

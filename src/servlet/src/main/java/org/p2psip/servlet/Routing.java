@@ -147,13 +147,17 @@ final class Routing {
         // a sips: request must reach its callee over TLS all the way (RFC 5630 §3.1.3): its sips contacts only
         boolean secure = "sips".equalsIgnoreCase(request.getRequestURI().getScheme());
         List<Forking.Target> targets = new ArrayList<>();
+        List<Forking.Target> laterFlows = new ArrayList<>();
+        var instances = new java.util.HashSet<String>();
         for (Binding binding : bindings) {
             URI uri = uriOf(binding);
             if (uri == null || secure && !"sips".equalsIgnoreCase(uri.getScheme())) {
                 continue;
             }
             if (!isThisNode(uri)) {
-                targets.add(new Forking.Target(uri, binding.path(), binding.q()));
+                // one flow per instance at a time (RFC 5626 §5.3), its latest first; the others wait
+                boolean firstOfInstance = binding.instance().isEmpty() || instances.add(binding.instance());
+                (firstOfInstance ? targets : laterFlows).add(new Forking.Target(uri, binding.path(), binding.q()));
             }
         }
         if (targets.isEmpty() && secure && !bindings.isEmpty()) {
@@ -166,9 +170,35 @@ final class Routing {
             finish(request, 482, "Loop Detected");
             return;
         }
-        List<List<Forking.Target>> classes = Forking.byQ(targets);
+        List<List<Forking.Target>> classes = new ArrayList<>(Forking.byQ(targets));
+        laterFlows.forEach(flow -> classes.add(List.of(flow)));
         Forking.keepLater(request, classes.subList(1, classes.size()));
-        startProxy(request, classes.get(0), classes.size() > 1, "route-proxied");
+        boolean flows = targets.stream().anyMatch(t -> !t.path().isEmpty());
+        startProxy(request, classes.get(0), classes.size() > 1 || flows, "route-proxied");
+    }
+
+    /**
+     * A branch's flow failed (430 from the edge proxy that holds it, RFC 5626 §5.3): its binding
+     * is removed, so that no later request tries it, and the search goes on. The caller never
+     * hears 430, which speaks of a hop it does not know: a best response 430 goes up as 480.
+     */
+    void flowFailed(SipServletResponse response) {
+        counters.count("route-flow-failed");
+        SipServletRequest original = response.getProxy().getOriginalRequest();
+        String aor = Aors.of(original.getRequestURI(), domains);
+        String contact = response.getRequest().getRequestURI().toString();
+        if (aor != null) {
+            service.dropFlow(aor, contact).whenComplete((dropped, failure) -> {
+                if (failure != null) {
+                    counters.problem("flow-drop-failed", aor + " " + contact + ": " + failure);
+                } else if (dropped) {
+                    counters.count("route-flow-dropped");
+                }
+            });
+        }
+        if (!response.isBranchResponse()) {
+            response.setStatus(480, "Temporarily Unavailable");
+        }
     }
 
     /**
@@ -200,14 +230,15 @@ final class Routing {
      * Proxies {@code request} to {@code targets} all at once (one q class: RFC 3261 §16.6 lets
      * them ring together; the container CANCELs the others at the first 2xx), each branch routed
      * through its Path, record-routed so that the dialog passes through this node. With lower
-     * classes left, the proxy is supervised, so that {@link #failed} sees the best final response.
+     * classes left, or a branch on a flow, the proxy is supervised, so that {@link #failed} sees the
+     * best final response and {@link #flowFailed} a flow's 430.
      */
-    private void startProxy(SipServletRequest request, List<Forking.Target> targets, boolean classesLeft,
+    private void startProxy(SipServletRequest request, List<Forking.Target> targets, boolean supervised,
                             String counter) {
         try {
             Proxy proxy = request.getProxy();
             proxy.setRecordRoute(true);
-            proxy.setSupervised(classesLeft);
+            proxy.setSupervised(supervised);
             proxy.setParallel(true);
             proxy.setProxyTimeout(branchTimeoutSeconds);
             addBranches(proxy, targets);
