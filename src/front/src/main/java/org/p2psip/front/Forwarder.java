@@ -58,7 +58,7 @@ final class Forwarder {
     Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
             Outlet outlet, FrontStats stats, int retryAfterSeconds) {
         this.listeners = listeners;
-        this.self = listeners.sip();
+        this.self = listeners.inner();
         this.nodes = nodes;
         this.policy = policy;
         this.affinity = affinity;

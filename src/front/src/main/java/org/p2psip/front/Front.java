@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
@@ -24,9 +25,15 @@ import org.p2psip.config.Config;
 public final class Front implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(Front.class.getName());
+    /**
+     * Pending connections a listener queues (capped by net.core.somaxconn): tens of thousands of
+     * phones reconnecting at once after a restart must not be refused by a queue of 128.
+     */
+    private static final int BACKLOG = 4096;
 
     private final EventLoopGroup group;
     private final Channel udp;
+    private final Channel innerUdp;
     private final Channel tcp;
     private final Channel tls;
     private final ScheduledFuture<?> probing;
@@ -37,12 +44,13 @@ public final class Front implements AutoCloseable {
     private final Transactions transactions;
     private final Connections connections;
 
-    private Front(EventLoopGroup group, Channel udp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
+    private Front(EventLoopGroup group, Channel udp, Channel innerUdp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
             InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
             Transactions transactions, Connections connections) {
         this.group = group;
         this.probing = probing;
         this.udp = udp;
+        this.innerUdp = innerUdp;
         this.tcp = tcp;
         this.tls = tls;
         this.address = address;
@@ -79,22 +87,29 @@ public final class Front implements AutoCloseable {
         EventLoopGroup group = transport.group(config.get(FrontOptions.THREADS));
         boolean started = false;
         try {
-            Channel udp = transport.udp(group, maxMessage).handler(new ChannelInitializer<DatagramChannel>() {
-                @Override
-                protected void initChannel(DatagramChannel ch) {
-                    // added once bound, below: the handler needs the bound address
-                }
-            }).bind(listen).sync().channel();
-            var self = (InetSocketAddress) udp.localAddress();
+            boolean reusePort = config.get(FrontOptions.REUSE_PORT);
+            Channel udp = bindUdp(transport, group, maxMessage, listen, reusePort);
+            var listening = (InetSocketAddress) udp.localAddress();
+            String innerOption = config.get(FrontOptions.INNER);
+            Channel innerUdp = innerOption.isBlank() ? udp
+                    : bindUdp(transport, group, maxMessage, Addresses.parse(innerOption), false);
+            var self = (InetSocketAddress) innerUdp.localAddress();
             var batch = new DatagramBatch(udp);
+            var innerBatch = innerUdp == udp ? batch : new DatagramBatch(innerUdp);
             outlet.udp = batch;
-            var forwarder = new Forwarder(new Listeners(self, tlsPort), nodes, policy, affinity, transactions, outlet,
-                    stats, config.get(FrontOptions.RETRY_AFTER));
+            outlet.innerUdp = innerBatch;
+            var forwarder = new Forwarder(new Listeners(listening, tlsPort, self), nodes, policy, affinity,
+                    transactions, outlet, stats, config.get(FrontOptions.RETRY_AFTER));
             var inbound = new Inbound(forwarder, stats);
             udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
-            Channel tcp = listen(transport, group, self, new StreamPipeline(null, inbound, connections, maxMessage));
-            Channel tls = tlsContext == null ? null : listen(transport, group, new InetSocketAddress(self.getAddress(),
-                    tlsPort), new StreamPipeline(tlsContext, inbound, connections, maxMessage));
+            if (innerUdp != udp) {
+                innerUdp.pipeline().addLast(new UdpHandler(inbound, maxMessage, innerBatch));
+            }
+            Channel tcp = listen(transport, group, listening, reusePort,
+                    new StreamPipeline(null, inbound, connections, maxMessage));
+            Channel tls = tlsContext == null ? null : listen(transport, group,
+                    new InetSocketAddress(listening.getAddress(), tlsPort), reusePort,
+                    new StreamPipeline(tlsContext, inbound, connections, maxMessage));
             var prober = new Prober(self, nodes, forwarder, transactions, affinity, outlet, stats,
                     config.get(FrontOptions.PROBE_TIMEOUT).toNanos(),
                     config.get(FrontOptions.TRANSACTION_TIMEOUT).toNanos(),
@@ -102,10 +117,12 @@ public final class Front implements AutoCloseable {
             long interval = config.get(FrontOptions.PROBE_INTERVAL).toNanos();
             ScheduledFuture<?> probing = udp.eventLoop()
                     .scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
-            LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}), policy {2}, nodes {3}", self,
-                    tls == null ? "" : ", TLS on port " + tlsPort, config.get(FrontOptions.POLICY), nodes.all());
+            LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}{2}), inner {3}, policy {4}, nodes {5}", listening,
+                    tls == null ? "" : ", TLS on port " + tlsPort, reusePort ? ", shared by SO_REUSEPORT" : "", self,
+                    config.get(FrontOptions.POLICY), nodes.all());
             started = true;
-            return new Front(group, udp, tcp, tls, probing, self, nodes, stats, affinity, transactions, connections);
+            return new Front(group, udp, innerUdp, tcp, tls, probing, listening, nodes, stats, affinity, transactions,
+                    connections);
         } finally {
             if (!started) {
                 // also when a bind fails: sync() rethrows the BindException without declaring it
@@ -116,9 +133,21 @@ public final class Front implements AutoCloseable {
 
     /** A stream listener (TCP, or TLS with its context in the pipeline) bound at {@code address}. */
     private static Channel listen(Transport transport, EventLoopGroup group, InetSocketAddress address,
-            StreamPipeline pipeline) throws InterruptedException {
-        return new ServerBootstrap().group(group).channel(transport.serverChannel()).childHandler(pipeline)
-                .bind(address).sync().channel();
+            boolean reusePort, StreamPipeline pipeline) throws InterruptedException {
+        var bootstrap = new ServerBootstrap().group(group).channel(transport.serverChannel()).childHandler(pipeline)
+                .option(ChannelOption.SO_BACKLOG, BACKLOG);
+        return (reusePort ? transport.reusePort(bootstrap) : bootstrap).bind(address).sync().channel();
+    }
+
+    /** A UDP socket bound at {@code address}; its handler is added once it is bound (it needs the address). */
+    private static Channel bindUdp(Transport transport, EventLoopGroup group, int maxMessage, InetSocketAddress address,
+            boolean reusePort) throws InterruptedException {
+        var bootstrap = transport.udp(group, maxMessage).handler(new ChannelInitializer<DatagramChannel>() {
+            @Override
+            protected void initChannel(DatagramChannel ch) {
+            }
+        });
+        return (reusePort ? transport.reusePort(bootstrap) : bootstrap).bind(address).sync().channel();
     }
 
     private static void safely(Prober prober) {
@@ -168,6 +197,7 @@ public final class Front implements AutoCloseable {
     public void close() {
         probing.cancel(false);
         udp.close().awaitUninterruptibly();
+        innerUdp.close().awaitUninterruptibly();
         tcp.close().awaitUninterruptibly();
         if (tls != null) {
             tls.close().awaitUninterruptibly();
@@ -180,6 +210,8 @@ public final class Front implements AutoCloseable {
         private final Connections connections;
         private final FrontStats stats;
         private volatile DatagramBatch udp;
+        /** The socket the nodes are talked to from: {@link #udp} unless an inner address is configured. */
+        private volatile DatagramBatch innerUdp;
 
         SocketOutlet(Connections connections, FrontStats stats) {
             this.connections = connections;
@@ -188,7 +220,7 @@ public final class Front implements AutoCloseable {
 
         @Override
         public void toNode(Node node, byte[] message) {
-            udp.send(new DatagramPacket(Unpooled.wrappedBuffer(message), node.address()));
+            innerUdp.send(new DatagramPacket(Unpooled.wrappedBuffer(message), node.address()));
         }
 
         @Override

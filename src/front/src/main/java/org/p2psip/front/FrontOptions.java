@@ -46,10 +46,14 @@ public final class FrontOptions {
             "/var/lib/p2psip/tls/front.p12", "PKCS#12 file with the front's private key and its certificate chain, signed by the deployment's CA (deploy/p2psip up --tls makes it); required with a TLS port.");
     public static final Option<String> TLS_STORE_PASSWORD = Option.string(PREFIX + "tls.store-password", "",
             "from-deploy", "Password of the TLS key store and of its key (better in the --config file than as a flag, which other users see in ps).");
+    public static final Option<Boolean> REUSE_PORT = Option.bool(PREFIX + "reuse-port", false, "true",
+            "Whether the listen sockets (UDP, TCP, TLS) are bound with SO_REUSEPORT (Linux, epoll only), so that several front processes share the listen address and the kernel spreads the clients' connections over them; each then needs an inner address of its own.");
+    public static final Option<String> INNER = Option.string(PREFIX + "inner", "",
+            "127.0.0.1:0", "UDP address (IP:port; port 0 picks a free one) the front talks to the nodes from, names in its Via and in the Path and Record-Route of its flows; empty: the listen address. Fronts sharing a listen address need one each, since the nodes' answers must reach the front that sent the request.");
 
     public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
-            RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD);
+            RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER);
 
     private FrontOptions() {
     }

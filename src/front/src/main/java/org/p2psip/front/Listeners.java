@@ -4,9 +4,15 @@ import java.net.InetSocketAddress;
 
 /**
  * Where the front listens: one IP address, with UDP and TCP on one port and TLS on another (0:
- * none). The front's Via names the first; a Route may name either. Immutable.
+ * none), and the inner UDP address it talks to the nodes from, which its Via names (the listen
+ * address itself unless configured apart). A Route may name any of them. Immutable.
  */
-record Listeners(InetSocketAddress sip, int tlsPort) {
+record Listeners(InetSocketAddress sip, int tlsPort, InetSocketAddress inner) {
+
+    /** A front whose inner address is its listen address. */
+    Listeners(InetSocketAddress sip, int tlsPort) {
+        this(sip, tlsPort, sip);
+    }
 
     /** The port a SIP URI without one means (RFC 3263 §4.2): 5061 for sips or transport=tls, else 5060. */
     static int defaultPort(boolean secure) {
@@ -16,6 +22,8 @@ record Listeners(InetSocketAddress sip, int tlsPort) {
     /** Whether a URI's host and port ({@code port} -1 if it has none) name the front itself. */
     boolean named(String host, int port, boolean secure) {
         int p = port > 0 ? port : defaultPort(secure);
-        return sip.getAddress().getHostAddress().equals(host) && (p == sip.getPort() || (tlsPort != 0 && p == tlsPort));
+        boolean listen = sip.getAddress().getHostAddress().equals(host)
+                && (p == sip.getPort() || (tlsPort != 0 && p == tlsPort));
+        return listen || (inner.getAddress().getHostAddress().equals(host) && p == inner.getPort());
     }
 }

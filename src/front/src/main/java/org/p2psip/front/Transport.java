@@ -60,6 +60,14 @@ final class Transport {
         return epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
     }
 
+    /** Binds {@code bootstrap}'s sockets with SO_REUSEPORT; only under epoll (an IllegalArgumentException otherwise). */
+    <B extends io.netty.bootstrap.AbstractBootstrap<B, ?>> B reusePort(B bootstrap) {
+        if (!epoll) {
+            throw new IllegalArgumentException("p2psip.front.reuse-port needs Linux's native epoll, which did not load");
+        }
+        return bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
+    }
+
     Class<? extends ServerChannel> serverChannel() {
         return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }

@@ -38,11 +38,52 @@ class FrontFlowTest {
     private void start() throws Exception {
         node = new TestNode();
         open.add(node);
-        front = Front.start(Config.of(Map.of(FrontOptions.LISTEN.name(), "127.0.0.1:0",
+        front = front("127.0.0.1:0", Map.of());
+    }
+
+    private Front front(String listen, Map<String, String> extra) throws Exception {
+        var options = new java.util.HashMap<>(Map.of(FrontOptions.LISTEN.name(), listen,
                 FrontOptions.NODES.name(), node.address(), FrontOptions.PROBE_INTERVAL.name(), "50ms",
-                FrontOptions.PROBE_TIMEOUT.name(), "2s", FrontOptions.THREADS.name(), "1")));
-        open.add(front);
-        Await.until(() -> front.nodes().get(0).up(), () -> "node up");
+                FrontOptions.PROBE_TIMEOUT.name(), "2s", FrontOptions.THREADS.name(), "1"));
+        options.putAll(extra);
+        Front started = Front.start(Config.of(options));
+        open.add(started);
+        Await.until(() -> started.nodes().get(0).up(), () -> "node up");
+        return started;
+    }
+
+    @Test
+    void twoFrontsShareOneListenAddressAndEachCarriesItsOwnFlowsFromItsInnerAddress() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.netty.channel.epoll.Epoll.isAvailable(), "SO_REUSEPORT needs epoll");
+        node = new TestNode();
+        open.add(node);
+        String listen = "127.0.0.1:" + FreePort.onLoopback();
+        Map<String, String> shared = Map.of(FrontOptions.REUSE_PORT.name(), "true", FrontOptions.INNER.name(), "127.0.0.1:0");
+        Front first = front(listen, shared);
+        Front second = front(listen, shared);
+        front = first;
+        List<TestClient> clients = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            clients.add(registered("shared-" + i, ""));
+        }
+        Await.until(() -> first.openConnections() + second.openConnections() == 24, () -> "24 connections held");
+        assertTrue(first.openConnections() > 0 && second.openConnections() > 0,
+                "the kernel spread the connections: " + first.openConnections() + " + " + second.openConnections());
+        for (int i = 0; i < 24; i++) {
+            String path = pathAtNode("shared-" + i);
+            node.send(inviteFromNode("shared-call-" + i, path), innerOf(path));
+            SIPMessage got = clients.get(i).receiveOverTcp();
+            assertTrue(got instanceof SIPRequest r && r.getCallId().getCallId().equals("shared-call-" + i),
+                    "client " + i + " got its INVITE through the front holding its connection: " + got);
+        }
+        assertEquals(24, first.stats().flowRequests() + second.stats().flowRequests());
+    }
+
+    /** The address a flow's Path names (the inner address of the front that holds it). */
+    private static java.net.InetSocketAddress innerOf(String path) {
+        String hostPort = path.substring(path.indexOf('@') + 1, path.indexOf(';'));
+        int colon = hostPort.lastIndexOf(':');
+        return new java.net.InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** Registers over a new TCP connection and returns the client and the Path the node received. */
