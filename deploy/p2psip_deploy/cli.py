@@ -67,6 +67,10 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              f"{defaults.front}: no front)")
     parser.add_argument("--front-port", type=int, default=defaults.front_port,
                         help=f"SIP port of the front, UDP and TCP, on --address (default {defaults.front_port})")
+    parser.add_argument("--front-processes", type=int, default=defaults.front_processes,
+                        help="src/front processes sharing the front's address (SO_REUSEPORT), each talking to the "
+                             "nodes from an inner port of its own; a process holds at most about 19,000 TCP clients "
+                             f"here (default {defaults.front_processes})")
     parser.add_argument("--tls", action="store_true",
                         help=f"SIP over TLS too, every process on its SIP port + {defaults.tls_offset}; "
                              "a new CA and a key store per process in <run-dir>/tls/ (ca.pem: what clients trust)")
@@ -97,7 +101,8 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            heap=args.heap, register_rate=args.register_rate, young=args.young,
                            overlay_offset=args.overlay_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
-                           front=args.front, front_port=args.front_port, netns=args.netns,
+                           front=args.front, front_port=args.front_port, front_processes=args.front_processes,
+                           netns=args.netns,
                            tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 
 
@@ -174,8 +179,10 @@ def main(argv: list[str]) -> int:
                 users.import_csv(users.users_file(args.run_dir.resolve()), args.users_file)
             started = nodes.up(up_options(args))
             count = sum(1 for p in started if p.role == "node")
-            fronted = [f" behind the front on {p.sip_address} ({p.backend})" for p in started if p.role == front.ROLE]
-            print(f"{count} node(s) answer{''.join(fronted)}; `deploy/p2psip status` lists them, "
+            fronts = [p for p in started if p.role == front.ROLE]
+            processes_note = f", {len(fronts)} processes" if len(fronts) > 1 else ""
+            fronted = f" behind the front on {fronts[0].sip_address} ({fronts[0].backend}{processes_note})" if fronts else ""
+            print(f"{count} node(s) answer{fronted}; `deploy/p2psip status` lists them, "
                   "`deploy/p2psip down` stops them")
             return 0
         if args.command == "down":

@@ -31,15 +31,20 @@ def node_up_line(index: int, node_address: str) -> str:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0) -> processes.Process:
+          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0, index: int = 0,
+          shared: bool = False) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
-    With `stores` (`up --tls`) it also listens for TLS on port + tls_offset. The caller stops it (with
-    everything else) when this fails."""
-    folder = fresh_folder(run_dir)
+    With `stores` (`up --tls`) it also listens for TLS on port + tls_offset. `shared`: one of several
+    front processes on the same address (SO_REUSEPORT), each with an inner port of its own for the
+    nodes, in folder front/ (index 0) or front-INDEX/. The caller stops it (with everything else)
+    when this fails."""
+    folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
     node_addresses = [n.sip_address for n in nodes]
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
     front_command = command(address, port, node_addresses, policy)
+    if shared:
+        front_command += ["--reuse-port", "true", "--inner", f"{address}:0"]
     tls_port = 0
     if stores:
         tls_port = port + tls_offset
@@ -54,9 +59,9 @@ def tls_settings(stores, tls_port: int) -> str:
             f"p2psip.front.tls.store-password={stores.password}\n")
 
 
-def fresh_folder(run_dir: Path) -> Path:
-    """<run dir>/front/, emptied: a front's files and its console.log."""
-    folder = (run_dir / FOLDER).resolve()
+def fresh_folder(run_dir: Path, name: str = FOLDER) -> Path:
+    """<run dir>/front/ (or another name), emptied: a front's files and its console.log."""
+    folder = (run_dir / name).resolve()
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder

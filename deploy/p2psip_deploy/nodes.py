@@ -38,6 +38,7 @@ class UpOptions:
     jvm_args: list = field(default_factory=list)
     front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060
+    front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
     netns: bool = False             # every node (and the front) in a network namespace of its own
 
     @property
@@ -84,10 +85,16 @@ def up(options: UpOptions) -> list[processes.Process]:
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout, local)
         if options.wants_front:
-            starter = kamailio_front.start if options.front_is_kamailio else front.start
-            starter(options.run_dir, network.front_address if network else options.address, options.front_port,
-                    options.front, [first, *rest], options.timeout, network.front_namespace if network else "",
-                    stores, options.tls_offset)
+            where = network.front_address if network else options.address
+            namespace = network.front_namespace if network else ""
+            if options.front_is_kamailio:
+                kamailio_front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
+                                     options.timeout, namespace, stores, options.tls_offset)
+            else:
+                for index in range(options.front_processes):
+                    front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
+                                options.timeout, namespace, stores, options.tls_offset, index=index,
+                                shared=options.front_processes > 1)
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -152,6 +159,8 @@ def _check(options: UpOptions) -> None:
     if options.wants_front and options.front not in layout.ALL_FRONTS:
         raise DeployError(f"unknown --front {options.front}; {layout.NO_FRONT} or one of "
                           + ", ".join(layout.ALL_FRONTS))
+    if options.front_processes < 1 or (options.front_processes > 1 and options.front_is_kamailio):
+        raise DeployError("--front-processes is 1 or more, and more than 1 only for src/front's policies")
     if options.wants_front and options.front_port in node_ports(options):
         raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:
@@ -200,6 +209,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             "p2psip.overlay.secret": secret,
             "p2psip.data.dir": str(folder / "data"),
             **(tls_properties(stores, f"node-{i}", options.overlay_tls) if stores else {}),
+            **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
             **{key: expand(value, host) for key, value in options.settings.items()},
         }
         specs.append(nodefolder.NodeSpec(i, folder, address(i), options.base_port + i,
@@ -208,6 +218,12 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
                                          network.node_namespace(i) if network else "", host,
                                          options.base_port + options.tls_offset + i if stores else 0))
     return specs
+
+
+# Behind src/front, a client on TCP or TLS is registered with the front's Path naming its flow
+# (src/front/README.md, "Flows"), whether or not the client says Supported: path: without the Path
+# stored, no call could reach a client that listens nowhere.
+FRONT_NODE_PROPERTIES = {"p2psip.registrar.path-requires-supported": "false"}
 
 
 def tls_properties(stores: tls.Stores, name: str, overlay_tls: bool) -> dict:

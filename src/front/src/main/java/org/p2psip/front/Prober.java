@@ -67,12 +67,17 @@ final class Prober {
         }
     }
 
-    /** An OPTIONS to {@code node}: written from a template, read back by the parser so it is known to be well formed. */
+    /**
+     * An OPTIONS to {@code node}: written from a template, read back by the parser so it is known
+     * to be well formed. Its branch holds the front's inner port: fronts that share a listen
+     * address probe the same nodes with the same sequence, and a node would take the second
+     * front's probe for a retransmission of the first's and answer only the first.
+     */
     private byte[] probe(Node node, long seq) {
         String front = self.getAddress().getHostAddress() + ":" + self.getPort();
         String target = node.address().getAddress().getHostAddress() + ":" + node.address().getPort();
         String text = "OPTIONS sip:" + target + " SIP/2.0\r\n"
-                + "Via: SIP/2.0/UDP " + front + ";branch=" + Branches.PROBE_PREFIX + node.index() + "-" + seq + "\r\n"
+                + "Via: SIP/2.0/UDP " + front + ";branch=" + Branches.PROBE_PREFIX + node.index() + "-" + self.getPort() + "-" + seq + "\r\n"
                 + "Max-Forwards: 70\r\n"
                 + "From: <sip:p2psip-front@" + front + ">;tag=p2psip-front\r\n"
                 + "To: <sip:" + target + ">\r\n"
