@@ -14,9 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, network, overload, report, search, sipload, tools
+from . import deploy, experiments, machine, network, overload, report, search, sipload, tcp, tools
 from .procs import BenchError, Processes
 from .runner import Runner, Settings, plan_for
+from .tcprun import SETTLE_S, TcpRunner, TcpSettings
 from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
 
 BENCH = Path(__file__).resolve().parents[1]
@@ -84,6 +85,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--auth-algorithm", choices=AUTH_ALGORITHMS, default=AUTH_ALGORITHMS[0],
                    help="Digest algorithm of the auth experiment: what its clients answer and Kamailio offers "
                         "(default SHA-256, the nodes' first choice)")
+    p.add_argument("--tcp-idle", type=_ints,
+                   help="the tcp experiment's levels of idle TCP connections held, comma-separated (quick "
+                        + ",".join(map(str, tcp.QUICK_IDLE)) + ", full " + ",".join(map(str, tcp.FULL_IDLE)) + ")")
+    p.add_argument("--tcp-front-processes", type=int,
+                   help=f"front processes of the tcp experiment's idle part (default: one per {tcp.PER_HOLDER:,} "
+                        "connections of the most held, six for 100,000)")
+    p.add_argument("--tcp-rates", type=_ints,
+                   help="the tcp experiment's ladder of offered REGISTER/s, comma-separated (quick "
+                        + ",".join(map(str, tcp.QUICK_RATES)) + "; full from " + str(tcp.FULL_RATES[0]) + " to "
+                        + str(tcp.FULL_RATES[-1]) + ")")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -144,7 +155,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         if not scenario.is_file():
             raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "
                              "(and its variant in bench/scenarios/)")
-    if experiments.AUTH in chosen:
+    if experiments.AUTH in chosen or experiments.TCP in chosen:
         sipload.ensure_built()
     if not deploy.available():
         raise BenchError(f"{deploy.P2PSIP} is missing: the bench starts nodes and the container ceiling only "
@@ -186,13 +197,20 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
               "are skipped", file=sys.stderr)
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
     overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
-    worst = worst_minutes(measurements, overloaded, settings)
+    tcp_settings = tcp_settings_of(args, backends) if experiments.TCP in chosen else None
+    if tcp_settings and not deploy.front_available():
+        raise BenchError("the tcp experiment needs the front (deploy/p2psip up --front ... --front-processes): "
+                         "TCP clients reach the nodes through it")
+    worst = worst_minutes(measurements, overloaded, settings) + (tcp_minutes(tcp_settings, settings)
+                                                                 if tcp_settings else 0)
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most"
           + (f", {len(overloaded)} of them followed by overload steps" if overloaded else "")
           + f" (about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
     runner = Runner(settings, out, out / "work", processes)
     runner.run(measurements, overloaded)
+    if tcp_settings:
+        TcpRunner(settings, tcp_settings, out, out / "work", processes).run()
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": commit, "mode": "quick" if args.quick else "full",
             "step_seconds": f"{timing.step_s:g}",
@@ -223,8 +241,29 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
     return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
 
 
+def tcp_settings_of(args: argparse.Namespace, backends: list[str]) -> TcpSettings:
+    """The tcp experiment runs on one backend: chord when chosen, else the first chosen."""
+    idle = tuple(args.tcp_idle or (tcp.QUICK_IDLE if args.quick else tcp.FULL_IDLE))
+    if 0 not in idle:
+        idle = (0, *idle)   # the memory and rates of every level are compared with none held
+    return TcpSettings(backend="chord" if "chord" in backends else backends[0], idle=idle,
+                       idle_front_processes=args.tcp_front_processes or tcp.front_processes_for(idle),
+                       rates=tuple(args.tcp_rates or (tcp.QUICK_RATES if args.quick else tcp.FULL_RATES)))
+
+
+def tcp_minutes(tcp_settings: TcpSettings, settings: Settings) -> float:
+    """The tcp experiment's length at most: every rung of the ladder for each transport of the rate part
+    (twice: ours and Kamailio), and at each level of the idle part, plus registering the held phones."""
+    step_s = settings.timing.step_s + 3
+    ladder_s = len(tcp_settings.rates) * step_s + settings.cooldown_s
+    rate_part = 2 * len(tcp.TRANSPORTS) * ladder_s + settings.warmup_for(2)
+    idle_part = 2 * (len(tcp_settings.idle) * (ladder_s + SETTLE_S) + max(tcp_settings.idle) / tcp.HOLD_RATE)
+    return (rate_part + idle_part) / 60
+
+
 def rebuild(out: Path) -> None:
-    rows = report.read_summary(out / "summary.csv")
+    summary = out / "summary.csv"
+    rows = report.read_summary(summary) if summary.exists() else []   # a run of the tcp experiment alone
     meta, described = _read_meta(out)
     path = report.write_report(out, rows, described, meta)
     plots = report.write_plots(out, rows)

@@ -187,6 +187,16 @@ class Deployment:
     def pids(self) -> list[int]:
         return [entry["pid"] for entry in self._recorded()]
 
+    def named_pids(self) -> list[tuple[str, int]]:
+        """(node-N or front-N, PID) of every recorded process, numbered by role in start order."""
+        counts: dict[str, int] = {}
+        named = []
+        for entry in self._recorded():
+            role = entry.get("role", "node")
+            named.append((f"{role}-{counts.get(role, 0)}", entry["pid"]))
+            counts[role] = counts.get(role, 0) + 1
+        return named
+
     def _p2psip(self, arguments: list[str]) -> int:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "a") as out:

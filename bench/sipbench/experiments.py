@@ -67,7 +67,10 @@ OVERLOAD = "overload"
 # authentication, the other two on one with it (`up --users`; Kamailio's auth configuration).
 AUTH = "auth"
 AUTH_WORKLOADS = ("auth-plain", "auth-first", "auth-refresh")
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH)
+# Registration over UDP and TCP, and with up to 100,000 idle TCP connections held (tcp.py): two nodes
+# of one backend behind the front, and Kamailio; its own deployments and steps, outside `plan`.
+TCP = "tcp"
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP)
 
 
 def needs_auth(workload: str) -> bool:

@@ -15,12 +15,19 @@ module reads once at start into shared memory, so a REGISTER looks its user up i
 node does (bench/kamailio/kamailio.cfg says how; the modules auth, htable and db_text are in
 Debian's `kamailio` package).
 
+For the tcp experiment it holds many idle TCP connections (`TcpLimits`): as many connections as
+asked (tcp_max_connections; its default, 2048, would refuse the rest), an open-files limit to match,
+connections kept as long as the hold lasts (tcp_connection_lifetime; its default closes a connection
+idle 120 s), and more TCP workers. Its connections all live in one process, tcp_main, whose open
+files the process's hard limit bounds: `open_files_hard_limit` says how many that is.
+
 Not thread-safe; used from the bench's main thread.
 """
 from __future__ import annotations
 
 import csv
 import hashlib
+import resource
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +56,24 @@ class Auth:
     algorithm: str = "SHA-256"
 
 
+@dataclass(frozen=True)
+class TcpLimits:
+    """Kamailio's TCP settings for the tcp experiment."""
+    max_connections: int
+    open_files: int
+    lifetime_s: int = 7200
+    workers: int = 2     # TCP workers (tcp_children): as many as the machine's cores
+
+    def defines(self) -> list[str]:
+        return ["-A", f"TCP_MAX_CONNECTIONS={self.max_connections}", "-A", f"OPEN_FILES_LIMIT={self.open_files}",
+                "-A", f"TCP_LIFETIME_S={self.lifetime_s}"]
+
+
+def open_files_hard_limit() -> int:
+    """The hard limit of open files of a process started here (Kamailio inherits the bench's)."""
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+
 def write_user_table(folder: Path, auth: Auth) -> Path:
     """The db_text database htable loads at start: key the user, value the HA1 (a string: value_type 0)
     of the challenges' algorithm, H(user:domain:password), the domain being the realm."""
@@ -66,8 +91,9 @@ def write_user_table(folder: Path, auth: Auth) -> Path:
 
 class Kamailio:
     def __init__(self, processes: Processes, folder: Path, port: int, t1_ms: int = 500,
-                 auth: Auth | None = None) -> None:
+                 auth: Auth | None = None, tcp: TcpLimits | None = None) -> None:
         self.processes = processes
+        self.tcp = tcp
         self.folder = folder
         self.port = port
         self.t1_ms = t1_ms
@@ -79,11 +105,14 @@ class Kamailio:
         return self.folder / "users-db"
 
     def command(self, binary: str) -> list[str]:
+        tcp_workers = self.tcp.workers if self.tcp else TCP_WORKERS
         command = [binary, "-f", str(CONFIG), "-DD", "-E",
                    "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
-                   "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={TCP_WORKERS}", "-A", f"T1_MS={self.t1_ms}",
+                   "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={tcp_workers}", "-A", f"T1_MS={self.t1_ms}",
                    "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
                    "-Y", str(self.folder), "-w", str(self.folder)]
+        if self.tcp is not None:
+            command += self.tcp.defines()
         if self.auth is not None:
             command += ["-A", f'AUTH_DB_URL="text://{self.user_db}"', "-A", f'AUTH_ALGORITHM="{self.auth.algorithm}"']
         return command
@@ -103,6 +132,10 @@ class Kamailio:
             needs = (" (with authentication it loads the modules auth, htable and db_text, all in Debian's "
                      "kamailio package)" if self.auth is not None else "")
             raise BenchError(f"Kamailio did not start on 127.0.0.1:{self.port}{needs} (log {log}):\n{tail}")
+
+    def log(self) -> str:
+        path = self.folder / "kamailio.log"
+        return path.read_text(errors="replace") if path.exists() else ""
 
     @property
     def pid(self) -> int | None:

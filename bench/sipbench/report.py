@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import auth, network, overload, paper, search
+from . import auth, network, overload, paper, search, tcpreport
 from .experiments import CEILING, EXPERIMENTS, FRONT, KAMAILIO, REFERENCES, front_policy, routing_for
 
 UNITS = {"registration": "REGISTER/s", "call": "calls/s",
@@ -443,6 +443,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     lines += overload.section(steps, avalanches, caveat_reasons(meta), planned)
     lines += auth.section(rows, caveat_reasons(meta), meta.get("auth_algorithm", ""))
     auth.write_csv(out, rows)
+    lines += tcpreport.section(out, caveat_reasons(meta))
     lines += ["## The paper's numbers (NGMAST 2007, other hardware)", "",
               "One node, registration: " + ", ".join(f"{k} {v:,}/s" for k, v in paper.ONE_NODE_REGISTRATION.items())
               + ". Calls: Bamboo 300-350 calls/s distributed, 700+ calls/s load-balanced (abstract).", "",
@@ -451,7 +452,8 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
               "- `steps.csv`: every step of every rate search, passed or not, with the reason.",
               "- `*.png`: one plot per figure.",
               "- `overload.csv`, `avalanche.csv`: every overload step and every avalanche, when measured.",
-              "- `auth.csv`: the auth experiment's rates and ratios per deployment, when measured.", ""]
+              "- `auth.csv`: the auth experiment's rates and ratios per deployment, when measured.",
+              "- `tcp-rate.csv`, `tcp-idle.csv`, `tcp-steps.csv`: the tcp experiment's results, when measured.", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
@@ -502,7 +504,8 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
         written.append(path)
     plotted = overload.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
     costs = auth.write_plot(out, rows)
-    return written + [path for path in (plotted, costs) if path]
+    connections = tcpreport.write_plot(out)
+    return written + [path for path in (plotted, costs, connections) if path]
 
 
 def _fmt(value: int | None) -> str:
