@@ -13,7 +13,7 @@ final class Capacity {
 
     /** What is wrong, or null when the run fits (or nothing could be read to check). */
     static String problem(LoadOptions options, int phones) {
-        if (!options.tcp() || !options.persistent()) {
+        if (!options.stream() || !options.persistent()) {
             return null;
         }
         // A refresh run first primes every phone; otherwise attempts go round the phones from the first.

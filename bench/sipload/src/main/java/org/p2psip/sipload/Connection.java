@@ -8,11 +8,11 @@ import java.util.ArrayDeque;
 
 /**
  * One phone's TCP connection: its channel, its local address (the phone's Via and Contact), the
- * framing of what it reads and the bytes it could not write yet. Reads and writes plain bytes; a
- * TLS connection would be its own class doing the same over an SSLEngine (handshake, wrap and
- * unwrap), feeding the same {@link StreamFramer}. Used by the load's one thread only.
+ * framing of what it reads and the bytes it could not write yet. Reads and writes plain bytes;
+ * {@link TlsConnection} does the same through an SSLEngine, feeding the same {@link StreamFramer}.
+ * Used by the load's one thread only.
  */
-final class Connection {
+class Connection {
     final SocketChannel channel;
     final RegisterRequest.Local local;
     final Phone phone;
@@ -30,9 +30,27 @@ final class Connection {
         this.phone = phone;
     }
 
+    /** The connect completed: what waited for it goes out. */
+    void connectedNow() throws IOException {
+        connected = true;
+        flush();
+    }
+
+    /** Whether the connection is still being set up above TCP (a TLS handshake): a loss now is its failure. */
+    boolean handshaking() {
+        return false;
+    }
+
     /** Sends {@code bytes}, now as far as the socket takes them, the rest when it is writable (or connected). */
     void write(byte[] bytes) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        writeWire(ByteBuffer.wrap(bytes), false);
+    }
+
+    /**
+     * Puts {@code buffer}'s remaining bytes on the wire, now as far as the socket takes them, after
+     * what waits; what is left waits for the socket, copied when {@code shared} (the buffer is reused).
+     */
+    final void writeWire(ByteBuffer buffer, boolean shared) throws IOException {
         if (connected && unsent == null) {
             channel.write(buffer);
             if (!buffer.hasRemaining()) {
@@ -42,25 +60,41 @@ final class Connection {
         if (unsent == null) {
             unsent = new ArrayDeque<>(2);
         }
-        unsent.add(buffer);
-        if (connected) {
-            key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-        }
+        unsent.add(shared ? copy(buffer) : buffer);
+        updateInterest();
+    }
+
+    private static ByteBuffer copy(ByteBuffer buffer) {
+        ByteBuffer own = ByteBuffer.allocate(buffer.remaining());
+        own.put(buffer).flip();
+        return own;
     }
 
     /** Once connected or writable again: what waited goes out, in order. */
-    void flush() throws IOException {
+    final void flush() throws IOException {
         while (unsent != null && !unsent.isEmpty()) {
             ByteBuffer head = unsent.peek();
             channel.write(head);
             if (head.hasRemaining()) {
-                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                updateInterest();
                 return;
             }
             unsent.poll();
         }
         unsent = null;
-        key.interestOps(SelectionKey.OP_READ);
+        updateInterest();
+    }
+
+    /** What the selector should tell: input when {@link #readable}, writability while bytes wait. */
+    final void updateInterest() {
+        if (connected && key != null && key.isValid()) {
+            key.interestOps((readable() ? SelectionKey.OP_READ : 0) | (unsent != null ? SelectionKey.OP_WRITE : 0));
+        }
+    }
+
+    /** Whether input can be taken now (a TLS engine busy with a handshake task cannot). */
+    boolean readable() {
+        return true;
     }
 
     /**

@@ -2,8 +2,9 @@ package org.p2psip.sipload;
 
 /**
  * What a stream transport counted of its connections: opened, open now, refused (or not even
- * bound: no port left), closed by the server, keep-alive pings sent and pongs received. Used by
- * the load's one thread only.
+ * bound: no port left), closed by the server, keep-alive pings sent and pongs received; over TLS
+ * the handshakes done, their times (from the ClientHello to the end) and the handshakes that
+ * failed. Used by the load's one thread only.
  */
 final class ConnectionTally {
     long opened;
@@ -12,4 +13,7 @@ final class ConnectionTally {
     long closedByServer;
     long pings;
     long pongs;
+    long handshakes;
+    long handshakeFailures;
+    final LatencyHistogram handshakeTimes = new LatencyHistogram();
 }

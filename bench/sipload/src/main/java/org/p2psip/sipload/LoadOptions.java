@@ -16,7 +16,7 @@ import org.p2psip.auth.Algorithm;
  * @param primeRate   mode refresh: rate of the first registrations of phones without state
  * @param limit       use only {@code limit} users of the file; 0: all
  * @param offset      skip the file's first {@code offset} users (several processes share one file)
- * @param transport   "udp" or "tcp"
+ * @param transport   "udp", "tcp" or "tls" (below, "tcp" options are those of tls too)
  * @param persistent  tcp: a connection per phone for the whole run (else one per REGISTER)
  * @param sources     tcp: the local addresses connections are bound to, round robin; null: the one toward the target
  * @param outbound    register as RFC 5626 clients (instance, reg-id, Supported: outbound, path)
@@ -24,12 +24,17 @@ import org.p2psip.auth.Algorithm;
  * @param holdSeconds tcp persistent: keep the connections this long after the last registration;
  *                    0: until SIGTERM or SIGINT; -1: not at all
  * @param ringMillis  tcp: an INVITE rings this long before its 200 (0: answered at once)
+ * @param trustStore  tls: the CA certificates (PEM, or PKCS#12) a server's certificate must chain to;
+ *                    null with {@code tlsInsecure}
+ * @param trustStorePassword tls: the PKCS#12 trust store's password; null: none
+ * @param tlsInsecure tls: accept any server certificate (measurements only)
  */
 public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path users, Mode mode, double rate,
                           double durationSeconds, long attempts, Algorithm algorithm, int expires, long t1Millis,
                           long timeoutMillis, double primeRate, int limit, Path state, Path csv, boolean quiet,
                           int offset, String transport, boolean persistent, Sources sources, boolean outbound,
-                          long keepaliveSeconds, double holdSeconds, long ringMillis) {
+                          long keepaliveSeconds, double holdSeconds, long ringMillis, Path trustStore,
+                          String trustStorePassword, boolean tlsInsecure) {
 
     static final String USAGE = """
             usage: sipload --target HOST:PORT --users FILE.csv --mode plain|first|refresh [options]
@@ -44,7 +49,10 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
               --prime-rate N      mode refresh: rate of first registrations for phones without state (default --rate)
               --limit N           only N users of the file
               --offset N          skip the first N users of the file (processes sharing one file)
-              --transport T       udp or tcp (default udp)
+              --transport T       udp, tcp or tls (default udp); tls takes every tcp option
+              --trust-store FILE  tls: CA certificates, PEM (deploy's <run dir>/tls/ca.pem) or PKCS#12
+              --trust-store-password P  tls: the PKCS#12 trust store's password
+              --tls-insecure      tls: accept any server certificate (measurements only)
               --connection C      tcp: persistent (one per phone, kept) or per-transaction (default persistent)
               --sources A-B       tcp: bind connections to these IPv4 addresses, round robin (default: toward the target)
               --outbound          RFC 5626 client: +sip.instance and reg-id in Contact, Supported: outbound, path
@@ -85,6 +93,10 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
                 stream.outbound = true;
                 continue;
             }
+            if (name.equals("--tls-insecure")) {
+                stream.tlsInsecure = true;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(name + " needs a value");
             }
@@ -119,14 +131,23 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         return new LoadOptions(target, bind, users, mode, rate, duration, attempts, algorithm, expires, t1,
                 timeout > 0 ? timeout : Timing.timerFMillis(t1), primeRate > 0 ? primeRate : rate, limit, state, csv,
                 quiet, stream.offset, stream.transport, stream.persistent, stream.sources, stream.outbound,
-                stream.keepalive, stream.hold, stream.ringMillis);
+                stream.keepalive, stream.hold, stream.ringMillis, stream.trustStore, stream.trustStorePassword,
+                stream.tlsInsecure);
     }
 
-    boolean tcp() {
-        return transport.equals("tcp");
+    /** Over connections, TCP or TLS: everything but UDP. */
+    boolean stream() {
+        return !transport.equals("udp");
     }
 
-    /** The options of the TCP transport and its phones, and --offset; what only makes sense over TCP is refused over UDP. */
+    boolean tls() {
+        return transport.equals("tls");
+    }
+
+    /**
+     * The options of the TCP and TLS transports and their phones, and --offset; what only makes
+     * sense over connections is refused over UDP, the TLS options over anything but TLS.
+     */
     private static final class StreamChoices {
         int offset;
         String transport = "udp";
@@ -136,21 +157,26 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         long keepalive;
         double hold = -1;
         long ringMillis;
+        Path trustStore;
+        String trustStorePassword;
+        boolean tlsInsecure;
         private final List<String> tcpOnly = new ArrayList<>();
 
         void set(String name, String value) {
             switch (name) {
                 case "--offset" -> offset = (int) atLeastZero(name, Integer.parseInt(value));
-                case "--transport" -> transport = choice(name, value, "udp", "tcp");
+                case "--transport" -> transport = transport(value);
                 case "--connection" -> persistent = choice(name, value, "persistent", "per-transaction")
                         .equals("persistent");
                 case "--sources" -> sources = Sources.parse(value);
                 case "--keepalive" -> keepalive = (long) positive(name, Long.parseLong(value));
                 case "--hold" -> hold = atLeastZero(name, Double.parseDouble(value));
                 case "--ring-ms" -> ringMillis = (long) atLeastZero(name, Long.parseLong(value));
+                case "--trust-store" -> trustStore = Path.of(value);
+                case "--trust-store-password" -> trustStorePassword = value;
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
-            if (!name.equals("--offset") && !name.equals("--transport")) {
+            if (!name.equals("--offset") && !name.equals("--transport") && !name.startsWith("--trust-store")) {
                 tcpOnly.add(name);
             }
         }
@@ -158,11 +184,30 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         void check() {
             if (transport.equals("udp") && (!tcpOnly.isEmpty() || outbound)) {
                 throw new IllegalArgumentException((tcpOnly.isEmpty() ? "--outbound" : tcpOnly.get(0))
-                        + " needs --transport tcp");
+                        + " needs --transport tcp or tls");
             }
             if (!persistent && (keepalive > 0 || hold >= 0)) {
                 throw new IllegalArgumentException("--keepalive and --hold need --connection persistent");
             }
+            boolean tlsAsked = trustStore != null || trustStorePassword != null || tlsInsecure;
+            if (!transport.equals("tls") && tlsAsked) {
+                throw new IllegalArgumentException((tlsInsecure ? "--tls-insecure" : "--trust-store")
+                        + " needs --transport tls");
+            }
+            if (transport.equals("tls") && (trustStore == null) == !tlsInsecure) {
+                throw new IllegalArgumentException("--transport tls needs --trust-store FILE (the server's CA) "
+                        + "or --tls-insecure, not both");
+            }
+            if (trustStorePassword != null && trustStore == null) {
+                throw new IllegalArgumentException("--trust-store-password needs --trust-store");
+            }
+        }
+
+        private static String transport(String value) {
+            if (!List.of("udp", "tcp", "tls").contains(value)) {
+                throw new IllegalArgumentException("--transport: udp, tcp or tls, not " + value);
+            }
+            return value;
         }
 
         private static double atLeastZero(String name, double value) {

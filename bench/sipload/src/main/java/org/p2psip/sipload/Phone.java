@@ -11,7 +11,7 @@ import org.p2psip.auth.Algorithm;
  * challenge it answers and how many requests it answered on that nonce. Touched by the load's
  * one thread only.
  *
- * <p>Over TCP it also has its connection, the addresses its requests show (its connection's), what
+ * <p>Over TCP and TLS it also has its connection, the addresses its requests show (its connection's), what
  * its registration's 200 said of outbound (RFC 5626), and the calls it answered.
  */
 final class Phone {
@@ -25,7 +25,7 @@ final class Phone {
     // Where its requests come from: the load's one UDP socket, or its TCP connection.
     RegisterRequest.Local via;      // the sent-by of its Via
     String contactUri = "";         // the URI of its Contact, in REGISTERs and in its answers to calls
-    Connection connection;          // its TCP connection; null over UDP or before it connects
+    Connection connection;          // its TCP or TLS connection; null over UDP or before it connects
     Transaction transaction;        // its request in flight; null between registrations
     // What its last 200 said (RFC 5626 §4.2.1, §4.4.1) and what it answered.
     boolean outboundRequired;       // Require: outbound

@@ -20,7 +20,7 @@ final class RegisterFlow {
     private final boolean outbound;
     private final int expires;
 
-    /** {@code transport}: "udp" or "tcp", in Via; {@code outbound}: register as an RFC 5626 client. */
+    /** {@code transport}: "udp", "tcp" or "tls", in Via; {@code outbound}: register as an RFC 5626 client. */
     RegisterFlow(Mode mode, Algorithm algorithm, Ids ids, String transport, boolean outbound, int expires) {
         this.mode = mode;
         this.algorithm = algorithm;

@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * The bytes of one REGISTER (RFC 3261 §10.2): Request-URI the AOR's domain, To and From the AOR,
  * the phone's Call-ID and CSeq, a Contact at the phone's address (the load's UDP socket, or its
- * TCP connection: it listens nowhere else), Expires, and Authorization when it answers a challenge.
+ * TCP or TLS connection: it listens nowhere else), Expires, and Authorization when it answers a challenge.
  * As an RFC 5626 client (outbound) the Contact carries the phone's instance and reg-id 1 and the
  * request says it supports outbound and path.
  */
@@ -25,7 +25,7 @@ final class RegisterRequest {
         return "sip:" + user.domain();
     }
 
-    /** The URI of a phone's Contact at {@code local}; {@code transport} "udp" (the default, left out) or "tcp". */
+    /** The URI of a phone's Contact at {@code local}; {@code transport} "udp" (the default, left out), "tcp" or "tls". */
     static String contactUri(User user, Local local, String transport) {
         String host = local.host().indexOf(':') >= 0 ? "[" + local.host() + "]" : local.host();
         String uri = "sip:" + user.name() + "@" + host + ":" + local.port();
@@ -34,7 +34,7 @@ final class RegisterRequest {
 
     /**
      * The REGISTER of {@code phone} from its {@link Phone#via} and {@link Phone#contactUri}, over
-     * {@code transport} ("udp", "tcp"); {@code outbound}: as an RFC 5626 client.
+     * {@code transport} ("udp", "tcp", "tls"); {@code outbound}: as an RFC 5626 client.
      */
     static byte[] build(Phone phone, String transport, boolean outbound, String branch, int expires,
                         String authorization) {

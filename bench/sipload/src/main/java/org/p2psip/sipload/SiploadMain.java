@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * sipload: registers users over UDP or TCP, open loop, at a rate, optionally holds their
+ * sipload: registers users over UDP, TCP or TLS, open loop, at a rate, optionally holds their
  * connections, and prints one summary line (README.md). Exit code 0 when every registration
  * completed, 1 when any failed, 2 for a bad command line (or more connections than the process
  * may open), 3 when it could not run (a file, the socket).
@@ -28,7 +28,7 @@ public final class SiploadMain {
             return;
         }
         // Over UDP the JVM keeps its own handling of signals, as before TCP came.
-        Stop stop = options.tcp() ? Stop.onSignals(System.out) : Stop.never();
+        Stop stop = options.stream() ? Stop.onSignals(System.out) : Stop.never();
         int code;
         try {
             code = run(options, System.out, options.quiet() ? null : System.err, stop);
@@ -88,12 +88,12 @@ public final class SiploadMain {
     }
 
     /**
-     * Over TCP: says that every registration has its final answer (what a test waits for), then
+     * Over TCP and TLS: says that every registration has its final answer (what a test waits for), then
      * holds the connections for --hold. Returns the seconds held.
      */
     private static double registeredThenHeld(LoadOptions options, PrintStream out, PrintStream progress, Stop stop,
                                              Transport transport, Tally tally, List<Phone> phones) throws IOException {
-        if (!options.tcp()) {
+        if (!options.stream()) {
             return 0;
         }
         out.println("sipload registered ok=" + tally.completed + " failed=" + tally.failed());

@@ -21,12 +21,15 @@ import java.util.stream.Collectors;
  *     (responses to no open transaction);
  * <li>p50_ms, p99_ms: from the first REGISTER sent to the final 200, completed attempts only
  *     (empty without any); primed: phones given a first registration before a refresh run;
- * <li>transport, connection (tcp: persistent or per-transaction), connection_failures (registrations
+ * <li>transport, connection (tcp, tls: persistent or per-transaction), connection_failures (registrations
  *     whose connection could not open or closed before the final answer: part of failed),
  *     connections_opened, connections_open (at the end), connections_refused, closed_by_server,
  *     keepalive_pings, keepalive_pongs, outbound_required (phones whose 200 said Require: outbound),
  *     flow_timers (the 200s' Flow-Timer, SECONDS:PHONES joined by '/'), calls_answered, phones_called,
- *     held_s (how long --hold held), rss_kib (the process's resident memory at the end; empty off Linux).
+ *     held_s (how long --hold held), rss_kib (the process's resident memory at the end; empty off Linux);
+ * <li>tls_handshakes, tls_handshake_failures (handshakes refused by either side, or cut by the server),
+ *     tls_handshake_p50_ms, tls_handshake_p99_ms (from the ClientHello to the handshake's end; empty
+ *     without any).
  * </ul>
  */
 final class Summary {
@@ -56,10 +59,13 @@ final class Summary {
         return String.format(Locale.ROOT, "transport=%s connection=%s connection_failures=%d connections_opened=%d "
                         + "connections_open=%d connections_refused=%d closed_by_server=%d keepalive_pings=%d "
                         + "keepalive_pongs=%d outbound_required=%d flow_timers=%s calls_answered=%d phones_called=%d "
-                        + "held_s=%.1f rss_kib=%s",
-                options.transport(), options.tcp() ? (options.persistent() ? "persistent" : "per-transaction") : "",
+                        + "held_s=%.1f rss_kib=%s tls_handshakes=%d tls_handshake_failures=%d tls_handshake_p50_ms=%s "
+                        + "tls_handshake_p99_ms=%s",
+                options.transport(), options.stream() ? (options.persistent() ? "persistent" : "per-transaction") : "",
                 t.connectionFailures, c.opened, c.open, c.refused, c.closedByServer, c.pings, c.pongs, outbound,
-                joined(flowTimers), callsAnswered(phones), called, heldSeconds, rss < 0 ? "" : Long.toString(rss));
+                joined(flowTimers), callsAnswered(phones), called, heldSeconds, rss < 0 ? "" : Long.toString(rss),
+                c.handshakes, c.handshakeFailures, millis(c.handshakeTimes.percentileMillis(50)),
+                millis(c.handshakeTimes.percentileMillis(99)));
     }
 
     static long callsAnswered(List<Phone> phones) {

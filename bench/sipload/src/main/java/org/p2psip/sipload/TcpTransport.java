@@ -14,13 +14,15 @@ import java.util.PriorityQueue;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Phones over TCP, every connection on one Selector, no thread per connection. Persistent: a
+ * Phones over TCP or TLS, every connection on one Selector, no thread per connection. Persistent: a
  * phone connects at its first REGISTER and keeps the connection (what the server sends it arrives
  * there); per transaction: a new connection per REGISTER, closed once its final answer came. No
  * socket listens: a connection is bound to the next --sources address (port chosen by the
  * system) before it connects, so that its address is known for the Via and Contact of the request
  * that waits for the connect. Requests that reach a phone are answered by its {@link UserAgent};
- * keep-alives (RFC 5626 §3.5.1) go out on persistent connections of registered phones.
+ * keep-alives (RFC 5626 §3.5.1) go out on persistent connections of registered phones. Over TLS
+ * each connection is a {@link TlsConnection} (same framing, keep-alives and phones, through an
+ * SSLEngine) and the handshakes' CPU-heavy tasks run on {@link HandshakeTasks}' few threads.
  */
 final class TcpTransport implements Transport {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
@@ -30,6 +32,9 @@ final class TcpTransport implements Transport {
     private final boolean persistent;
     private final long keepaliveSeconds; // 0: each phone's Flow-Timer, when its 200 gave one
     private final UserAgent agent;
+    private final TlsClient tls;         // null over plain TCP
+    private final HandshakeTasks tasks;  // null over plain TCP
+    private boolean handshakeFailureTold;
     private final ConnectionTally tally = new ConnectionTally();
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final PriorityQueue<Due> timers = new PriorityQueue<>();
@@ -43,9 +48,14 @@ final class TcpTransport implements Transport {
         }
     }
 
+    /** {@code tls}: null for plain TCP, else how connections speak TLS. */
     TcpTransport(InetSocketAddress target, Sources sources, boolean persistent, long keepaliveSeconds,
-                 UserAgent agent) throws IOException {
+                 UserAgent agent, TlsClient tls) throws IOException {
         this.selector = Selector.open();
+        this.tls = tls;
+        // the selector thread does the rest, so leave it a core of its own where there are several
+        this.tasks = tls == null ? null
+                : new HandshakeTasks(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), selector);
         this.target = target;
         this.sources = sources;
         this.persistent = persistent;
@@ -55,7 +65,7 @@ final class TcpTransport implements Transport {
 
     @Override
     public String name() {
-        return "tcp";
+        return tls == null ? "tcp" : "tls";
     }
 
     @Override
@@ -76,7 +86,7 @@ final class TcpTransport implements Transport {
         phone.via = connection.local;
         // Per transaction the phone keeps its first Contact: a new one per REGISTER would add a binding each time.
         if (persistent || phone.contactUri.isEmpty()) {
-            phone.contactUri = RegisterRequest.contactUri(phone.user, connection.local, "tcp");
+            phone.contactUri = RegisterRequest.contactUri(phone.user, connection.local, name());
         }
         return true;
     }
@@ -91,10 +101,13 @@ final class TcpTransport implements Transport {
             channel.bind(new InetSocketAddress(sources.next(), 0));
             var bound = (InetSocketAddress) channel.getLocalAddress();
             var local = new RegisterRequest.Local(bound.getAddress().getHostAddress(), bound.getPort());
-            var connection = new Connection(channel, local, phone);
-            connection.connected = channel.connect(target);
-            connection.key = channel.register(selector,
-                    connection.connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, connection);
+            var connection = tls == null ? new Connection(channel, local, phone)
+                    : new TlsConnection(channel, local, phone, tls.engine(phone), tls, tasks, tally);
+            boolean connectedAtOnce = channel.connect(target);
+            connection.key = channel.register(selector, connectedAtOnce ? 0 : SelectionKey.OP_CONNECT, connection);
+            if (connectedAtOnce) {
+                connection.connectedNow();
+            }
             tally.opened++;
             tally.open++;
             return connection;
@@ -153,6 +166,7 @@ final class TcpTransport implements Transport {
             handle(key, listener);
         }
         selector.selectedKeys().clear();
+        resumeHandshakes(listener);
         long now = System.nanoTime();
         while (!lostMeanwhile.isEmpty()) {
             listener.lost(lostMeanwhile.poll(), now);
@@ -169,34 +183,65 @@ final class TcpTransport implements Transport {
         try {
             if (key.isConnectable()) {
                 connection.channel.finishConnect();
-                connection.connected = true;
                 wasConnected = true;
-                connection.flush();
+                connection.connectedNow();
             }
             if (key.isValid() && key.isWritable()) {
                 connection.flush();
             }
             if (key.isValid() && key.isReadable()
                     && !connection.read(readBuffer, new Inbound(connection, listener))) {
-                lose(connection, true, listener);
+                lose(connection, true, listener, null);
             }
         } catch (IOException e) {
-            lose(connection, wasConnected, listener);
+            lose(connection, wasConnected, listener, e);
         }
     }
 
-    /** The connection ended without us: refused while connecting, else closed (or reset) by the server. */
-    private void lose(Connection connection, boolean wasConnected, Listener listener) throws IOException {
+    /** TLS connections whose handshake tasks finished meanwhile go on with their handshakes. */
+    private void resumeHandshakes(Listener listener) throws IOException {
+        if (tasks == null) {
+            return;
+        }
+        for (TlsConnection connection = tasks.done(); connection != null; connection = tasks.done()) {
+            try {
+                if (!connection.resume(new Inbound(connection, listener))) {
+                    lose(connection, true, listener, null);
+                }
+            } catch (IOException e) {
+                lose(connection, true, listener, e);
+            }
+        }
+    }
+
+    /**
+     * The connection ended without us: refused while connecting, its TLS handshake failed (refused
+     * by either side, or the server closed during it), else closed (or reset) by the server.
+     */
+    private void lose(Connection connection, boolean wasConnected, Listener listener, IOException cause)
+            throws IOException {
         if (connection.closed) {
             return;
         }
-        if (wasConnected) {
-            tally.closedByServer++;
-        } else {
+        if (!wasConnected) {
             tally.refused++;
+        } else if (connection.handshaking()) {
+            tally.handshakeFailures++;
+            tellFirstHandshakeFailure(cause);
+        } else {
+            tally.closedByServer++;
         }
         drop(connection);
         listener.lost(connection.phone, System.nanoTime());
+    }
+
+    /** Why the first handshake failed, on stderr (the summary only counts them): a wrong trust store says so here. */
+    private void tellFirstHandshakeFailure(IOException cause) {
+        if (!handshakeFailureTold) {
+            handshakeFailureTold = true;
+            System.err.println("sipload: TLS handshake with " + target.getHostString() + ":" + target.getPort()
+                    + " failed: " + (cause == null ? "the server closed the connection" : cause.getMessage()));
+        }
     }
 
     private void drop(Connection connection) {
@@ -316,6 +361,9 @@ final class TcpTransport implements Transport {
     public void close() throws IOException {
         for (SelectionKey key : new ArrayList<>(selector.keys())) {
             close((Connection) key.attachment());
+        }
+        if (tasks != null) {
+            tasks.close();
         }
         selector.close();
     }

@@ -7,8 +7,7 @@ import java.nio.channels.Selector;
 /**
  * How the load's requests leave and its answers come back, one class per transport: {@link
  * UdpTransport} (one socket for every phone), {@link TcpTransport} (a connection per phone or per
- * request). A TLS transport would be a third, its connections wrapping an SSLEngine around the
- * same framing. The load's one thread uses it; only {@link #wakeup} may come from another.
+ * request, plain or TLS). The load's one thread uses it; only {@link #wakeup} may come from another.
  */
 interface Transport extends Closeable {
 
@@ -20,7 +19,7 @@ interface Transport extends Closeable {
         void lost(Phone phone, long now) throws IOException;
     }
 
-    /** "udp" or "tcp": in Via, in Contact and in the summary. */
+    /** "udp", "tcp" or "tls": in Via, in Contact and in the summary. */
     String name();
 
     /** Whether requests are sent again on Timer E: not on a reliable transport (RFC 3261 §17.1.1.2). */

@@ -4,18 +4,22 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-/** The transport a command line asks for, with its source addresses. */
+/** The transport a command line asks for, with its source addresses and, over TLS, whom it trusts. */
 final class Transports {
 
     private Transports() {
     }
 
     static Transport open(LoadOptions options, Ids ids) throws IOException {
-        if (!options.tcp()) {
+        if (!options.stream()) {
             return new UdpTransport(options.bind(), options.target());
         }
+        TlsClient tls = options.tls()
+                ? new TlsClient(options.target(), options.tlsInsecure() ? null : options.trustStore(),
+                        options.trustStorePassword())
+                : null;
         return new TcpTransport(options.target(), sources(options), options.persistent(), options.keepaliveSeconds(),
-                new UserAgent(ids, options.ringMillis()));
+                new UserAgent(ids, options.ringMillis()), tls);
     }
 
     /** --sources; else --bind's address (its port is the system's choice per connection); else the one toward the target. */
