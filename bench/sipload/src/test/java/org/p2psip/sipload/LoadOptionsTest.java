@@ -57,4 +57,24 @@ class LoadOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
                 "--mode", "plain", "--transport", "tcp", "--sources", "127.0.0.9-127.0.0.2"));
     }
+
+    @Test
+    void tlsTakesTheTcpOptionsAndNeedsATrustStoreOrInsecure() {
+        LoadOptions o = LoadOptions.parse("--target", "127.0.0.1:33490", "--users", "u", "--mode", "plain",
+                "--transport", "tls", "--trust-store", "ca.pem", "--outbound", "--hold", "30");
+        assertEquals(true, o.tls());
+        assertEquals(true, o.stream());
+        assertEquals("ca.pem", o.trustStore().toString());
+        assertEquals(false, o.tlsInsecure());
+        assertEquals(true, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "plain", "--transport", "tls",
+                "--tls-insecure", "--connection", "per-transaction").tlsInsecure());
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "tls"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "tls", "--trust-store", "ca.pem", "--tls-insecure"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--transport", "tcp", "--trust-store", "ca.pem"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--tls-insecure"));
+    }
 }

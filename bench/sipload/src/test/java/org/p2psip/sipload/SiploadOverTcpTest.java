@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -48,13 +47,10 @@ class SiploadOverTcpTest {
         var out = new ByteArrayOutputStream();
         CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, stub.address(), "--mode",
                 "first", "--outbound", "--hold", "2.5"));
-        waitFor(() -> stub.users.size() >= 2 * USERS);
-        String invite = "INVITE sip:u3@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1:5060;branch=z9hG4bKcall1\r\n"
-                + "Record-Route: <sip:127.0.0.1;lr>\r\nFrom: <sip:bob@p2psip.test>;tag=b1\r\n"
-                + "To: <sip:u3@p2psip.test>\r\nCall-ID: call-1\r\nCSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n";
-        List<String> answers = stub.call("u3", invite, 2);
+        StubUsers.waitFor(() -> stub.users.size() >= 2 * USERS, 5);
+        List<String> answers = stub.call("u3", TcpRegistrarStub.invite("u3", "TCP"), 2);
         assertEquals(0, code.get());
-        Map<String, String> s = summary(out);
+        Map<String, String> s = StubUsers.lastSummary(out);
         assertEquals("20", s.get("completed"), s.toString());
         assertEquals("20", s.get("connections_opened"), "one connection per phone for both REGISTERs: " + s);
         assertEquals(20, stub.accepted.get());
@@ -68,7 +64,7 @@ class SiploadOverTcpTest {
         assertEquals(2, answers.size(), answers.toString());
         assertTrue(answers.get(0).startsWith("SIP/2.0 180 Ringing\r\n"), answers.get(0));
         assertTrue(answers.get(1).startsWith("SIP/2.0 200 OK\r\n"), answers.get(1));
-        assertTrue(answers.get(1).contains("\r\nRecord-Route: <sip:127.0.0.1;lr>\r\n"), answers.get(1));
+        assertTrue(answers.get(1).contains("\r\nRecord-Route: <sip:127.0.0.1:5060;transport=tcp;lr>\r\n"), answers.get(1));
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("sipload registered ok=20 failed=0\n"));
     }
 
@@ -76,7 +72,7 @@ class SiploadOverTcpTest {
     void perTransactionOpensAConnectionPerRegisterAndClosesIt() throws Exception {
         var out = new ByteArrayOutputStream();
         assertEquals(0, run(out, stub.address(), "--mode", "first", "--connection", "per-transaction"));
-        Map<String, String> s = summary(out);
+        Map<String, String> s = StubUsers.lastSummary(out);
         assertEquals("20", s.get("completed"), s.toString());
         assertEquals("40", s.get("connections_opened"), "the challenge's answer on a new connection: " + s);
         assertEquals("0", s.get("connections_open"), s.toString());
@@ -91,7 +87,7 @@ class SiploadOverTcpTest {
         }
         var out = new ByteArrayOutputStream();
         assertEquals(1, run(out, nobody, "--mode", "plain", "--attempts", "5"));
-        Map<String, String> s = summary(out);
+        Map<String, String> s = StubUsers.lastSummary(out);
         assertEquals("5", s.get("connection_failures"), s.toString());
         assertEquals("5", s.get("connections_refused"), s.toString());
         assertEquals("0", s.get("timeouts"), "refused, not left to time out: " + s);
@@ -101,24 +97,6 @@ class SiploadOverTcpTest {
         var args = new ArrayList<>(List.of("--target", target, "--users", users.toString(), "--rate", "200",
                 "--timeout-ms", "3000", "--quiet", "--transport", "tcp"));
         args.addAll(List.of(extra));
-        try {
-            return SiploadMain.run(LoadOptions.parse(args.toArray(String[]::new)),
-                    new PrintStream(out, true, StandardCharsets.UTF_8), null);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < end) {
-            Thread.sleep(20);
-        }
-        assertTrue(condition.getAsBoolean(), "not in 5 s");
-    }
-
-    private static Map<String, String> summary(ByteArrayOutputStream out) {
-        String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
-        return StubUsers.summary(lines[lines.length - 1]);
+        return StubUsers.run(out, args);
     }
 }

@@ -2,14 +2,19 @@ package org.p2psip.sipload;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
-/** The tests' users (u0, u1, ... with passwords pw0, pw1, ...) and their reading of the summary line. */
+/** The tests' users (u0, u1, ... with passwords pw0, pw1, ...), their reading of the summary line, their waits. */
 final class StubUsers {
 
     private StubUsers() {
@@ -41,5 +46,30 @@ final class StubUsers {
             fields.put(field.substring(0, eq), field.substring(eq + 1));
         }
         return fields;
+    }
+
+    /** The fields of the last line written to {@code out}: the summary. */
+    static Map<String, String> lastSummary(ByteArrayOutputStream out) {
+        String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
+        return summary(lines[lines.length - 1]);
+    }
+
+    /** Waits until {@code condition} holds, failing the test after {@code seconds}. */
+    static void waitFor(BooleanSupplier condition, int seconds) throws InterruptedException {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+        assertTrue(condition.getAsBoolean(), "not in " + seconds + " s");
+    }
+
+    /** sipload run as its command line runs it, with {@code args}, the summary to {@code out}; its exit code. */
+    static int run(ByteArrayOutputStream out, List<String> args) {
+        try {
+            return SiploadMain.run(LoadOptions.parse(args.toArray(String[]::new)),
+                    new PrintStream(out, true, StandardCharsets.UTF_8), null);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@link RegistrarStub}'s answers over TCP, a thread per connection (a test's few dozen): it
+ * {@link RegistrarStub}'s answers over TCP or TLS (an SSLServerSocket given), a thread per connection (a test's few dozen): it
  * frames what it reads with the client's {@link StreamFramer}, answers REGISTERs on the
  * connection they came on, as an RFC 5626 registrar when the REGISTER supports outbound (Require:
  * outbound, Flow-Timer), answers a CRLFCRLF ping with a CRLF, and can call a registered user over
@@ -29,17 +29,28 @@ final class TcpRegistrarStub implements AutoCloseable {
     final RegistrarStub registrar;
     final AtomicInteger accepted = new AtomicInteger();
     final List<String> users = new CopyOnWriteArrayList<>();        // the user of each REGISTER, in order
+    final List<String> registers = new CopyOnWriteArrayList<>();    // each REGISTER's text, in order
     private final Map<String, Socket> byUser = new ConcurrentHashMap<>();
     private final Map<Socket, BlockingQueue<String>> responses = new ConcurrentHashMap<>();
     private final ServerSocket server;
 
     TcpRegistrarStub(RegistrarStub registrar) throws IOException {
+        this(registrar, loopbackListener());
+    }
+
+    /** Answers on {@code server}, bound already (a TLS one: its sockets' streams are TLS's plaintext). */
+    TcpRegistrarStub(RegistrarStub registrar, ServerSocket server) {
         this.registrar = registrar;
-        this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        this.server = server;
         var acceptor = new Thread(this::accept, "tcp-registrar-stub");
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    private static ServerSocket loopbackListener() throws IOException {
+        var server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        return server;
     }
 
     String address() {
@@ -85,7 +96,7 @@ final class TcpRegistrarStub implements AutoCloseable {
                 framer.feed(buffer, 0, n, sink);
             }
         } catch (IOException e) {
-            // the client closed, or the stub did
+            // the client closed, or the stub did, or (TLS) the handshake failed
         }
     }
 
@@ -97,6 +108,7 @@ final class TcpRegistrarStub implements AutoCloseable {
         String to = message.substring(message.indexOf("\r\nTo: <sip:") + 11);
         String user = to.substring(0, to.indexOf('@'));
         users.add(user);
+        registers.add(message);
         byUser.put(user, socket);
         String reply = registrar.answer(message);
         if (reply != null && reply.startsWith("SIP/2.0 200") && message.contains("\r\nSupported: outbound")) {
@@ -106,6 +118,15 @@ final class TcpRegistrarStub implements AutoCloseable {
         if (reply != null) {
             send(out, reply);
         }
+    }
+
+    /** An INVITE for {@code user} as a proxy at 127.0.0.1 would send it over {@code transport} (TCP, TLS), with a Record-Route. */
+    static String invite(String user, String transport) {
+        String hop = "127.0.0.1:" + (transport.equals("TLS") ? 5061 : 5060);
+        return "INVITE sip:" + user + "@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/" + transport + " " + hop
+                + ";branch=z9hG4bKcall1\r\nRecord-Route: <sip:" + hop + ";transport=" + transport.toLowerCase(java.util.Locale.ROOT)
+                + ";lr>\r\nFrom: <sip:bob@p2psip.test>;tag=b1\r\nTo: <sip:" + user + "@p2psip.test>\r\n"
+                + "Call-ID: call-1\r\nCSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n";
     }
 
     /** Sends {@code request} to {@code user} over its connection; returns the first {@code count} responses. */
