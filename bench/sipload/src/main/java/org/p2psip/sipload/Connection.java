@@ -85,6 +85,11 @@ class Connection {
         updateInterest();
     }
 
+    /** Whether nothing waits for the socket. */
+    final boolean allSent() {
+        return unsent == null;
+    }
+
     /** What the selector should tell: input when {@link #readable}, writability while bytes wait. */
     final void updateInterest() {
         if (connected && key != null && key.isValid()) {

@@ -69,15 +69,19 @@ final class TlsConnection extends Connection {
         }
         ByteBuffer plain = ByteBuffer.wrap(bytes);
         while (plain.hasRemaining()) {
-            if (!wrap(plain)) {
+            SSLEngineResult result = wrap(plain);
+            if (result.getStatus() == SSLEngineResult.Status.CLOSED) {
                 throw new SSLException("TLS connection closed");
+            }
+            if (result.bytesConsumed() == 0 && result.bytesProduced() == 0) {
+                throw new SSLException("the TLS engine took no data"); // rather than spin on it
             }
         }
         advance();
     }
 
-    /** Wraps from {@code plain} into one record (or a handshake flight) and writes it; false once the engine closed. */
-    private boolean wrap(ByteBuffer plain) throws IOException {
+    /** Wraps from {@code plain} into one record (or a handshake flight) and writes it. */
+    private SSLEngineResult wrap(ByteBuffer plain) throws IOException {
         while (true) {
             ByteBuffer out = tls.netOut;
             out.clear();
@@ -90,7 +94,7 @@ final class TlsConnection extends Connection {
             if (out.hasRemaining()) {
                 writeWire(out, true);
             }
-            return result.getStatus() != SSLEngineResult.Status.CLOSED;
+            return result;
         }
     }
 
@@ -99,8 +103,10 @@ final class TlsConnection extends Connection {
         while (!tasksRunning) {
             switch (engine.getHandshakeStatus()) {
                 case NEED_WRAP -> {
-                    if (!wrap(NOTHING)) {
-                        return;
+                    SSLEngineResult result = wrap(NOTHING);
+                    if (result.getStatus() == SSLEngineResult.Status.CLOSED
+                            || result.bytesProduced() == 0 && result.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                        return; // closed, or nothing to show for it: not a loop to spin in
                     }
                 }
                 case NEED_TASK -> {
@@ -218,7 +224,8 @@ final class TlsConnection extends Connection {
     /** Says close_notify when it can without waiting (best effort: the socket closes right after), then closes. */
     @Override
     void close() {
-        if (!closed && connected && !tasksRunning) {
+        // not after bytes that wait: a record out of order would be an error on the server's side
+        if (!closed && connected && !tasksRunning && allSent()) {
             try {
                 engine.closeOutbound();
                 ByteBuffer out = tls.netOut;
