@@ -38,6 +38,11 @@ final class HandshakeTasks implements AutoCloseable {
         for (Runnable task = engine.getDelegatedTask(); task != null; task = engine.getDelegatedTask()) {
             tasks.add(task);
         }
+        run(tasks, connection);
+    }
+
+    /** Runs {@code tasks} (the connection's engine is theirs meanwhile), then hands the connection back. */
+    void run(List<Runnable> tasks, TlsConnection connection) {
         threads.execute(() -> {
             try {
                 tasks.forEach(Runnable::run);

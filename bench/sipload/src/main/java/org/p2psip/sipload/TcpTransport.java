@@ -53,9 +53,8 @@ final class TcpTransport implements Transport {
                  UserAgent agent, TlsClient tls) throws IOException {
         this.selector = Selector.open();
         this.tls = tls;
-        // the selector thread does the rest, so leave it a core of its own where there are several
-        this.tasks = tls == null ? null
-                : new HandshakeTasks(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), selector);
+        // a thread per core: the selector thread's share of a handshake is small, and waits while they work
+        this.tasks = tls == null ? null : new HandshakeTasks(Runtime.getRuntime().availableProcessors(), selector);
         this.target = target;
         this.sources = sources;
         this.persistent = persistent;

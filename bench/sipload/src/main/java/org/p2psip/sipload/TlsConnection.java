@@ -29,6 +29,8 @@ final class TlsConnection extends Connection {
     private long handshakeStartNanos;
     private boolean handshaken;
     private boolean tasksRunning;
+    private ByteBuffer hello;           // the ClientHello, wrapped by a task thread, to be written on resume
+    private IOException helloFailure;   // or why it could not be
 
     TlsConnection(SocketChannel channel, RegisterRequest.Local local, Phone phone, SSLEngine engine, TlsClient tls,
                   HandshakeTasks tasks, ConnectionTally tally) {
@@ -39,13 +41,27 @@ final class TlsConnection extends Connection {
         this.tally = tally;
     }
 
+    /**
+     * TCP is connected: the ClientHello is made on a task thread (its key share is a key pair
+     * generated: as much CPU as a delegated task) and written when it comes back.
+     */
     @Override
     void connectedNow() throws IOException {
         connected = true;
         handshakeStartNanos = System.nanoTime();
-        engine.beginHandshake();
-        advance(); // the ClientHello
-        flush();
+        tasksRunning = true;
+        updateInterest();
+        int size = engine.getSession().getPacketBufferSize();
+        tasks.run(java.util.List.of(() -> {
+            try {
+                engine.beginHandshake();
+                ByteBuffer out = ByteBuffer.allocate(size);
+                engine.wrap(NOTHING, out);
+                hello = out.flip();
+            } catch (IOException | RuntimeException e) {
+                helloFailure = e instanceof IOException io ? io : new SSLException(e);
+            }
+        }), this);
     }
 
     @Override
@@ -153,6 +169,13 @@ final class TlsConnection extends Connection {
         }
         tasksRunning = false;
         updateInterest();
+        if (helloFailure != null) {
+            throw helloFailure;
+        }
+        if (hello != null) {
+            writeWire(hello, false);
+            hello = null;
+        }
         if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_UNWRAP) {
             // an engine reports a failed task at its next wrap or unwrap: make it now rather than at Timer F
             ByteBuffer app = tls.appIn;
