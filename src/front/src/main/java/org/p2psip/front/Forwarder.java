@@ -39,6 +39,10 @@ final class Forwarder {
             Request.REFER, Request.NOTIFY);
     private static final gov.nist.javax.sip.header.HeaderFactoryImpl HEADERS = new gov.nist.javax.sip.header.HeaderFactoryImpl();
 
+    /** RFC 3261's T1 and T2: the front's retransmissions over UDP for its stream clients. */
+    private static final long T1_MILLIS = 500;
+    private static final long T2_MILLIS = 4_000;
+
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     static final String CONNECTION_PARAM = "p2psip-conn";
 
@@ -54,9 +58,11 @@ final class Forwarder {
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
     private final FlowTokens flows = new FlowTokens();
+    private final java.util.concurrent.ScheduledExecutorService timers;
 
     Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
-            Outlet outlet, FrontStats stats, int retryAfterSeconds) {
+            Outlet outlet, FrontStats stats, int retryAfterSeconds, java.util.concurrent.ScheduledExecutorService timers) {
+        this.timers = timers;
         this.listeners = listeners;
         this.self = listeners.inner();
         this.nodes = nodes;
@@ -230,9 +236,14 @@ final class Forwarder {
         if (!Request.ACK.equals(method)) {
             boolean invite = Request.INVITE.equals(method);
             var open = new Transactions.Open(node, invite, forwarded, connection, now);
-            if (transactions.start(Transactions.key(branch, method), open) == Transactions.Start.FULL) {
+            String key = Transactions.key(branch, method);
+            Transactions.Start start = transactions.start(key, open);
+            if (start == Transactions.Start.FULL) {
                 refuseForwarded(forwarded, connection);
                 return;
+            }
+            if (start == Transactions.Start.STARTED && connection != Outlet.UDP) {
+                retransmitLater(key, open, T1_MILLIS);
             }
             if (newCall) {
                 affinity.callStarted(callId);
@@ -240,6 +251,28 @@ final class Forwarder {
         }
         stats.requestsForwarded.increment();
         outlet.toNode(node, forwarded);
+    }
+
+    /**
+     * A request from a TCP or TLS client crosses to its node over UDP, where a datagram may be
+     * lost (a node's receive buffer overflowing in a burst), and its client never sends it again
+     * over a reliable transport (RFC 3261 §17.1.1.2). So the front does what a UDP client would:
+     * it sends the request again after T1, then after twice as long each time (a non-INVITE's at
+     * most every T2: Timers E and A), until the node answers or 64 x T1 have passed. Requests of
+     * UDP clients are not: their clients retransmit them, through the front.
+     */
+    private void retransmitLater(String key, Transactions.Open open, long delayMillis) {
+        timers.schedule(() -> {
+            if (transactions.get(key) != open || open.provisional) {
+                return; // answered, or forgotten
+            }
+            long next = open.invite ? 2 * delayMillis : Math.min(2 * delayMillis, T2_MILLIS);
+            stats.retransmittedToNodes.increment();
+            outlet.toNode(open.node, open.forwarded);
+            if (System.nanoTime() - open.startNanos + next * 1_000_000L < 64 * T1_MILLIS * 1_000_000L) {
+                retransmitLater(key, open, next);
+            }
+        }, delayMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** An answer from a node (or anything that claims to be one): back to the client on the path it came. */

@@ -32,6 +32,7 @@ public final class Front implements AutoCloseable {
     private static final int BACKLOG = 4096;
 
     private final EventLoopGroup group;
+    private final EventLoopGroup udpGroup;
     private final Channel udp;
     private final Channel innerUdp;
     private final Channel tcp;
@@ -44,10 +45,11 @@ public final class Front implements AutoCloseable {
     private final Transactions transactions;
     private final Connections connections;
 
-    private Front(EventLoopGroup group, Channel udp, Channel innerUdp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
+    private Front(EventLoopGroup group, EventLoopGroup udpGroup, Channel udp, Channel innerUdp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
             InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
             Transactions transactions, Connections connections) {
         this.group = group;
+        this.udpGroup = udpGroup;
         this.probing = probing;
         this.udp = udp;
         this.innerUdp = innerUdp;
@@ -85,21 +87,25 @@ public final class Front implements AutoCloseable {
         var outlet = new SocketOutlet(connections, stats);
         Transport transport = Transport.best();
         EventLoopGroup group = transport.group(config.get(FrontOptions.THREADS));
+        // The UDP sockets get a loop of their own: tens of thousands of stream clients connecting
+        // at once kept the shared loops busy for seconds (the JIT still cold), the nodes' answers
+        // and probe answers waited unread behind them, and the front took both nodes for dead.
+        EventLoopGroup udpGroup = transport.group(1);
         boolean started = false;
         try {
             boolean reusePort = config.get(FrontOptions.REUSE_PORT);
-            Channel udp = bindUdp(transport, group, maxMessage, listen, reusePort);
+            Channel udp = bindUdp(transport, udpGroup, maxMessage, listen, reusePort);
             var listening = (InetSocketAddress) udp.localAddress();
             String innerOption = config.get(FrontOptions.INNER);
             Channel innerUdp = innerOption.isBlank() ? udp
-                    : bindUdp(transport, group, maxMessage, Addresses.parse(innerOption), false);
+                    : bindUdp(transport, udpGroup, maxMessage, Addresses.parse(innerOption), false);
             var self = (InetSocketAddress) innerUdp.localAddress();
             var batch = new DatagramBatch(udp);
             var innerBatch = innerUdp == udp ? batch : new DatagramBatch(innerUdp);
             outlet.udp = batch;
             outlet.innerUdp = innerBatch;
             var forwarder = new Forwarder(new Listeners(listening, tlsPort, self), nodes, policy, affinity,
-                    transactions, outlet, stats, config.get(FrontOptions.RETRY_AFTER));
+                    transactions, outlet, stats, config.get(FrontOptions.RETRY_AFTER), udp.eventLoop());
             var inbound = new Inbound(forwarder, stats);
             udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
             if (innerUdp != udp) {
@@ -121,12 +127,13 @@ public final class Front implements AutoCloseable {
                     tls == null ? "" : ", TLS on port " + tlsPort, reusePort ? ", shared by SO_REUSEPORT" : "", self,
                     config.get(FrontOptions.POLICY), nodes.all());
             started = true;
-            return new Front(group, udp, innerUdp, tcp, tls, probing, listening, nodes, stats, affinity, transactions,
+            return new Front(group, udpGroup, udp, innerUdp, tcp, tls, probing, listening, nodes, stats, affinity, transactions,
                     connections);
         } finally {
             if (!started) {
                 // also when a bind fails: sync() rethrows the BindException without declaring it
                 group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                udpGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             }
         }
     }
@@ -203,6 +210,7 @@ public final class Front implements AutoCloseable {
             tls.close().awaitUninterruptibly();
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        udpGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 
     /** Writes to the UDP socket and the clients' TCP and TLS connections; never waits. */

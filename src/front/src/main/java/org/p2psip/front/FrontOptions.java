@@ -39,7 +39,7 @@ public final class FrontOptions {
     public static final Option<Integer> MAX_MESSAGE = Option.integer(PREFIX + "max.message", 65_000,
             "16384", "Largest SIP message in bytes the front accepts (UDP datagram or TCP frame); larger ones are dropped.");
     public static final Option<Integer> THREADS = Option.integer(PREFIX + "threads", 2,
-            "4", "Netty event-loop threads (the UDP socket is served by one of them).");
+            "4", "Netty event-loop threads of the clients' TCP and TLS connections; the UDP sockets have one more of their own, so that a burst of stream clients never delays the nodes' answers and the probes.");
     public static final Option<Integer> TLS_PORT = Option.integer(PREFIX + "tls.port", 0,
             "5061", "Port on the listen address where the front also accepts SIP over TLS (RFC 3261 §26); 0: no TLS listener.");
     public static final Option<String> TLS_KEY_STORE = Option.string(PREFIX + "tls.key-store", "",

@@ -23,6 +23,7 @@ public final class FrontStats {
     final LongAdder flowRequests = new LongAdder();
     final LongAdder flowsFailed = new LongAdder();
     final LongAdder keepalivesAnswered = new LongAdder();
+    final LongAdder retransmittedToNodes = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
     public long requestsForwarded() {
@@ -98,6 +99,11 @@ public final class FrontStats {
         return keepalivesAnswered.sum();
     }
 
+    /** Requests of TCP and TLS clients sent to their node again, unanswered after T1 and more (the UDP hop may lose them). */
+    public long retransmittedToNodes() {
+        return retransmittedToNodes.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -116,6 +122,7 @@ public final class FrontStats {
         map.put("flowRequests", flowRequests());
         map.put("flowsFailed", flowsFailed());
         map.put("keepalivesAnswered", keepalivesAnswered());
+        map.put("retransmittedToNodes", retransmittedToNodes());
         return map;
     }
 }

@@ -72,6 +72,11 @@ final class Transactions {
         return Start.STARTED;
     }
 
+    /** The open transaction under {@code key}, or null once it was answered or forgotten. */
+    Open get(String key) {
+        return open.get(key);
+    }
+
     /** A provisional answer came: an INVITE now lives until Timer C rather than Timer B. */
     Open provisional(String key) {
         Open transaction = open.get(key);

@@ -67,6 +67,14 @@ class FastPathTest {
         }
     }
 
+    /** The forwarder's timers: only stream clients' requests are retransmitted, and these tests send over UDP. */
+    static final java.util.concurrent.ScheduledExecutorService TIMERS =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "fast-path-test-timers");
+                thread.setDaemon(true);
+                return thread;
+            });
+
     /** A forwarder with one node, up, and what it sent. */
     static final class Side {
         final Recorder outlet = new Recorder();
@@ -76,7 +84,7 @@ class FastPathTest {
             var nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
             nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
             forwarder = new Forwarder(new Listeners(SELF, TLS_PORT), nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                    new Transactions(100), outlet, new FrontStats(), 5);
+                    new Transactions(100), outlet, new FrontStats(), 5, TIMERS);
         }
     }
 

@@ -180,6 +180,19 @@ class FrontFlowTest {
     }
 
     @Test
+    void aTcpClientsRequestLostOnTheUdpHopIsSentToTheNodeAgainUntilItAnswers() throws Exception {
+        start();
+        TestClient client = new TestClient(front.address()).overTcp();
+        open.add(client);
+        node.silentFor.add("REGISTER"); // as if the first datagrams were lost
+        client.send("REGISTER", "lost-reg", "lost-reg", 1, null);
+        Await.until(() -> node.withCallId("lost-reg").size() >= 2, () -> "the front sent the REGISTER again");
+        node.answer(node.withCallId("lost-reg").get(1), 200);
+        assertEquals(200, client.receive().getStatusCode());
+        assertTrue(front.stats().retransmittedToNodes() >= 1);
+    }
+
+    @Test
     void aKeepalivePingOnAConnectionIsAnsweredWithOneCrlf() throws Exception {
         start();
         TestClient client = registered("ping-reg", "");
