@@ -83,6 +83,15 @@ def start(scenario: str, target: str, args: list[str], address: str = "127.0.0.1
     return subprocess.Popen(cmd, cwd=_folder(out), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
+def callee_args(callees: list[str], folder: Path) -> list[str]:
+    """The -inf option of call/uac.xml: its callees' user parts, one per call in turn (SIPp's
+    SEQUENTIAL injection file, written in folder)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"callees-{os.getpid()}-{len(callees)}-{abs(hash(tuple(callees))) % 10**8}.csv"
+    path.write_text("SEQUENTIAL\n" + "".join(f"{callee};\n" for callee in callees))
+    return ["-inf", str(path)]
+
+
 def _folder(out: Path | None) -> Path:
     folder = out if out is not None else Path(os.environ.get("TMPDIR", "/tmp"))
     folder.mkdir(parents=True, exist_ok=True)
