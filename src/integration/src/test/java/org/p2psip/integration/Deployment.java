@@ -27,6 +27,8 @@ final class Deployment implements AutoCloseable {
     /** The front's policy (deploy/p2psip up --front), or null for none. */
     private String frontPolicy;
     private int frontPort;
+    /** src/front processes sharing the front's port (deploy/p2psip up --front-processes). */
+    private int frontProcesses = 1;
     /** Whether the nodes log every SIP message (--sip-trace); on with a front, see {@link #withFront}. */
     private boolean sipTrace;
     /** Less than deploy/p2psip's default, so that many test nodes fit beside each other. */
@@ -81,6 +83,12 @@ final class Deployment implements AutoCloseable {
     }
 
     /** Whether the nodes log every SIP message (call after {@link #withFront} to turn it off). */
+    /** Runs the front as {@code processes} processes on its one address (call after {@link #withFront}). */
+    Deployment withFrontProcesses(int processes) {
+        this.frontProcesses = processes;
+        return this;
+    }
+
     Deployment withSipTrace(boolean on) {
         this.sipTrace = on;
         return this;
@@ -137,7 +145,8 @@ final class Deployment implements AutoCloseable {
         settings.forEach((name, value) -> args.addAll(List.of("--set", name + "=" + value)));
         jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));
         if (frontPolicy != null) {
-            args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort)));
+            args.addAll(List.of("--front", frontPolicy, "--front-port", String.valueOf(frontPort),
+                    "--front-processes", String.valueOf(frontProcesses)));
         }
         if (sipTrace) {
             args.add("--sip-trace");

@@ -93,6 +93,20 @@ final class DigestClient implements AutoCloseable {
         return tls == null ? exchange(node, bytes) : exchangeOverTls(bytes);
     }
 
+    /** A query REGISTER (no Contact, RFC 3261 §10.2.3) over UDP: its 200 lists the AOR's bindings. */
+    Response query(String node) throws IOException {
+        int port = socket.getLocalPort();
+        String request = "REGISTER sip:" + domain + " SIP/2.0\r\n"
+                + "Via: SIP/2.0/UDP 127.0.0.1:" + port + ";branch=z9hG4bK" + System.nanoTime() + ";rport\r\n"
+                + "Max-Forwards: 70\r\n"
+                + "From: <sip:" + user + "@" + domain + ">;tag=q" + port + "\r\n"
+                + "To: <sip:" + user + "@" + domain + ">\r\n"
+                + "Call-ID: query-" + callId + "\r\n"
+                + "CSeq: " + (++cseq) + " REGISTER\r\n"
+                + "Content-Length: 0\r\n\r\n";
+        return exchange(node, request.getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
      * An INVITE to requestUri from a caller of another domain (so never challenged), over UDP;
      * its final answer (the test sends no ACK: a failed INVITE's answer is retransmitted, harmless).

@@ -48,6 +48,19 @@ final class Scenarios {
                 "--rate", "10", "--out", out.resolve("call-" + callee).toString());
     }
 
+    /**
+     * sipp-scenarios/call/run --callees: one call to each user part in {@code callees} through
+     * {@code proxy}; with {@code unavailable} each must be refused 480 at once. 0 when all did as told.
+     */
+    int callEach(String proxy, Path callees, boolean unavailable) {
+        List<String> args = new ArrayList<>(List.of(proxy, "--callees", callees.toString(), "--rate", "20",
+                "--out", out.resolve("callees-" + callees.getFileName() + (unavailable ? "-unavailable" : "")).toString()));
+        if (unavailable) {
+            args.add("--unavailable");
+        }
+        return command.run(300, "sipp-scenarios/call/run", args.toArray(String[]::new));
+    }
+
     /** Query REGISTERs of the AORs register(...) registered; 0 only when each still lists a binding. */
     int query(String node, int users, int start, int rate) {
         return command.run(300, "sipp-scenarios/register/run", node, "--query", "--users", String.valueOf(users),
