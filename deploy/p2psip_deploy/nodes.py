@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, front, kamailio_front, layout, netns, nodefolder, processes, sipp, tls
+from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, sipp, tls
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -74,6 +74,14 @@ def up(options: UpOptions) -> list[processes.Process]:
     note = nodefolder.receive_buffer_note()
     if note:
         print(note, file=sys.stderr, flush=True)
+    if options.wants_front and not options.front_is_kamailio:
+        open_files = limits.raise_open_files()
+        backlog = limits.raise_backlog()
+        if backlog:
+            print(backlog, file=sys.stderr, flush=True)
+        if open_files < 20_000:
+            print(f"note: a front may open {open_files} files: it holds fewer TCP clients than that "
+                  "(`ulimit -Hn` is the most `up` can give it)", file=sys.stderr, flush=True)
     try:
         network = _network(options)
         stores = _tls_stores(options, network)

@@ -91,3 +91,17 @@ def test_a_front_port_of_a_node_is_refused_before_anything_starts(tmp_path, fron
 def test_an_unknown_policy_is_refused(tmp_path):
     with pytest.raises(nodes.DeployError, match="unknown --front"):
         nodes.up(nodes.UpOptions(run_dir=tmp_path, front="random"))
+
+
+def test_fronts_sharing_the_address_reuse_its_port_each_with_an_inner_port_and_a_folder_of_its_own(tmp_path,
+                                                                                                   monkeypatch):
+    launched = []
+    monkeypatch.setattr(front, "launch", lambda run_dir, folder, command, *rest, **kw: launched.append((folder, command)))
+    for index in range(2):
+        front.start(tmp_path, "127.0.0.1", 5060, "rr", node_records(tmp_path), timeout=1, index=index, shared=True)
+    (first_folder, first), (second_folder, second) = launched
+    assert (first_folder.name, second_folder.name) == ("front", "front-1")
+    for command in (first, second):
+        arguments = dict(zip(command[4::2], command[5::2]))
+        assert arguments["--listen"] == "127.0.0.1:5060"
+        assert arguments["--reuse-port"] == "true" and arguments["--inner"] == "127.0.0.1:0"
