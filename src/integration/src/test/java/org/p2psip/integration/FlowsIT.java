@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * one address (deploy/p2psip up --front-processes 2), in front of two Chord nodes (a shared DHT:
  * a call entering either node finds every binding). Called through
  * a node directly, each answers its INVITE on its own connection; when 1,000 connections close,
- * their users are refused 480 at once and their bindings are gone. Front on SIP 25540, nodes
- * 25541-25542.
+ * their users are refused 480 at once and their bindings are gone. Phones on TLS are called on
+ * their TLS connections as well. Front on SIP 25540 (TLS 27540), nodes 25541-25542.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FlowsIT extends DeployedNodes {
@@ -53,7 +53,7 @@ class FlowsIT extends DeployedNodes {
 
     FlowsIT() throws IOException {
         super("flows", "chord", FRONT + 1, 2);
-        deployment.withFront("rr", FRONT).withFrontProcesses(2).withSipTrace(false);
+        deployment.withFront("rr", FRONT).withFrontProcesses(2).withSipTrace(false).withTls();
         users = Command.WORK.resolve("flows-users.csv");
         Files.createDirectories(Command.WORK);
         Files.write(users, IntStream.range(0, STAYING + LEAVING + WARMING)
@@ -123,6 +123,22 @@ class FlowsIT extends DeployedNodes {
             pinging.awaitRegistered(50, Duration.ofMinutes(1));
             Map<String, String> summary = pinging.stopAfterPongs(150, Duration.ofSeconds(30));
             assertEquals(summary.get("keepalive_pings"), summary.get("keepalive_pongs"), "every ping answered: " + summary);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void phonesOnTlsAreCalledOnTheirOwnTlsConnections() throws Exception {
+        int phones = 40;
+        try (Phones secure = Phones.startOver("tls", "secure", deployment.tlsFront(), users, 0, phones, 20,
+                "127.0.5.1-127.0.5.2", "--trust-store", deployment.caCertificate().toString())) {
+            secure.awaitRegistered(phones, Duration.ofMinutes(1));
+            Path callees = list("secure", IntStream.range(0, 5).map(i -> i * 8));
+            assertEquals(0, sipp.callEach(deployment.node(0), callees, false),
+                    "a call to a phone on its TLS flow failed; " + sipp.where());
+            Map<String, String> summary = secure.stop();
+            assertEquals("5", summary.get("calls_answered"), "calls answered over TLS: " + summary);
+            assertEquals("0", summary.get("tls_handshake_failures"), "handshakes: " + summary);
         }
     }
 

@@ -6,4 +6,9 @@ class HazelcastNodesIT extends SharedBindingsIT {
     HazelcastNodesIT() {
         super("hazelcast", 25120, 1_000, 200);
     }
+
+    @Override
+    protected boolean restartInDefaultRun() {
+        return false; // the matrix run restarts it: the default run has Chord's and Bamboo's restarts
+    }
 }

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One bench/sipload process of phones on TCP, each on a connection of its own and listening
+ * One bench/sipload process of phones on TCP (or TLS), each on a connection of its own and listening
  * nowhere, registered through the front and then held open (--hold 0) while they answer what
  * comes down their connections. Ended by SIGTERM (it prints its summary) or SIGKILL (its
  * connections close at once, as a crashed phone's would).
@@ -41,9 +41,15 @@ final class Phones implements AutoCloseable {
      */
     static Phones start(String name, String target, Path users, int offset, int count, int rate, String sources,
                         String... extra) {
+        return startOver("tcp", name, target, users, offset, count, rate, sources, extra);
+    }
+
+    /** {@link #start} over {@code transport}, "tcp" or "tls" (with a --trust-store among {@code extra}). */
+    static Phones startOver(String transport, String name, String target, Path users, int offset, int count, int rate,
+                            String sources, String... extra) {
         Path log = Command.WORK.resolve("phones-" + name + ".log");
         List<String> command = new ArrayList<>(List.of("java", "-Xmx1g", "-jar", JAR.toString(), "--target", target,
-                "--users", users.toString(), "--mode", "plain", "--transport", "tcp", "--offset", String.valueOf(offset),
+                "--users", users.toString(), "--mode", "plain", "--transport", transport, "--offset", String.valueOf(offset),
                 "--limit", String.valueOf(count), "--rate", String.valueOf(rate), "--sources", sources,
                 "--outbound", "--hold", "0", "--expires", "3600"));
         command.addAll(List.of(extra));
