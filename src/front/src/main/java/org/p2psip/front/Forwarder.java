@@ -100,8 +100,9 @@ final class Forwarder {
             return;
         }
         String flowToken = popOwnRoute(request);
-        if (flowToken != null && flows.connection(flowToken) != connection) {
-            toFlow(request, flowToken, connection); // a node's request for a client: down its connection
+        long flow = flowToken == null ? Outlet.UDP : flows.connection(flowToken);
+        if (flowToken != null && flow != connection) {
+            toFlow(request, flowToken, flow, connection); // a node's request for a client: down its connection
             return;
         }
         if (connection != Outlet.UDP && Request.REGISTER.equals(method)) {
@@ -437,7 +438,7 @@ final class Forwarder {
     private String ownViaLine(String branch, long connection) {
         String host = self.getAddress().getHostAddress();
         var line = new StringBuilder(96).append("Via: SIP/2.0/UDP ")
-                .append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(self.getPort())
+                .append(uriHost(host)).append(':').append(self.getPort())
                 .append(";branch=").append(branch);
         if (connection != Outlet.UDP) {
             line.append(';').append(CONNECTION_PARAM).append('=').append(connection);
@@ -495,11 +496,10 @@ final class Forwarder {
      * connection, with the front's Via naming that connection's transport, so that a client with
      * no listening socket receives it. A dialog it starts is record-routed through the same flow,
      * so the dialog's later requests take it too. A flow whose connection has closed, or a token
-     * this front did not issue, is answered 430 Flow Failed at once: the node then tries the
-     * user's next binding instead of waiting for a time-out.
+     * this front did not issue ({@code flow} -1), is answered 430 Flow Failed at once: the node
+     * then tries the user's next binding instead of waiting for a time-out.
      */
-    private void toFlow(SIPRequest request, String token, long from) {
-        long flow = flows.connection(token);
+    private void toFlow(SIPRequest request, String token, long flow, long from) {
         if (flow < 0 || !outlet.open(flow)) {
             stats.flowsFailed.increment();
             if (!Request.ACK.equals(request.getMethod())) {
@@ -545,10 +545,15 @@ final class Forwarder {
         }
     }
 
+    /** An IP address as a SIP URI or Via writes it: an IPv6 literal in brackets (RFC 3261 §25.1). */
+    private static String uriHost(String address) {
+        return address.indexOf(':') >= 0 ? "[" + address + "]" : address;
+    }
+
     /** The URI of a flow at this front, for a Path or a Record-Route. */
     private String flowUri(String token, boolean ob) {
         String host = self.getAddress().getHostAddress();
-        return "<sip:" + token + "@" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + self.getPort()
+        return "<sip:" + token + "@" + uriHost(host) + ":" + self.getPort()
                 + ";lr" + (ob ? ";ob" : "") + ">";
     }
 

@@ -56,13 +56,8 @@ public record RegisterRequest(String aor, String callId, long cseq, Long expires
         String entry = path.get(path.size() - 1);
         int open = entry.indexOf('<');
         int close = entry.indexOf('>', open + 1);
-        String uri = open >= 0 && close > open ? entry.substring(open + 1, close) : entry;
-        for (String param : uri.split(";")) {
-            if (param.strip().equalsIgnoreCase("ob") || param.strip().toLowerCase(Locale.ROOT).startsWith("ob=")) {
-                return true;
-            }
-        }
-        return false;
+        SipUri uri = SipUri.parse((open >= 0 && close > open ? entry.substring(open + 1, close) : entry).strip());
+        return uri != null && uri.params().containsKey("ob");
     }
 
     /** Whether the client's bindings are outbound flows: it asked, and its first hop keeps them. */
