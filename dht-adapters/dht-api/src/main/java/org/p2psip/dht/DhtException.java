@@ -28,6 +28,19 @@ public class DhtException extends RuntimeException {
         this.reason = reason;
     }
 
+    /**
+     * The DhtException a failed stage carries: {@code failure} itself, or the cause a
+     * CompletionException or ExecutionException wraps; anything else is UNREACHABLE with it as cause.
+     */
+    public static DhtException from(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof java.util.concurrent.CompletionException
+                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause instanceof DhtException d ? d : new DhtException(Reason.UNREACHABLE, String.valueOf(cause), cause);
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -1,7 +1,5 @@
 package org.p2psip.overlay;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,8 +8,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.p2psip.dht.DhtException;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
 
 /**
  * What every transport shares: correlating answers with requests, the deadline on each request,

@@ -1,9 +1,10 @@
 package org.p2psip.overlay;
 
-import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import io.netty.util.concurrent.EventExecutor;
+import org.p2psip.dht.Counters;
 
 /**
  * How one node exchanges request/response messages with its peers. The payloads are opaque: the

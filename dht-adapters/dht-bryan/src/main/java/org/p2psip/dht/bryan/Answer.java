@@ -3,9 +3,9 @@ package org.p2psip.dht.bryan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * A final response to one of this peer's REGISTERs, checked: signed by a peer of the overlay

@@ -2,8 +2,8 @@ package org.p2psip.dht.bryan;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -12,13 +12,13 @@ import java.util.function.Function;
 import org.p2psip.config.Config;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
 import org.p2psip.dht.MalformedBindingException;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
-import org.p2psip.overlay.Counters;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of

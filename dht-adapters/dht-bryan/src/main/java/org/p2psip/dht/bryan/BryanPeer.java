@@ -16,10 +16,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.p2psip.dht.DhtException;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.chord.NodeRef;
-import org.p2psip.overlay.Counters;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * One peer: its links, its records, the answers it gives to peer REGISTERs and the requests it

@@ -3,8 +3,7 @@ package org.p2psip.dht.bryan;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.p2psip.dht.MalformedBindingException;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * What a peer answers to a checked peer REGISTER: plain registrations go to the {@link Ring};

@@ -2,6 +2,7 @@ package org.p2psip.dht.bryan;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * A received peer REGISTER, checked: its headers parsed, its DHT-Auth verified, its overlay this
@@ -60,12 +61,12 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampH
     }
 
     /** The link of the given kind naming {@code peer}, if the sender gave one. */
-    boolean names(org.p2psip.dht.chord.NodeRef peer, LinkHeader.Kind kind, int index) {
+    boolean names(org.p2psip.dht.ring.NodeRef peer, LinkHeader.Kind kind, int index) {
         return links.stream().anyMatch(l -> l.peer().equals(peer) && l.kind() == kind && l.index() == index);
     }
 
     /** The sender's links of one kind, in order of their index. */
-    List<org.p2psip.dht.chord.NodeRef> linked(LinkHeader.Kind kind) {
+    List<org.p2psip.dht.ring.NodeRef> linked(LinkHeader.Kind kind) {
         return links.stream().filter(l -> l.kind() == kind)
                 .sorted(java.util.Comparator.comparingInt(LinkHeader::index)).map(LinkHeader::peer).toList();
     }

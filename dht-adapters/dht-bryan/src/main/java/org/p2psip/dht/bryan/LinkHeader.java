@@ -2,7 +2,7 @@ package org.p2psip.dht.bryan;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The DHT-Link header: one neighbour of the sending peer, which link it is, and for how long the

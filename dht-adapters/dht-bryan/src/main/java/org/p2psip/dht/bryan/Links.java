@@ -4,9 +4,9 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
-import org.p2psip.dht.chord.RoutingTable;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.RoutingTable;
 
 /**
  * A peer's links, as DHT-Link names them: predecessor (P), successors (S1..Sn) and fingers

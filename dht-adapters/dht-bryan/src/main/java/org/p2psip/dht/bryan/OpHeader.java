@@ -2,7 +2,7 @@ package org.p2psip.dht.bryan;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
-import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * The DHT-Op header: what a peer REGISTER asks of the resource (or ring position) it names.

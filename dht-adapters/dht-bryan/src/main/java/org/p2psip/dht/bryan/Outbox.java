@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The users' routed operations on their way to other peers, pipelined per peer like the replica

@@ -1,7 +1,7 @@
 package org.p2psip.dht.bryan;
 
 import java.util.List;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The result of a routed peer REGISTER at the peer that acted on it (this one or a remote one):

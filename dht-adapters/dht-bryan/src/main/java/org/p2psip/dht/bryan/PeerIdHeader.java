@@ -1,7 +1,7 @@
 package org.p2psip.dht.bryan;
 
 import java.util.Set;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The DHT-PeerID header: who sends a peer message, in which overlay. Immutable.

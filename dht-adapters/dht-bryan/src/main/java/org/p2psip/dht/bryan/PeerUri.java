@@ -3,8 +3,8 @@ package org.p2psip.dht.bryan;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * A peer's URI, {@code sip:PEER-ID@host:port}: the Peer-ID (40 hex digits) as user part and the

@@ -1,6 +1,5 @@
 package org.p2psip.dht.bryan;
 
-import org.p2psip.dht.chord.Record;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.ring.store.Record;
 
 /**
  * The body of {@code DHT-Op: copy} (Content-Type {@value #TYPE}): records handed over or copied

@@ -1,12 +1,12 @@
 package org.p2psip.dht.bryan;
 
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.p2psip.overlay.Counters;
+import org.p2psip.dht.Counters;
 
 /**
  * Refuses a peer request that is not fresh or that was accepted before, by its DHT-Stamp: its

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * How a peer takes and keeps its place on the Chord ring with plain peer REGISTERs (no DHT-Op):

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * One peer REGISTER routed iteratively to the peer responsible for its key: this peer sends it to

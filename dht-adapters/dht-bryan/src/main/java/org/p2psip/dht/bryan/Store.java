@@ -1,6 +1,5 @@
 package org.p2psip.dht.bryan;
 
-import org.p2psip.dht.chord.Record;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,8 +12,9 @@ import java.util.function.Predicate;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.MalformedBindingException;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /**
  * The records a peer holds, as responsible peer or replica, and the operations on them: the

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /** The DHT-* header grammar of the README: what is printed parses back the same; what breaks it is refused. */
 class HeadersTest {

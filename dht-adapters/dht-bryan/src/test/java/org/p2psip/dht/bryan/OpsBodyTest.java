@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /** The batch bodies of the README: what is encoded decodes the same; what breaks them is refused. */
 class OpsBodyTest {

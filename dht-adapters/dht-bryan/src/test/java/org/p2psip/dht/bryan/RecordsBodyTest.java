@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.chord.Record;
+import org.p2psip.dht.ring.store.Record;
 
 /** The copy body's split into REGISTER-sized bodies, eager and on demand. */
 class RecordsBodyTest {

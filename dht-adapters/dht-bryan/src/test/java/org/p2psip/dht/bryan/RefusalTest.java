@@ -1,6 +1,5 @@
 package org.p2psip.dht.bryan;
 
-import org.p2psip.dht.chord.Record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,8 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /** Peer REGISTERs from outside the overlay, or malformed, get a clear SIP error and change nothing. */
 class RefusalTest {

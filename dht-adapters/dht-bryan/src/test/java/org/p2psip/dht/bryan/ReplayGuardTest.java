@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.contract.MutableClock;
-import org.p2psip.overlay.Counters;
 
 /**
  * The replay rule on its own, with a clock moved by hand: fresh and new is accepted; seen before,

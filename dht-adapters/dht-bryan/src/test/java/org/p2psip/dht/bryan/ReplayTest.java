@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.chord.Id;
-import org.p2psip.dht.chord.NodeRef;
-import org.p2psip.dht.chord.Record;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /**
  * Peer requests captured and sent again are refused: each signed request is served at most once,

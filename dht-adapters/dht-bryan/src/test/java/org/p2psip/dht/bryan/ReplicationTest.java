@@ -15,7 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.DhtException;
-import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * A write is acknowledged only once its replicas took it, also when many writes share one copy

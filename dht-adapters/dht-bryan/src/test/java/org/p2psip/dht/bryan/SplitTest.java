@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.chord.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * Two peers that heard nothing from each other for long enough each carry on alone; once they

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -13,10 +12,12 @@ import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.overlay.Counters;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
@@ -78,12 +79,12 @@ public final class ChordDht implements Dht {
 
     /**
      * Completes once this node and its successor have agreed on each other, with its range handed
-     * to it, for {@link Membership#SETTLED_ROUNDS} stabilisations in a row (at once when it is
+     * to it, for {@link org.p2psip.dht.ring.Membership#SETTLED_ROUNDS} stabilisations in a row (at once when it is
      * alone by design, with no other members).
      */
     @Override
     public CompletionStage<Void> settled() {
-        return onLoop(node::settled);
+        return onLoop(() -> node.membership().settled());
     }
 
     /** This node's overlay address and id. */
@@ -104,13 +105,13 @@ public final class ChordDht implements Dht {
 
     /** Whether this node holds a copy of {@code aor}'s record (as owner or replica); for tests and tools. */
     public CompletionStage<Boolean> holds(String aor) {
-        return onLoop(() -> CompletableFuture.completedFuture(node.storage().record(aor) != null));
+        return onLoop(() -> CompletableFuture.completedFuture(node.store().record(Id.hash(aor)) != null));
     }
 
     /** How many of {@code aors} this node's own store holds, counted in one step of its loop; for tests and tools. */
     public CompletionStage<Integer> holds(java.util.Collection<String> aors) {
         return onLoop(() -> CompletableFuture.completedFuture(
-                (int) aors.stream().filter(aor -> node.storage().record(aor) != null).count()));
+                (int) aors.stream().filter(aor -> node.store().record(Id.hash(aor)) != null).count()));
     }
 
     /** What a node knows of its neighbours; {@code farFinger} is the finger half the ring away. */
@@ -175,23 +176,7 @@ public final class ChordDht implements Dht {
         if (closed) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, node.self() + " is closed"));
         }
-        if (node.loop().inEventLoop()) {
-            return work.get();
-        }
-        var result = new CompletableFuture<T>();
-        try {
-            node.loop().execute(() -> work.get().whenComplete((value, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
-                            ? failure.getCause() : failure);
-                } else {
-                    result.complete(value);
-                }
-            }));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            result.completeExceptionally(new DhtException(Reason.CLOSED, node.self() + " is closed"));
-        }
-        return result;
+        return node.ringLoop().call(work, node.self().toString());
     }
 
     @Override
@@ -199,7 +184,7 @@ public final class ChordDht implements Dht {
         var all = new TreeMap<String, Long>(node.transport().metrics());
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
                 "chord.gets", "chord.puts", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
-        all.put("chord.records", (long) node.storage().size());
+        all.put("chord.records", (long) node.store().size());
         all.put("chord.range.permille", node.table().rangePermille());
         return all;
     }
@@ -213,7 +198,7 @@ public final class ChordDht implements Dht {
         if (closed) {
             return;
         }
-        CompletableFuture<Void> left = onLoop(node::leave);
+        CompletableFuture<Void> left = onLoop(() -> node.membership().leave());
         closed = true;
         if (!node.loop().inEventLoop()) {
             try {
@@ -228,7 +213,7 @@ public final class ChordDht implements Dht {
     /** Kills the node without a word to its peers, as a crash would; for tests and simulations. */
     public void crash() {
         closed = true;
-        node.loop().execute(() -> node.leaveSilently());
+        node.loop().execute(() -> node.membership().stop());
         node.transport().close();
     }
 }

@@ -1,54 +1,56 @@
 package org.p2psip.dht.chord;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.p2psip.dht.DhtException;
+import io.netty.util.concurrent.EventExecutor;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.overlay.Counters;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Membership;
+import org.p2psip.dht.ring.Neighbours;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.RingMessages;
+import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordLink;
+import org.p2psip.dht.ring.store.Store;
 import org.p2psip.overlay.Transport;
 
 /**
- * One Chord node: its routing table, its records, the answers it gives peers and the periodic
- * tasks of the paper (stabilize, fix_fingers, check_predecessor), plus join and graceful leave.
+ * One Chord node: the ring core ({@link Membership}, {@link Store}, {@link RoutingTable}) spoken
+ * in Chord's frames on the overlay transport. It sends the ring's messages and the records'
+ * copies ({@link RingMessages}, {@link RecordLink}), answers its peers, and finds keys' owners.
  *
  * <p>Thread confinement instead of locks: every method runs on the transport's event loop (the
  * responder and the answers to this node's requests are called there; {@link ChordDht} hops onto
  * it), so the state needs no synchronisation. Only {@link #counters} are read from other threads.
  */
-final class ChordNode {
-
-    static final int TIMEOUTS_BEFORE_SUSPICION = 3;
+final class ChordNode implements RingMessages, RecordLink {
 
     private final Transport transport;
     private final ChordSettings settings;
     private final RoutingTable table;
-    private final Storage storage;
-    private final Counters counters;
-    private final CompletableFuture<Void> joined = new CompletableFuture<>();
-    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private final Store store;
     private final Membership membership;
-    private final Map<NodeRef, Integer> timeouts = new HashMap<>();
-    private volatile boolean closing;
+    private final OwnerAnswers owner;
+    private final Counters counters;
+    private final Loop loop;
 
     ChordNode(Transport transport, Id id, ChordSettings settings, Clock clock, Counters counters) {
         this.transport = transport;
         this.settings = settings;
         this.counters = counters;
         this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors());
-        this.storage = new Storage(this, clock, counters);
-        this.membership = new Membership(this);
+        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop);
+        this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord");
+        this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
+        this.owner = new OwnerAnswers(store, counters);
     }
 
     Transport transport() {
@@ -63,8 +65,16 @@ final class ChordNode {
         return table;
     }
 
-    Storage storage() {
-        return storage;
+    Store store() {
+        return store;
+    }
+
+    Membership membership() {
+        return membership;
+    }
+
+    OwnerAnswers owner() {
+        return owner;
     }
 
     Counters counters() {
@@ -79,85 +89,23 @@ final class ChordNode {
         return transport.executor();
     }
 
-    CompletableFuture<Void> joined() {
-        return joined;
+    /** The same loop, as the ring core uses it. */
+    Loop ringLoop() {
+        return loop;
     }
 
-    /** See {@link Membership#settled()}; on the loop. */
-    CompletableFuture<Void> settled() {
-        return membership.settled();
+    CompletableFuture<Void> joined() {
+        return membership.joined();
     }
 
     boolean isClosing() {
-        return closing;
+        return membership.isClosing();
     }
 
-    /**
-     * Starts serving and the periodic tasks; joins through {@code bootstrap} (or, while it does not
-     * answer, the other {@code members} in turn) unless it is empty or this node, else through any
-     * other of {@code members} that answers, else starts a ring.
-     */
+    /** Starts serving and takes a place on the ring (see {@link Membership#start}). */
     void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
-        loop().execute(() -> {
-            every(settings.stabilize(), membership::stabilize);
-            every(settings.stabilize(), storage::maintainReplicas);
-            every(settings.fixFingers(), membership::fixFingers);
-            every(settings.checkPredecessor(), membership::checkPredecessor);
-            every(settings.sweep(), storage::sweep);
-            boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
-            List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
-            if (founder && others.isEmpty()) {
-                joined.complete(null);
-            } else if (founder) {
-                table.awaitingRecords(true);
-                membership.found(others);
-            } else {
-                table.awaitingRecords(true);
-                membership.join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList());
-            }
-        });
-    }
-
-    private void every(Duration interval, Runnable task) {
-        tasks.add(loop().scheduleWithFixedDelay(() -> {
-            if (!closing) {
-                task.run();
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS));
-    }
-
-    /** The first r successors: where this node's records are copied. */
-    List<NodeRef> replicaTargets() {
-        return table.successors().stream().limit(settings.replicas()).toList();
-    }
-
-    /**
-     * A request to {@code peer} failed. A refused or lost connection, or an error answer, drops the
-     * peer from the routing table at once; a timeout only when it is the third in a row, so that
-     * one slow answer does not make a live node look dead (a false suspicion can briefly give two
-     * nodes the same key range). Overload drops nobody. Returns whether the peer was dropped.
-     */
-    boolean failed(NodeRef peer, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        Reason reason = cause instanceof DhtException d ? d.reason() : Reason.UNREACHABLE;
-        if (reason == Reason.OVERLOADED
-                || (reason == Reason.TIMEOUT && timeouts.merge(peer, 1, Integer::sum) < TIMEOUTS_BEFORE_SUSPICION)) {
-            return false;
-        }
-        timeouts.remove(peer);
-        counters.increment("chord.suspected");
-        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
-        table.remove(peer);
-        if (neighbour) {
-            membership.unsettle(); // a finger or a stranger gone does not move the ring around this node
-        }
-        return true;
-    }
-
-    /** {@code peer} answered: its run of timeouts is over. */
-    void heard(NodeRef peer) {
-        timeouts.remove(peer);
+        loop().execute(() -> membership.start(bootstrap, members));
     }
 
     /** This node's own step of a lookup: done if the key lies in (self, successor], else closer nodes. */
@@ -198,16 +146,16 @@ final class ChordNode {
 
     /** Answers a peer's request; on the loop. */
     private CompletionStage<byte[]> respond(String sender, int type, byte[] payload) {
-        if (closing) {
+        if (membership.isClosing()) {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is leaving"));
         }
         var in = new Wire.Reader(payload);
         return switch (type) {
             // a node not on a ring yet has no answer worth adopting: two nodes starting together
             // would otherwise take each other for a ring, apart from the one they were to join
-            case MessageType.FIND -> joined.isDone() ? done(find(in.id()).bytes())
+            case MessageType.FIND -> joined().isDone() ? done(find(in.id()).bytes())
                     : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is not on a ring yet"));
-            case MessageType.STATE -> done(membership.state());
+            case MessageType.STATE -> done(withNeighbours(new Wire.Writer()).bytes());
             case MessageType.NOTIFY -> {
                 membership.notified(in.node(), in.u8() == 1);
                 yield done(new byte[0]);
@@ -217,13 +165,15 @@ final class ChordNode {
                 yield done(new byte[0]);
             }
             case MessageType.PING -> done(new byte[0]);
-            case MessageType.GET, MessageType.PUT, MessageType.REMOVE -> storage.handle(type, payload);
+            case MessageType.GET, MessageType.PUT, MessageType.REMOVE -> owner.handle(type, payload);
             case MessageType.STORE -> {
-                storage.merge(Storage.readCopies(payload));
+                store.merge(StoreMessage.read(payload));
                 yield done(new byte[0]);
             }
             case MessageType.LEAVING -> {
-                membership.leaving(in);
+                NodeRef leaver = in.node();
+                NodeRef itsPredecessor = in.u8() == 1 ? in.node() : null;
+                membership.left(leaver, itsPredecessor, in.nodes());
                 yield done(new byte[0]);
             }
             default -> CompletableFuture.failedFuture(
@@ -235,29 +185,86 @@ final class ChordNode {
         return CompletableFuture.completedFuture(answer);
     }
 
-    /**
-     * Leaves gracefully: hands every record to the successor, tells successor and predecessor to
-     * close the gap, and stops the periodic tasks. Completes when the peers answered or failed.
-     */
-    CompletableFuture<Void> leave() {
-        closing = true;
-        tasks.forEach(t -> t.cancel(false));
-        joined.completeExceptionally(new DhtException(Reason.CLOSED, self() + " closed"));
-        NodeRef successor = table.successor();
-        if (successor.equals(self())) {
-            return CompletableFuture.completedFuture(null);
+    /** hasPredecessor:u8, [predecessor], successors:nodes: STATE's answer, and the end of LEAVING. */
+    private Wire.Writer withNeighbours(Wire.Writer out) {
+        NodeRef predecessor = table.predecessor();
+        out.u8(predecessor == null ? 0 : 1);
+        if (predecessor != null) {
+            out.node(predecessor);
         }
-        return storage.handOverAll(successor).thenCompose(handed -> membership.announceLeave());
+        return out.nodes(table.successors());
     }
 
-    /** Stops the periodic tasks and answers no more, telling nobody: a crash, for tests. */
-    void leaveSilently() {
-        closing = true;
-        tasks.forEach(t -> t.cancel(false));
+    private CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload) {
+        return transport.request(to.address(), type, payload, settings.requestTimeout()).toCompletableFuture();
     }
 
-    /** Nodes known, ordered by distance clockwise from this node: for merging successor lists. */
-    Comparator<NodeRef> clockwise() {
-        return Comparator.comparing(n -> self().id().distanceTo(n.id()));
+    /** A lookup of this node's own id through {@code via}: its owner and successors are this node's successors. */
+    @Override
+    public CompletableFuture<Placement> join(NodeRef via, Duration within) {
+        return IterativeLookup.from(this, via, self().id()).handle((route, failure) -> {
+            if (failure != null) {
+                return Placement.none();
+            }
+            var successors = new ArrayList<NodeRef>();
+            successors.add(route.owner());
+            successors.addAll(route.successors());
+            return new Placement(successors, List.of());
+        });
+    }
+
+    /** A node answers FIND only once it is on a ring. */
+    @Override
+    public CompletableFuture<Boolean> onRing(NodeRef member) {
+        return request(member, MessageType.FIND, new Wire.Writer().id(self().id()).bytes())
+                .handle((answer, failure) -> failure == null);
+    }
+
+    @Override
+    public CompletableFuture<Neighbours> state(NodeRef successor) {
+        return request(successor, MessageType.STATE, new byte[0]).thenApply(bytes -> {
+            var in = new Wire.Reader(bytes);
+            NodeRef predecessor = in.u8() == 1 ? in.node() : null;
+            return new Neighbours(predecessor, in.nodes());
+        });
+    }
+
+    @Override
+    public void notify(NodeRef successor, boolean fresh) {
+        request(successor, MessageType.NOTIFY, new Wire.Writer().node(self()).u8(fresh ? 1 : 0).bytes());
+    }
+
+    @Override
+    public CompletableFuture<?> probe(NodeRef predecessor) {
+        return request(predecessor, MessageType.PING, new byte[0]);
+    }
+
+    @Override
+    public CompletableFuture<NodeRef> ownerOf(Id key) {
+        return lookup(key, true).thenApply(Route::owner);
+    }
+
+    @Override
+    public void handed(NodeRef newcomer) {
+        request(newcomer, MessageType.HANDED, new byte[0]);
+    }
+
+    @Override
+    public CompletableFuture<Void> leaving(NodeRef successor, NodeRef predecessor) {
+        byte[] message = withNeighbours(new Wire.Writer().node(self())).bytes();
+        var told = new ArrayList<CompletableFuture<byte[]>>();
+        told.add(request(successor, MessageType.LEAVING, message));
+        if (predecessor != null && !predecessor.equals(successor)) {
+            told.add(request(predecessor, MessageType.LEAVING, message));
+        }
+        return CompletableFuture.allOf(told.stream().map(f -> f.exceptionally(e -> null)).toArray(CompletableFuture[]::new));
+    }
+
+    /** One STORE with as many of {@code copies} as it carries. */
+    @Override
+    public CompletableFuture<Integer> send(NodeRef target, List<Record> copies) {
+        byte[] payload = StoreMessage.batch(copies);
+        int count = StoreMessage.count(payload);
+        return request(target, MessageType.STORE, payload).thenApply(answer -> count);
     }
 }

@@ -2,6 +2,7 @@ package org.p2psip.dht.chord;
 
 import java.time.Duration;
 import org.p2psip.config.Config;
+import org.p2psip.dht.ring.RingSettings;
 
 /**
  * The Chord values a node runs with, read once from its configuration. Immutable.
@@ -17,6 +18,19 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
         if (replicas < 0 || replicas > successors) {
             throw new IllegalArgumentException(ChordOptions.REPLICAS.name() + " must be 0.." + successors);
         }
+    }
+
+    /** Timeouts in a row before a peer is taken for failed: one slow answer does not make a live node look dead. */
+    static final int TIMEOUTS_BEFORE_SUSPICION = 3;
+
+    /**
+     * The ring core's settings: Chord probes its predecessor on its own interval, and sends a write's
+     * copies to a replica one message at a time, at once (no linger).
+     */
+    RingSettings ring() {
+        return new RingSettings(successors, replicas, stabilize, fixFingers, checkPredecessor, requestTimeout,
+                operationTimeout, TIMEOUTS_BEFORE_SUSPICION, joinRetry, replicaRefresh, sweep, tombstoneRetention, 1,
+                Duration.ZERO);
     }
 
     static ChordSettings from(Config c) {

@@ -5,8 +5,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * One iterative lookup (paper §4.3, find_successor, done by the asking node): the asker sends
@@ -81,11 +83,11 @@ final class IterativeLookup {
                 node.settings().requestTimeout()).whenComplete((bytes, failure) -> {
                     if (failure != null) {
                         failed.add(next);
-                        node.failed(next, failure);
+                        node.membership().failed(next, failure);
                         ask(remaining);
                         return;
                     }
-                    node.heard(next);
+                    node.membership().heard(next);
                     try {
                         answered(FindAnswer.read(bytes));
                     } catch (RuntimeException e) {

@@ -1,10 +1,11 @@
 package org.p2psip.dht.chord;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * One get, put or remove carried to its key's owner: look the owner up, ask it, and while the
@@ -69,7 +70,7 @@ final class OwnerCall {
     private void ask(NodeRef owner) {
         CompletableFuture<byte[]> answer;
         if (owner.equals(node.self())) {
-            answer = node.storage().handle(type, payload);
+            answer = node.owner().handle(type, payload);
         } else {
             long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
             // a write's answer waits for the replicas' answers, so it gets the operation's whole deadline
@@ -81,7 +82,7 @@ final class OwnerCall {
             if (failure != null) {
                 DhtException why = unwrap(failure);
                 if (!owner.equals(node.self())) {
-                    node.failed(owner, why);
+                    node.membership().failed(owner, why);
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
                     retryOrFail(why);
@@ -89,11 +90,11 @@ final class OwnerCall {
                     result.completeExceptionally(why);
                 }
             } else if (bytes.length > 0 && bytes[0] == MessageType.NOT_OWNER) {
-                node.heard(owner);
+                node.membership().heard(owner);
                 node.counters().increment("chord.not-owner");
                 retryOrFail(new DhtException(Reason.UNREACHABLE, owner + " does not own " + key + " (ring repairing)"));
             } else {
-                node.heard(owner);
+                node.membership().heard(owner);
                 result.complete(bytes);
             }
         });
@@ -111,7 +112,6 @@ final class OwnerCall {
     }
 
     private static DhtException unwrap(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        return cause instanceof DhtException d ? d : new DhtException(Reason.UNREACHABLE, String.valueOf(cause), cause);
+        return DhtException.from(failure);
     }
 }

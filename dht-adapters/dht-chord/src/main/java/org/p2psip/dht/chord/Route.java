@@ -1,6 +1,7 @@
 package org.p2psip.dht.chord;
 
 import java.util.List;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * The answer of a lookup: the key's owner (its successor), the nodes after it, and how many

@@ -9,6 +9,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /**
  * Chord's payload encoding inside overlay frames: big-endian, strings as u16 length + UTF-8,
@@ -63,6 +67,12 @@ final class Wire {
             u8(nodes.size());
             nodes.forEach(this::node);
             return this;
+        }
+
+        /** A record: stamp:u64, removed:u8, then the set (BindingCodec blob) or aor:str, removedUntil:u64. */
+        Writer record(Record r) {
+            u64(r.stamp()).u8(r.isRemoved() ? 1 : 0);
+            return r.isRemoved() ? string(r.aor()).u64(r.removedUntil()) : blob(BindingCodec.encode(r.set()));
         }
 
         int size() {
@@ -127,6 +137,15 @@ final class Wire {
                 nodes.add(node());
             }
             return nodes;
+        }
+
+        Record record() {
+            long stamp = u64();
+            if (u8() == 1) {
+                String aor = string();
+                return Record.removed(aor, stamp, u64());
+            }
+            return Record.of(BindingCodec.decode(blob()), stamp);
         }
 
         private byte[] take(int length) {

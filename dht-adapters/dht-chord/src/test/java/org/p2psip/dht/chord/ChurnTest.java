@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.Id;
 
 /** Replication survives abrupt failures, and a joining node takes over the keys it now owns. */
 class ChurnTest {

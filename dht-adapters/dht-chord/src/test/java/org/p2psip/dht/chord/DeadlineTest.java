@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
 
 /** An operation that cannot reach the key's owner fails its stage with DhtException; it never hangs. */
 class DeadlineTest {

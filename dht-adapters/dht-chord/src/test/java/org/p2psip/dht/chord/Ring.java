@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.InProcessNetwork;
 
 /** An in-process Chord ring for tests: nodes joined through the first, with fast maintenance. */

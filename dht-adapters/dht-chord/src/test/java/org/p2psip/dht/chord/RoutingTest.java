@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /** Lookups on a 32-node in-process ring reach the key's true successor in O(log N) steps. */
 class RoutingTest {

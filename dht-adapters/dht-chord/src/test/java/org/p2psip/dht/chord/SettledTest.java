@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
 
 /**
  * A node says it is settled only when the ring around it holds still: a joining node once its

@@ -1,4 +1,4 @@
-package org.p2psip.overlay;
+package org.p2psip.dht;
 
 import java.util.Map;
 import java.util.TreeMap;

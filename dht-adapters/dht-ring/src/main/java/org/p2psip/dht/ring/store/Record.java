@@ -1,14 +1,14 @@
-package org.p2psip.dht.chord;
+package org.p2psip.dht.ring.store;
 
-import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.Id;
 
 /**
  * What a node stores for one AOR, as owner or replica: the binding set as last accepted, or a
  * removal marker. The stamp orders revisions of the AOR across nodes: the owner raises it by one
  * on every accepted put or remove, and a node receiving a copy keeps the higher stamp. (The
- * BindingSet version cannot order them: it restarts at 1 after a remove.) Immutable. Public for
- * dht-bryan, whose peers keep the same records and only carry them in SIP bodies instead.
+ * BindingSet version cannot order them: it restarts at 1 after a remove.) Immutable. Each backend
+ * carries records in its own encoding (Chord in its frames, Bryan in SIP bodies).
  *
  * @param aor          the address-of-record
  * @param key          SHA-1 of the AOR
@@ -41,23 +41,5 @@ public record Record(String aor, Id key, long stamp, BindingSet set, long remove
     /** Whether the sweep may forget it at {@code now}. */
     public boolean forgettableAt(long now) {
         return set == null ? removedUntil <= now : set.retainUntil() <= now;
-    }
-
-    void write(Wire.Writer out) {
-        out.u64(stamp).u8(set == null ? 1 : 0);
-        if (set == null) {
-            out.string(aor).u64(removedUntil);
-        } else {
-            out.blob(BindingCodec.encode(set));
-        }
-    }
-
-    static Record read(Wire.Reader in) {
-        long stamp = in.u64();
-        if (in.u8() == 1) {
-            String aor = in.string();
-            return removed(aor, stamp, in.u64());
-        }
-        return of(BindingCodec.decode(in.blob()), stamp);
     }
 }

@@ -1,4 +1,4 @@
-package org.p2psip.dht.chord;
+package org.p2psip.dht.ring;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,8 +7,7 @@ import java.util.List;
 
 /**
  * One node's view of the ring: predecessor, successor list and finger table (paper §4). Not
- * thread-safe: used only on the node's event loop. Public because the Bryan backend keeps the same
- * ring with SIP messages and its links are this table.
+ * thread-safe: used only on the node's loop, except {@link #rangePermille}.
  */
 public final class RoutingTable {
 
@@ -73,6 +72,18 @@ public final class RoutingTable {
 
     public void finger(int i, NodeRef node) {
         fingers[i] = node;
+    }
+
+    /**
+     * Takes {@code node}, named in some answer, as a finger hint: the finger whose interval
+     * [self + 2^i, self + 2^(i+1)) holds it, when that finger is not known yet.
+     */
+    public void hint(NodeRef node) {
+        java.math.BigInteger distance = self.id().distanceTo(node.id());
+        int i = distance.bitLength() - 1;
+        if (distance.signum() > 0 && fingers[i] == null) {
+            fingers[i] = node;
+        }
     }
 
     /**

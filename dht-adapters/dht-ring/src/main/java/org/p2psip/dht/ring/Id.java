@@ -1,4 +1,4 @@
-package org.p2psip.dht.chord;
+package org.p2psip.dht.ring;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

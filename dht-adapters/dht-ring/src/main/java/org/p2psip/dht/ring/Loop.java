@@ -1,0 +1,83 @@
+package org.p2psip.dht.ring;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
+
+/**
+ * The one thread a node's ring state lives on. Thread confinement instead of locks: the routing
+ * table, the store and the membership are used only here, and every other thread hops on with
+ * {@link #call}. Chord runs on its transport's Netty event loop, Bryan on an executor of its own.
+ * Once the executor is shut down, work given to it is dropped: the node is closed.
+ */
+public final class Loop {
+
+    private final ScheduledExecutorService executor;
+    private final BooleanSupplier inLoop;
+
+    /** @param inLoop whether the calling thread is the executor's */
+    public Loop(ScheduledExecutorService executor, BooleanSupplier inLoop) {
+        this.executor = executor;
+        this.inLoop = inLoop;
+    }
+
+    public boolean inLoop() {
+        return inLoop.getAsBoolean();
+    }
+
+    /** Runs {@code work} on the loop later; dropped when the node is closed. */
+    public void execute(Runnable work) {
+        try {
+            executor.execute(work);
+        } catch (RejectedExecutionException e) {
+            // closed: nothing is left to do
+        }
+    }
+
+    /** Runs {@code work} on the loop after {@code millis}; null when the node is closed. */
+    public ScheduledFuture<?> schedule(Runnable work, long millis) {
+        try {
+            return executor.schedule(work, millis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
+    }
+
+    /** Runs {@code work} every {@code millis}, first after {@code millis}; null when the node is closed. */
+    public ScheduledFuture<?> every(Runnable work, long millis) {
+        try {
+            return executor.scheduleWithFixedDelay(work, millis, millis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Runs {@code work} on the loop (at once when already there) and completes with its result,
+     * a failure as the DhtException it carries; CLOSED when the loop no longer takes work.
+     */
+    public <T> CompletableFuture<T> call(Supplier<CompletableFuture<T>> work, String who) {
+        if (inLoop()) {
+            return work.get();
+        }
+        var result = new CompletableFuture<T>();
+        try {
+            executor.execute(() -> work.get().whenComplete((value, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(DhtException.from(failure));
+                } else {
+                    result.complete(value);
+                }
+            }));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new DhtException(Reason.CLOSED, who + " is closed"));
+        }
+        return result;
+    }
+}

@@ -1,0 +1,566 @@
+package org.p2psip.dht.ring;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.stream.Stream;
+import org.p2psip.dht.Counters;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.RingMessages.Placement;
+import org.p2psip.dht.ring.store.Store;
+
+/**
+ * How a node finds and keeps its place on the ring (Chord, Stoica et al. §4.4 and §5): join,
+ * stabilise, notify, fix fingers and check the predecessor, with the successor list of §5.2, a
+ * graceful leave, and what a deployment adds: a founder that looks for the ring before it starts
+ * one, a node that rejoins after it found itself alone, and a fresh node that owns nothing until
+ * its records were handed to it. The backend says each message in its own wire format
+ * ({@link RingMessages}) and calls back here with what it received.
+ *
+ * <p>Not thread-safe: runs on the node's {@link Loop}. Only {@link #isClosing} is read elsewhere.
+ */
+public final class Membership {
+
+    /** Stabilisations in a row that must find the ring agreed before a node calls itself settled. */
+    public static final int SETTLED_ROUNDS = 3;
+
+    private final RoutingTable table;
+    private final Store store;
+    private final RingSettings settings;
+    private final Loop loop;
+    private final RingMessages messages;
+    private final Counters counters;
+    private final String prefix;
+    private final CompletableFuture<Void> joined = new CompletableFuture<>();
+    private final CompletableFuture<Void> placed = new CompletableFuture<>();
+    private final List<CompletableFuture<Void>> settling = new ArrayList<>();
+    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private final Map<NodeRef, Integer> timeouts = new HashMap<>();
+    private volatile boolean closing;
+    private boolean stabilizing;
+    private boolean fixing;
+    private boolean checking;
+    private int nextFinger;
+    private int agreedRounds;
+    private long successorHeardNanos = System.nanoTime();
+    /** The last successor this node gave up on when it found itself alone; null while it has peers. */
+    private NodeRef lost;
+    private boolean rejoining;
+    /** The node whose answer placed this one, and when: its hand-over ends this node's wait for records. */
+    private NodeRef placedBy;
+    private long placedNanos;
+    /** The address of a hand-over's end that arrived before the join's answer it follows (they travel apart). */
+    private String handedEarly;
+    /** The newcomer this node is handing records to; null when none. */
+    private NodeRef handingTo;
+
+    /** @param prefix the backend's name, before every counter this keeps ("chord", "bryan") */
+    public Membership(RoutingTable table, Store store, RingSettings settings, Loop loop, RingMessages messages,
+                      Counters counters, String prefix) {
+        this.table = table;
+        this.store = store;
+        this.settings = settings;
+        this.loop = loop;
+        this.messages = messages;
+        this.counters = counters;
+        this.prefix = prefix;
+    }
+
+    public NodeRef self() {
+        return table.self();
+    }
+
+    /** Completes when the node has its place on a ring (at once for a node alone by design). */
+    public CompletableFuture<Void> joined() {
+        return joined;
+    }
+
+    /** Completes once the node has joined and serves a range: it has a predecessor and holds its records, or is alone. */
+    public CompletableFuture<Void> placed() {
+        return placed;
+    }
+
+    public boolean isClosing() {
+        return closing;
+    }
+
+    /**
+     * Starts the periodic tasks and takes a place: joins through {@code bootstrap} (or, while it
+     * does not answer, the other {@code members} in turn) unless it is empty or this node; else,
+     * as a founder, through any of the other members that answers; else starts a ring. On the loop.
+     */
+    public void start(String bootstrap, List<String> members) {
+        every(settings.stabilize(), this::stabilize);
+        every(settings.stabilize(), () -> {
+            if (joined.isDone()) {
+                store.maintainReplicas();
+            }
+        });
+        every(settings.fixFingers(), this::fixFingers);
+        every(settings.checkPredecessor(), this::checkPredecessor);
+        every(settings.sweep(), store::sweep);
+        boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
+        List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+        if (founder && others.isEmpty()) {
+            joined.complete(null);
+            checkPlaced();
+        } else if (founder) {
+            table.awaitingRecords(true);
+            tryMember(others, 0);
+        } else {
+            table.awaitingRecords(true);
+            join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList(), 0);
+        }
+    }
+
+    private void every(Duration interval, Runnable task) {
+        var scheduled = loop.every(() -> {
+            if (!closing) {
+                task.run();
+            }
+        }, interval.toMillis());
+        if (scheduled != null) {
+            tasks.add(scheduled);
+        }
+    }
+
+    /**
+     * Asks the bootstrap node (the first of {@code through}) to place this node, and while it does
+     * not, the others in turn, one per join-retry interval, until one does or the node closes: a
+     * node restarted while its bootstrap is down still finds the ring.
+     */
+    private void join(List<NodeRef> through, int attempt) {
+        joinThrough(through.get(attempt % through.size()), settings.operationTimeout()).thenAccept(joined -> {
+            if (!joined && !closing) {
+                counters.increment(prefix + ".join.retries");
+                loop.schedule(() -> join(through, attempt + 1), settings.joinRetry().toMillis());
+            }
+        });
+    }
+
+    /** Asks {@code via} to place this node; takes the place it names: true. Never fails. */
+    private CompletableFuture<Boolean> joinThrough(NodeRef via, Duration within) {
+        return messages.join(via, within).thenApply(placement -> {
+            if (closing || !adopt(placement)) {
+                return false;
+            }
+            placedBy = table.successor();
+            placedNanos = System.nanoTime();
+            joined.complete(null);
+            handed(handedEarly);
+            checkPlaced();
+            stabilize();
+            return true;
+        });
+    }
+
+    /**
+     * A founder (a node without a bootstrap) asks each of the other members in turn to place it,
+     * and joins the first ring one of them answers for, fresh like any other: a founder restarted
+     * after a crash would otherwise start a ring of its own beside the one that carried on without
+     * it, and serve every key from an empty store.
+     */
+    private void tryMember(List<NodeRef> members, int i) {
+        if (closing) {
+            return;
+        }
+        if (i == members.size()) {
+            foundUnlessAnyAnswers(members);
+            return;
+        }
+        joinThrough(members.get(i), settings.requestTimeout().multipliedBy(2)).thenAccept(joined -> {
+            if (joined) {
+                counters.increment(prefix + ".founder.joined");
+            } else {
+                tryMember(members, i + 1);
+            }
+        });
+    }
+
+    /**
+     * No member placed the founder. When one still answers as a node on a ring (a member starting
+     * beside this founder does not), the ring lives and only the joins failed (timed out under
+     * load, or routed through this node's own address before the ring saw its crash): the founder
+     * asks again after the join-retry interval, since founding a ring of its own would serve its
+     * old range from an empty store beside the replicas that hold it. Only when none answers does
+     * it start a ring; it then asks the first member again at every stabilisation while alone, as
+     * a node that lost its last peer does ({@link #rejoin}).
+     */
+    private void foundUnlessAnyAnswers(List<NodeRef> members) {
+        var probes = members.stream().map(messages::onRing).toList();
+        CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).thenRun(() -> loop.execute(() -> {
+            if (closing) {
+                return;
+            }
+            if (probes.stream().anyMatch(CompletableFuture::join)) {
+                counters.increment(prefix + ".join.retries");
+                loop.schedule(() -> tryMember(members, 0), settings.joinRetry().toMillis());
+                return;
+            }
+            table.awaitingRecords(false);
+            lost = members.get(0);
+            joined.complete(null);
+            checkPlaced();
+        }));
+    }
+
+    /**
+     * A node alone again after it gave up on its last successor asks that node to place it, once
+     * per stabilisation until one does: silence under load is not a crash, and two nodes that
+     * dropped each other would otherwise serve as two rings for ever, each taking every write
+     * (seen: two overloaded nodes, for a whole bench run). What it took alone goes to the ring it
+     * rejoins: its successor keeps each record with the higher stamp; the other side's records
+     * come back through a lone node's hand-over to its first peer ({@link #notified}).
+     */
+    private void rejoin() {
+        if (rejoining) {
+            return;
+        }
+        rejoining = true;
+        messages.join(lost, settings.operationTimeout()).thenAccept(placement -> {
+            rejoining = false;
+            if (closing || !table.successor().equals(self()) || !adopt(placement)) {
+                return;
+            }
+            counters.increment(prefix + ".rejoined");
+            lost = null;
+            store.handOverAll(table.successor());
+            stabilize();
+        });
+    }
+
+    /** Takes the placement's nodes as successors (and its hints as fingers); false if none is another node. */
+    private boolean adopt(Placement placement) {
+        var found = new ArrayList<>(placement.successors());
+        found.remove(self());
+        if (found.isEmpty()) {
+            return false;
+        }
+        table.successors(found);
+        placement.hints().forEach(table::hint);
+        successorHeardNanos = System.nanoTime();
+        return true;
+    }
+
+    /** Stabilise: learn the successor's predecessor and list, adopt a closer successor, notify it. */
+    public void stabilize() {
+        if (stabilizing || !joined.isDone()) {
+            return;
+        }
+        NodeRef successor = table.successor();
+        if (successor.equals(self())) {
+            NodeRef predecessor = table.predecessor();
+            if (predecessor != null) {
+                table.successors(List.of(predecessor)); // a ring of one meets its first peer
+            } else if (lost != null) {
+                rejoin();
+            }
+            agreed(predecessor == null && !table.awaitingRecords()); // alone: nobody to disagree with
+            return;
+        }
+        lost = null; // not alone (any more): healed by a rejoin or by another node's notify
+        askAgainIfNeverHanded();
+        stabilizing = true;
+        messages.state(successor).whenComplete((state, failure) -> {
+            stabilizing = false;
+            if (failure != null) {
+                agreed(false);
+                successorFailed(successor, failure);
+                return;
+            }
+            heard(successor);
+            if (state == null) {
+                agreed(false);
+                return;
+            }
+            var rest = new ArrayList<NodeRef>();
+            NodeRef between = state.predecessor();
+            if (between != null && between.id().inOpen(self().id(), successor.id())) {
+                rest.add(between);
+            }
+            rest.add(successor);
+            rest.addAll(state.successors());
+            table.successors(rest);
+            agreed(self().equals(between) && table.predecessor() != null && !table.awaitingRecords());
+            messages.notify(table.successor(), table.awaitingRecords());
+        });
+    }
+
+    /**
+     * Completes once {@link #SETTLED_ROUNDS} stabilisations in a row found this node's successor
+     * naming it as predecessor, a predecessor known and its range handed in (or, alone, nothing to
+     * wait for): joins, hand-overs and suspicions have calmed down around it.
+     */
+    public CompletableFuture<Void> settled() {
+        if (agreedRounds >= SETTLED_ROUNDS) {
+            return CompletableFuture.completedFuture(null);
+        }
+        var next = new CompletableFuture<Void>();
+        settling.add(next);
+        return next;
+    }
+
+    private void agreed(boolean agreed) {
+        agreedRounds = agreed ? agreedRounds + 1 : 0;
+        if (agreedRounds >= SETTLED_ROUNDS && !settling.isEmpty()) {
+            var waiting = List.copyOf(settling);
+            settling.clear();
+            waiting.forEach(f -> f.complete(null));
+        }
+    }
+
+    /**
+     * Drops a successor that did not answer. When it is the last node known, only after it has
+     * been silent for twice the operation deadline: then this node carries on as a ring of one
+     * (as the paper's Chord does), rather than failing every operation for ever.
+     */
+    private void successorFailed(NodeRef successor, Throwable failure) {
+        failed(successor, failure);
+        boolean lastKnown = table.successor().equals(successor);
+        long silentNanos = System.nanoTime() - successorHeardNanos;
+        if (lastKnown && silentNanos > 2 * settings.operationTimeout().toNanos()) {
+            counters.increment(prefix + ".isolated");
+            table.abandon(successor);
+            if (table.successor().equals(self())) {
+                lost = successor;
+            }
+        }
+    }
+
+    /**
+     * A request to {@code peer} failed. A refused or lost connection, or an error answer, drops the
+     * peer from the routing table at once; a timeout only when it is the last of
+     * {@code timeouts-before-failure} in a row, so that one slow answer does not make a live node
+     * look dead (a false suspicion can briefly give two nodes the same key range). Overload drops
+     * nobody. Returns whether the peer was dropped.
+     */
+    public boolean failed(NodeRef peer, Throwable failure) {
+        Reason reason = DhtException.from(failure).reason();
+        if (reason == Reason.OVERLOADED || (reason == Reason.TIMEOUT
+                && timeouts.merge(peer, 1, Integer::sum) < settings.timeoutsBeforeFailure())) {
+            return false;
+        }
+        timeouts.remove(peer);
+        counters.increment(prefix + ".suspected");
+        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
+        table.remove(peer);
+        if (neighbour) {
+            agreedRounds = 0; // a finger or a stranger gone does not move the ring around this node
+        }
+        return true;
+    }
+
+    /**
+     * {@code peer} answered, whatever the request: it is alive, and its run of timeouts is over.
+     * Under overload the ring's own messages may time out while the users' operations and copies
+     * are still answered, and a node that answers is not to be taken for failed (two overloaded
+     * peers once dropped each other over and over while each answered the other's writes).
+     */
+    public void heard(NodeRef peer) {
+        timeouts.remove(peer);
+        if (peer.equals(table.successor())) {
+            successorHeardNanos = System.nanoTime();
+        }
+    }
+
+    /**
+     * Notify: {@code candidate} thinks it is this node's predecessor; {@code fresh} when it joined
+     * with nothing stored and owns nothing until this node handed it its records.
+     */
+    public void notified(NodeRef candidate, boolean fresh) {
+        NodeRef old = table.predecessor();
+        boolean restarted = fresh && candidate.equals(old);
+        if (candidate.equals(self()) || (candidate.equals(old) && !restarted)
+                || (old != null && !candidate.id().inOpen(old.id(), self().id()) && !restarted)) {
+            return;
+        }
+        boolean wasAlone = old == null && table.successors().isEmpty();
+        table.predecessor(candidate);
+        table.hint(candidate);
+        checkPlaced();
+        if (fresh) {
+            handIn(candidate, restarted ? null : old);
+        } else if (old != null) {
+            // a node joined between the old predecessor and this one: it now owns (old, candidate]
+            store.handOver(old.id(), candidate);
+        } else if (wasAlone) {
+            // a lone node meets its first peer (a join, or the other side of a healed split): the
+            // peer owns everything outside (candidate, self] and keeps the copy with the higher stamp.
+            // Not when only the predecessor was dropped (suspected under load): that full copy would
+            // load both nodes again and could drop it again (seen: one every minute in a bench run)
+            store.handOver(self().id(), candidate);
+        }
+    }
+
+    /**
+     * Hands a newcomer its records, then tells it so ({@link RingMessages#handed}): one between
+     * {@code previous} (this node's predecessor before it) and this node gets (previous, newcomer];
+     * one restarted on its address (the same id, its old self still this node's predecessor) or one
+     * that finds this node without a predecessor gets every record outside (newcomer, self]: the
+     * replicas of its own range and of those before it, which this node held as their successor.
+     * Until then the newcomer owns nothing, so it never answers "absent" for a key it has not
+     * received yet, nor takes a write on an empty record. One hand-over per newcomer at a time; a
+     * failed one is tried again when the newcomer asks again.
+     */
+    public void handIn(NodeRef newcomer, NodeRef previous) {
+        if (newcomer.equals(handingTo)) {
+            return;
+        }
+        handingTo = newcomer;
+        boolean between = previous != null && newcomer.id().inOpen(previous.id(), self().id());
+        Id from = between ? previous.id() : self().id();
+        store.handOver(from, newcomer).whenComplete((all, failure) -> {
+            handingTo = null;
+            if (Boolean.TRUE.equals(all) && !closing) {
+                counters.increment(prefix + ".handed-in");
+                messages.handed(newcomer);
+            }
+        });
+    }
+
+    /**
+     * The node at {@code sender} (an address) says this node holds its range now: so when it placed
+     * this node or is its successor.
+     */
+    public void handed(String sender) {
+        if (sender == null || !table.awaitingRecords()) {
+            return;
+        }
+        if ((placedBy != null && sender.equals(placedBy.address()))
+                || (joined.isDone() && sender.equals(table.successor().address()))) {
+            table.awaitingRecords(false);
+            handedEarly = null;
+            checkPlaced();
+        } else {
+            handedEarly = sender;
+        }
+    }
+
+    /**
+     * A node placed but never handed its records (the hand-over's end lost, or the node that
+     * placed it gone) asks its successor to place it again after twice the operation deadline:
+     * otherwise it would serve no range for ever.
+     */
+    private void askAgainIfNeverHanded() {
+        long waited = System.nanoTime() - placedNanos;
+        if (table.awaitingRecords() && placedBy != null && !rejoining
+                && waited > 2 * settings.operationTimeout().toNanos()) {
+            counters.increment(prefix + ".join.retries");
+            placedNanos = System.nanoTime();
+            rejoining = true;
+            joinThrough(table.successor(), settings.operationTimeout()).whenComplete((again, failure) -> rejoining = false);
+        }
+    }
+
+    /** Completes {@link #placed()} once the node has joined and owns its own id. */
+    private void checkPlaced() {
+        if (!placed.isDone() && joined.isDone() && !joined.isCompletedExceptionally() && table.owns(self().id())) {
+            placed.complete(null);
+        }
+    }
+
+    /** Refreshes the next finger whose start lies beyond the successor (one lookup per call). */
+    public void fixFingers() {
+        if (fixing || !joined.isDone()) {
+            return;
+        }
+        NodeRef successor = table.successor();
+        while (nextFinger < Id.BITS && start(nextFinger).inHalfOpen(self().id(), successor.id())) {
+            finger(nextFinger++, successor);
+        }
+        if (nextFinger >= Id.BITS) {
+            nextFinger = 0;
+            return;
+        }
+        int first = nextFinger;
+        Id start = start(first);
+        fixing = true;
+        messages.ownerOf(start).whenComplete((owner, failure) -> {
+            fixing = false;
+            if (failure != null || owner == null) {
+                return;
+            }
+            // every finger whose start lies in [start, owner] has the same successor
+            var reach = start.distanceTo(owner.id());
+            int i = first;
+            finger(i++, owner);
+            while (i < Id.BITS && start.distanceTo(start(i)).compareTo(reach) <= 0) {
+                finger(i++, owner);
+            }
+            nextFinger = i >= Id.BITS ? 0 : i;
+        });
+    }
+
+    private void finger(int i, NodeRef node) {
+        table.finger(i, node.equals(self()) ? null : node);
+    }
+
+    private Id start(int i) {
+        return self().id().plusPowerOfTwo(i);
+    }
+
+    /** Check_predecessor: forget a predecessor that does not answer. */
+    public void checkPredecessor() {
+        NodeRef predecessor = table.predecessor();
+        if (checking || predecessor == null) {
+            return;
+        }
+        checking = true;
+        messages.probe(predecessor).whenComplete((answer, failure) -> {
+            checking = false;
+            if (failure == null) {
+                heard(predecessor);
+            } else if (predecessor.equals(table.predecessor())) {
+                failed(predecessor, failure);
+            }
+        });
+    }
+
+    /** A neighbour leaves gracefully, naming its predecessor (null: none) and successors: close the gap. */
+    public void left(NodeRef leaver, NodeRef itsPredecessor, List<NodeRef> itsSuccessors) {
+        counters.increment(prefix + ".departures");
+        boolean wasPredecessor = leaver.equals(table.predecessor());
+        var known = new ArrayList<>(table.successors());
+        table.abandon(leaver); // it said so: no need to wait for silence, even if it was the last peer
+        if (wasPredecessor) {
+            table.predecessor(itsPredecessor);
+        }
+        if (known.contains(leaver)) {
+            known.remove(leaver);
+            known.addAll(itsSuccessors);
+            known.remove(self());
+            known.sort(java.util.Comparator.comparing(n -> self().id().distanceTo(n.id())));
+            if (!known.isEmpty()) {
+                table.successors(known);
+            }
+        }
+    }
+
+    /**
+     * Leaves gracefully: stops the periodic tasks, hands every record to the successor and tells
+     * successor and predecessor. Completes when they answered or failed.
+     */
+    public CompletableFuture<Void> leave() {
+        stop();
+        NodeRef successor = table.successor();
+        if (successor.equals(self())) {
+            return CompletableFuture.completedFuture(null);
+        }
+        NodeRef predecessor = table.predecessor();
+        return store.handOverAll(successor).thenCompose(handed -> messages.leaving(successor, predecessor));
+    }
+
+    /** Stops the periodic tasks and answers no more, telling nobody: a crash, for tests. */
+    public void stop() {
+        closing = true;
+        tasks.forEach(t -> t.cancel(false));
+        var closed = new DhtException(Reason.CLOSED, self() + " closed");
+        joined.completeExceptionally(closed);
+        placed.completeExceptionally(closed);
+    }
+}

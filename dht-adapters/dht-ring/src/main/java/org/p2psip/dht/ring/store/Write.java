@@ -1,0 +1,35 @@
+package org.p2psip.dht.ring.store;
+
+import org.p2psip.dht.BindingSet;
+
+/**
+ * What became of a put or a remove at the node that owns the key. Immutable.
+ *
+ * @param outcome what happened
+ * @param current for a conflict, the set as a get reads it (so that the writer can apply its
+ *                change again at once); else null
+ * @param record  for a stored write, the record as stored; else null
+ * @param carried whether the asker is a replica whose copy travels in the answer instead of a copy
+ *                message of its own (the backend puts {@code record} in the answer)
+ */
+public record Write(Outcome outcome, BindingSet current, Record record, boolean carried) {
+
+    public enum Outcome {
+        /** Stored here and taken by every replica: acknowledge it. */
+        STORED,
+        /** Stored here, but a replica did not take its copy in time: do not acknowledge it. */
+        UNREPLICATED,
+        /** The version did not match the stored one: nothing was written. */
+        CONFLICT,
+        /** This node does not own the key (yet, or any more): ask again after the ring repaired. */
+        NOT_OWNER
+    }
+
+    static Write conflict(BindingSet current) {
+        return new Write(Outcome.CONFLICT, current, null, false);
+    }
+
+    static Write notOwner() {
+        return new Write(Outcome.NOT_OWNER, null, null, false);
+    }
+}
