@@ -19,6 +19,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /**
  * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of
@@ -57,12 +58,22 @@ public final class BryanDht implements Dht {
     }
 
     /**
+     * Completes once this peer and its successor have agreed on each other, with its range handed
+     * to it, for {@link org.p2psip.dht.ring.Membership#SETTLED_ROUNDS} stabilisations in a row (at
+     * once when it is alone by design, with no other members).
+     */
+    @Override
+    public CompletionStage<Void> settled() {
+        return peer.onLoop(() -> peer.membership().settled());
+    }
+
+    /**
      * Completes once the peer has joined and serves its range of the ring: it has a predecessor
      * (the peer before it took it as successor and told it so), or it is the first peer. Until
      * then every key it would own is still served by no one, and operations wait for the ring.
      */
     public CompletionStage<Void> placed() {
-        return peer.placed().copy();
+        return peer.membership().placed().copy();
     }
 
     public NodeRef self() {
@@ -71,13 +82,16 @@ public final class BryanDht implements Dht {
 
     /** Whether this peer holds {@code aor}'s record (responsible or replica); for tests and tools. */
     public CompletionStage<Boolean> holds(String aor) {
-        return peer.onLoop(() -> CompletableFuture.completedFuture(peer.store().holds(aor)));
+        return peer.onLoop(() -> {
+            Record held = peer.store().record(Id.hash(aor));
+            return CompletableFuture.completedFuture(held != null && !held.isRemoved());
+        });
     }
 
     /** This peer's predecessor (null if none known) followed by its successors; for tests and tools. */
     public CompletionStage<Neighbours> neighbours() {
         return peer.onLoop(() -> CompletableFuture.completedFuture(
-                new Neighbours(peer.links().predecessor(), peer.links().successors())));
+                new Neighbours(peer.links().table().predecessor(), peer.links().table().successors())));
     }
 
     public record Neighbours(NodeRef predecessor, List<NodeRef> successors) {
@@ -145,7 +159,7 @@ public final class BryanDht implements Dht {
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
                 ReplayGuard.REPLAYED, ReplayGuard.STALE));
         all.put("bryan.records", (long) peer.store().size());
-        all.put("bryan.range.permille", peer.links().rangePermille());
+        all.put("bryan.range.permille", peer.links().table().rangePermille());
         return all;
     }
 
@@ -155,7 +169,7 @@ public final class BryanDht implements Dht {
         if (closed) {
             return;
         }
-        CompletableFuture<Void> left = peer.onLoop(peer::leave);
+        CompletableFuture<Void> left = peer.onLoop(() -> peer.membership().leave());
         closed = true;
         try {
             left.get(3 * peer.settings().requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -169,7 +183,7 @@ public final class BryanDht implements Dht {
     /** Stops without a word to the other peers, as a crash would; for tests. */
     public void crash() {
         closed = true;
-        peer.execute(peer::crash);
+        peer.loop().execute(() -> peer.membership().stop());
         peer.link().close();
         peer.shutdownLoop();
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.ring.RingSettings;
 
 /** The values a peer runs with, read once from its configuration. Immutable. */
 record BryanSettings(String overlay, String secret, int successors, int replicas, Duration stabilize,
@@ -46,19 +47,13 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.REPLAY_WINDOW));
     }
 
-    /** Waiting entries that make a batch worth sending without lingering further. */
-    static final int ENOUGH_TO_SEND = 32;
-
     /**
-     * Milliseconds a batch (of copies, or of operations) whose oldest entry was queued at
-     * {@code oldestNanos} still waits for company before it leaves; 0: send it now.
+     * The ring core's settings: a peer probes its predecessor at every stabilisation, and a
+     * write's copies to one replica share the users' operations' window and linger.
      */
-    long lingerLeftMillis(long oldestNanos, int waiting) {
-        long left = batchLinger.toNanos() - (System.nanoTime() - oldestNanos);
-        if (left <= 0 || waiting >= ENOUGH_TO_SEND) {
-            return 0;
-        }
-        return (left + 999_999) / 1_000_000;
+    RingSettings ring() {
+        return new RingSettings(successors, replicas, stabilize, fixFingers, stabilize, requestTimeout, operationTimeout,
+                timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep, tombstoneRetention, peerWindow, batchLinger);
     }
 
     /**

@@ -2,8 +2,13 @@ package org.p2psip.dht.bryan;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Store;
+import org.p2psip.dht.ring.store.Write;
 
 /**
  * What a peer answers to a checked peer REGISTER: plain registrations go to the {@link Ring};
@@ -24,7 +29,7 @@ final class Handlers {
             case COPY -> CompletableFuture.completedFuture(copy(peer, in));
             case BATCH -> batch(peer, in);
             case HANDED -> {
-                peer.ring().handed(in.sender().peer());
+                peer.membership().handed(in.sender().peer().address());
                 yield answer(peer, 200, "OK");
             }
             default -> routed(peer, in.sender().peer(), in.op(), in.contentType(), in.body());
@@ -38,7 +43,7 @@ final class Handlers {
             return answer(peer, 480, "Not on the ring yet");
         }
         Links links = peer.links();
-        if (links.responsibleFor(op.key())) {
+        if (links.table().owns(op.key())) {
             return act(peer, op, contentType, body, sender)
                     .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
@@ -78,13 +83,77 @@ final class Handlers {
     static CompletableFuture<Outcome> act(BryanPeer peer, OpHeader op, String contentType, byte[] body, NodeRef asker) {
         Store store = peer.store();
         return switch (op.op()) {
-            case GET -> CompletableFuture.completedFuture(store.get(op.key()));
-            case PUT -> store.put(op, contentType, body, asker);
-            case REMOVE -> store.remove(op, asker);
+            case GET -> CompletableFuture.completedFuture(withRecord(peer, 200, "OK", store.read(op.key(), "")));
+            case PUT -> put(peer, op, contentType, body, asker);
+            case REMOVE -> store.remove(op.key(), "", op.version(), asker).thenApply(w -> written(peer, w, false));
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
             case COPY, BATCH, HANDED -> throw new IllegalArgumentException(op.op() + " is not routed");
         };
+    }
+
+    /** @param asker the peer whose routed put this is (this peer for its own) */
+    private static CompletableFuture<Outcome> put(BryanPeer peer, OpHeader op, String contentType, byte[] body,
+                                                  NodeRef asker) {
+        BindingSet next;
+        try {
+            if (!contentType.equals(RecordsBody.SET_TYPE)) {
+                return done(peer, 400, "A put needs a body of " + RecordsBody.SET_TYPE);
+            }
+            next = BindingCodec.decode(body);
+        } catch (MalformedBindingException e) {
+            return done(peer, 400, "Bad bindings body: " + e.getMessage());
+        }
+        if (!Id.hash(next.aor()).equals(op.key()) || next.version() != op.version()) {
+            return done(peer, 400, "The body's AOR or version differs from DHT-Op");
+        }
+        return peer.store().put(next, asker).thenApply(w -> written(peer, w, true));
+    }
+
+    /**
+     * A write's answer. A refused put's 412 carries the record as a get reads it, so that the writer
+     * can apply its change again at once. A write some replica did not take is answered 503 and not
+     * acknowledged, though it stays stored here. When the asker is a replica its copy travels in
+     * the 200 (a records body, which the asker keeps before it acknowledges the write) instead of
+     * in a copy REGISTER of its own: with two peers, half of all copies. An answer lost on the way
+     * fails the write at the asker, which then acknowledged nothing.
+     */
+    private static Outcome written(BryanPeer peer, Write write, boolean put) {
+        return switch (write.outcome()) {
+            case STORED -> write.carried()
+                    ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE,
+                            RecordsBody.encode(List.of(write.record()), Integer.MAX_VALUE).get(0))
+                    : Outcome.of(200, "OK", peer.self());
+            case UNREPLICATED -> Outcome.of(503, "Replica Did Not Take The Copy", peer.self());
+            case CONFLICT -> put ? withRecord(peer, 412, "Conditional Request Failed", write.current())
+                    : Outcome.of(412, "Conditional Request Failed", peer.self());
+            case NOT_OWNER -> Outcome.of(480, "Ring repairing: not responsible", peer.self());
+        };
+    }
+
+    /** An answer carrying {@code current} as its body, or no body when the AOR has no record. */
+    private static Outcome withRecord(BryanPeer peer, int status, String reason, BindingSet current) {
+        if (!current.exists()) {
+            return Outcome.of(status, reason, peer.self());
+        }
+        return new Outcome(status, reason, peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
+    }
+
+    private static CompletableFuture<Outcome> done(BryanPeer peer, int status, String reason) {
+        return CompletableFuture.completedFuture(Outcome.of(status, reason, peer.self()));
+    }
+
+    /** Keeps the copy a write's 200 carried to this peer (see {@link #written}); false when the body is unreadable. */
+    static boolean keepCarried(BryanPeer peer, Answer answer) {
+        if (answer.status() != 200 || !RecordsBody.TYPE.equals(answer.contentType())) {
+            return true;
+        }
+        try {
+            peer.store().merge(RecordsBody.decode(answer.body()));
+            return true;
+        } catch (MalformedBindingException e) {
+            return false;
+        }
     }
 
     private static PeerResponse copy(BryanPeer peer, Incoming in) {

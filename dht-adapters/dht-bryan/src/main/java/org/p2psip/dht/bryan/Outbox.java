@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.Pipe;
 
 /**
  * The users' routed operations on their way to other peers, pipelined per peer like the replica
@@ -56,7 +57,8 @@ final class Outbox {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
         }
         waiting.answer.whenComplete((a, e) -> timer.cancel(false));
-        Queue queue = queues.computeIfAbsent(target, t -> new Queue());
+        Queue queue = queues.computeIfAbsent(target, t -> new Queue(new Pipe(peer.loop(), peer.settings().peerWindow(),
+                peer.settings().batchLinger())));
         queue.waiting.add(waiting);
         sendNext(target, queue);
         return waiting.answer;
@@ -64,7 +66,7 @@ final class Outbox {
 
     /** Sends what may leave now (see {@link Pipe}). */
     private void sendNext(NodeRef target, Queue queue) {
-        while (!queue.waiting.isEmpty() && queue.pipe.mayLeave(peer, queue.waiting.size(), MOST_OPS,
+        while (!queue.waiting.isEmpty() && queue.pipe.mayLeave(queue.waiting.size(), MOST_OPS,
                 queue.waiting.peek().queuedNanos(), () -> sendNext(target, queue))) {
             List<Waiting> next = take(queue);
             if (!next.isEmpty()) {
@@ -87,7 +89,7 @@ final class Outbox {
             queue.pipe.answered();
             for (int i = 0; i < next.size(); i++) {
                 if (failure != null) {
-                    next.get(i).answer.completeExceptionally(BryanPeer.unwrap(failure));
+                    next.get(i).answer.completeExceptionally(DhtException.from(failure));
                 } else {
                     next.get(i).answer.complete(each.get(i));
                 }
@@ -160,6 +162,10 @@ final class Outbox {
     /** The operations waiting for the next REGISTER to one peer, oldest first. */
     private static final class Queue {
         final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-        final Pipe pipe = new Pipe();
+        final Pipe pipe;
+
+        Queue(Pipe pipe) {
+            this.pipe = pipe;
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordLink.Cut;
 
 /**
  * The body of {@code DHT-Op: copy} (Content-Type {@value #TYPE}): records handed over or copied
@@ -33,66 +34,27 @@ final class RecordsBody {
     /** Splits {@code records} into bodies of about {@code maxBytes} each (at least one record per body). */
     static List<byte[]> encode(List<Record> records, int maxBytes) {
         var bodies = new ArrayList<byte[]>();
-        var lazily = new Bodies(records, maxBytes);
-        for (int i = 0; lazily.has(i); i++) {
-            bodies.add(lazily.get(i));
+        for (int next = 0; next < records.size(); ) {
+            Cut body = cut(records.subList(next, records.size()), maxBytes);
+            bodies.add(body.message());
+            next += body.count();
         }
         return bodies;
     }
 
-    /**
-     * The same bodies as {@link #encode}, each encoded when it is first asked for and kept for the
-     * next asker. A full copy of a few hundred thousand records, encoded at once, held a peer's
-     * loop for most of a second, long enough for its users' requests to pile up past the
-     * servlet's admission bound; asked for one by one, as each previous body was taken, the
-     * encoding is spread between the other work of the loop. Not thread-safe.
-     */
-    static final class Bodies {
-        private final List<Record> records;
-        private final int maxBytes;
-        private final List<byte[]> encoded = new ArrayList<>();
-        private int nextRecord;
-        private byte[] carried; // the record that did not fit the last body: the first of the next one
-
-        Bodies(List<Record> records, int maxBytes) {
-            this.records = records;
-            this.maxBytes = maxBytes;
-        }
-
-        /** Whether there is an {@code index}-th body (from 0). */
-        boolean has(int index) {
-            while (encoded.size() <= index && (carried != null || nextRecord < records.size())) {
-                encoded.add(next());
+    /** One body of the first {@code records}: as many as fit about {@code maxBytes} (at least one, at most 65,535). */
+    static Cut cut(List<Record> records, int maxBytes) {
+        var batch = new ArrayList<byte[]>();
+        int size = 0;
+        for (Record record : records) {
+            byte[] one = encodeOne(record);
+            if (!batch.isEmpty() && (size + one.length > maxBytes || batch.size() == 0xFFFF)) {
+                break;
             }
-            return index < encoded.size();
+            batch.add(one);
+            size += one.length;
         }
-
-        byte[] get(int index) {
-            if (!has(index)) {
-                throw new IndexOutOfBoundsException("no body " + index + " of " + records.size() + " records");
-            }
-            return encoded.get(index);
-        }
-
-        private byte[] next() {
-            var batch = new ArrayList<byte[]>();
-            int size = 0;
-            if (carried != null) {
-                batch.add(carried);
-                size = carried.length;
-                carried = null;
-            }
-            while (nextRecord < records.size()) {
-                byte[] one = encodeOne(records.get(nextRecord++));
-                if (!batch.isEmpty() && (size + one.length > maxBytes || batch.size() == 0xFFFF)) {
-                    carried = one;
-                    break;
-                }
-                batch.add(one);
-                size += one.length;
-            }
-            return join(batch);
-        }
+        return new Cut(join(batch), batch.size());
     }
 
     static List<Record> decode(byte[] body) {

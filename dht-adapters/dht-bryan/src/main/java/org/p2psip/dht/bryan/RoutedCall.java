@@ -103,7 +103,7 @@ final class RoutedCall {
             retry(new DhtException(Reason.UNREACHABLE, peer.self() + " has not joined the overlay yet"));
             return;
         }
-        if (local != null && peer.links().responsibleFor(key)) {
+        if (local != null && peer.links().table().owns(key)) {
             local.get().whenComplete((outcome, failure) -> {
                 if (failure == null && !settles(outcome.status())) {
                     refused(peer.self(), outcome.status(), outcome.reason()); // as from another peer
@@ -135,9 +135,9 @@ final class RoutedCall {
         var sent = send.apply(target, Duration.ofMillis(timeout));
         sent.whenComplete((answer, failure) -> {
             if (failure != null) {
-                DhtException why = BryanPeer.unwrap(failure);
+                DhtException why = DhtException.from(failure);
                 if (maintenance || why.reason() != Reason.TIMEOUT) {
-                    peer.failed(target, why);
+                    peer.membership().failed(target, why);
                 }
                 if (idempotent) {
                     retry(why);
@@ -148,11 +148,11 @@ final class RoutedCall {
             }
             int status = answer.status();
             if (status / 100 == 3 && answer.contact() != null && !answer.contact().equals(peer.self())) {
-                peer.links().hint(answer.contact());
+                peer.links().table().hint(answer.contact());
                 ask(answer.contact(), hops + 1);
             } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
-                if (!peer.store().keepCarried(answer)) {
+                if (!Handlers.keepCarried(peer, answer)) {
                     result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
                             target + " answered a write with an unreadable copy"));
                     return;
@@ -179,7 +179,7 @@ final class RoutedCall {
     /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local). */
     private void settle(Outcome outcome, Throwable failure) {
         if (failure != null) {
-            result.completeExceptionally(BryanPeer.unwrap(failure));
+            result.completeExceptionally(DhtException.from(failure));
         } else {
             peer.counters().increment("bryan.lookups");
             result.complete(outcome);

@@ -2,11 +2,8 @@ package org.p2psip.dht.bryan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,32 +38,14 @@ class RecordsBodyTest {
     }
 
     @Test
-    void aBodyIsEncodedWhenFirstAskedForAndKeptForTheNextAsker() {
+    void aCutTakesTheRecordsThatFitOneBodyAndTheBodiesAreTheCutsInTurn() {
         List<Record> records = records(500);
-        var read = new int[] {-1};
-        List<Record> watched = new AbstractList<>() {
-            @Override
-            public Record get(int index) {
-                read[0] = Math.max(read[0], index);
-                return records.get(index);
-            }
-
-            @Override
-            public int size() {
-                return records.size();
-            }
-        };
-        var bodies = new RecordsBody.Bodies(watched, MAX_BYTES);
-        byte[] first = bodies.get(0);
-        assertTrue(read[0] < 20, "asking for the first body encoded records up to " + read[0]);
-        List<byte[]> eager = RecordsBody.encode(records, MAX_BYTES);
-        assertSame(first, bodies.get(0), "the first body was encoded again");
-        for (int i = 0; i < eager.size(); i++) {
-            assertTrue(bodies.has(i));
-            assertArrayEquals(eager.get(i), bodies.get(i), "body " + i + " differs");
-        }
-        assertFalse(bodies.has(eager.size()));
-        assertFalse(new RecordsBody.Bodies(List.of(), MAX_BYTES).has(0));
+        var first = RecordsBody.cut(records, MAX_BYTES);
+        assertTrue(first.count() > 1 && first.count() < records.size(), "first body holds " + first.count());
+        assertTrue(first.message().length <= MAX_BYTES + 2, "first body is " + first.message().length + " bytes");
+        assertArrayEquals(RecordsBody.encode(records, MAX_BYTES).get(0), first.message());
+        assertEquals(records.subList(0, first.count()).stream().map(Record::aor).toList(),
+                RecordsBody.decode(first.message()).stream().map(Record::aor).toList());
     }
 
     private static List<Record> records(int count) {

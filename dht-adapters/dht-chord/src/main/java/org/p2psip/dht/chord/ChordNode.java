@@ -260,11 +260,15 @@ final class ChordNode implements RingMessages, RecordLink {
         return CompletableFuture.allOf(told.stream().map(f -> f.exceptionally(e -> null)).toArray(CompletableFuture[]::new));
     }
 
-    /** One STORE with as many of {@code copies} as it carries. */
+    /** One STORE's payload with as many of {@code records} as it carries. */
     @Override
-    public CompletableFuture<Integer> send(NodeRef target, List<Record> copies) {
-        byte[] payload = StoreMessage.batch(copies);
-        int count = StoreMessage.count(payload);
-        return request(target, MessageType.STORE, payload).thenApply(answer -> count);
+    public Cut cut(List<Record> records) {
+        byte[] payload = StoreMessage.batch(records);
+        return new Cut(payload, StoreMessage.count(payload));
+    }
+
+    @Override
+    public CompletableFuture<?> send(NodeRef target, byte[] message) {
+        return request(target, MessageType.STORE, message);
     }
 }

@@ -29,7 +29,8 @@ final class Copies {
         if (targets.isEmpty() || records.isEmpty()) {
             return CompletableFuture.completedFuture(true);
         }
-        return allTaken(targets.stream().map(target -> inTurn(target, records, 0)).toList());
+        var batches = new Batches(records, link);
+        return allTaken(targets.stream().map(target -> inTurn(target, batches, 0)).toList());
     }
 
     /** True once every copy was taken, false once all answered and one was not; never fails. */
@@ -38,18 +39,18 @@ final class Copies {
                 .thenApply(answered -> copies.stream().allMatch(CompletableFuture::join));
     }
 
-    private CompletableFuture<Boolean> inTurn(NodeRef target, List<Record> records, int from) {
-        if (from >= records.size()) {
+    private CompletableFuture<Boolean> inTurn(NodeRef target, Batches batches, int next) {
+        if (!batches.has(next)) {
             return CompletableFuture.completedFuture(true);
         }
-        return link.send(target, records.subList(from, records.size()))
-                .handle((carried, failure) -> failure == null ? carried : null)
-                .thenCompose(carried -> {
-                    if (carried == null || carried < 1) {
+        return link.send(target, batches.get(next))
+                .handle((answer, failure) -> failure == null)
+                .thenCompose(taken -> {
+                    if (!taken) {
                         counters.increment(prefix + ".replica.failures");
                         return CompletableFuture.completedFuture(false);
                     }
-                    return inTurn(target, records, from + carried);
+                    return inTurn(target, batches, next + 1);
                 });
     }
 }

@@ -6,14 +6,22 @@ import org.p2psip.dht.ring.NodeRef;
 
 /**
  * How a backend carries records to another node in its own messages: Chord in STORE frames,
- * Bryan in copy REGISTERs.
+ * Bryan in copy REGISTERs' bodies.
  */
 public interface RecordLink {
 
-    /**
-     * Sends the first of {@code copies}, as many as one message carries (at least one), to
-     * {@code target}. Completes with how many it carried once the target took them; fails when the
-     * target did not answer or refused them.
-     */
-    CompletableFuture<Integer> send(NodeRef target, List<Record> copies);
+    /** One message's content with the first of {@code records} (at least one), and how many it carries. */
+    Cut cut(List<Record> records);
+
+    /** Sends one message made by {@link #cut} to {@code target}; completes once it took them, fails when it did not. */
+    CompletableFuture<?> send(NodeRef target, byte[] message);
+
+    /** A message's content and the count of records in it. Immutable. */
+    record Cut(byte[] message, int count) {
+        public Cut {
+            if (count < 1) {
+                throw new IllegalArgumentException("a message carries at least one record, not " + count);
+            }
+        }
+    }
 }
