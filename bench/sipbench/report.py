@@ -9,11 +9,10 @@ Pure functions of their inputs apart from writing files; safe to call from one t
 from __future__ import annotations
 
 import csv
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import auth, network, overload, paper, search, tcpreport
+from . import auth, modes, network, overload, paper, search, tcpreport
 from .experiments import CEILING, EXPERIMENTS, FRONT, KAMAILIO, REFERENCES, front_policy, routing_for
 
 UNITS = {"registration": "REGISTER/s", "call": "calls/s",
@@ -263,42 +262,17 @@ def ran_to_the_end(row: dict) -> bool:
     return row["rate"] > 0 and not any(marker in note for marker in NOT_TO_THE_END)
 
 
-def search_precision(meta: dict[str, str]) -> float | None:
-    """The run's --precision: from its command line, else its mode's default; None when not recorded."""
-    return run_setting(meta, "--precision", "precision")
-
-
-def step_seconds(meta: dict[str, str]) -> float | None:
-    """The length of the run's search steps: recorded, else its --step-seconds, else its mode's default."""
-    if meta.get("step_seconds"):
-        return float(meta["step_seconds"])
-    return run_setting(meta, "--step-seconds", "step")
-
-
-def run_setting(meta: dict[str, str], option: str, mode_key: str) -> float | None:
-    """A number option of the run: from its command line, else its mode's default; None when not recorded."""
-    words = shlex.split(meta.get("command", ""))
-    for index, word in enumerate(words):
-        if word == option and index + 1 < len(words):
-            return float(words[index + 1])
-        if word.startswith(option + "="):
-            return float(word.partition("=")[2])
-    # cli owns the modes' defaults; imported here because cli imports this module.
-    from .cli import FULL, QUICK
-    return {"quick": QUICK, "full": FULL}.get(meta.get("mode", ""), {}).get(mode_key)
-
-
 def caveat_reasons(meta: dict[str, str]) -> list[str]:
     """Why a verdict of this run is only indicative: a search too coarse to decide a 10-20% margin,
     steps too short to be sustained rates; empty when neither."""
     reasons = []
-    precision = search_precision(meta)
+    precision = modes.search_precision(meta)
     whose = "quick mode's" if meta.get("mode") == "quick" else "this run's"
     if precision is None:
         reasons.append("this run's search precision is not recorded")
     elif precision > DECISIVE_PRECISION:
         reasons.append(f"{whose} search precision is {precision:g}")
-    seconds = step_seconds(meta)
+    seconds = modes.step_seconds(meta)
     if seconds is not None and seconds < search.SUSTAINED_S:
         reasons.append(f"{whose} search steps of {seconds:g} s are shorter than {search.SUSTAINED_S:g} s: not sustained")
     return reasons
@@ -312,7 +286,7 @@ def caveat(meta: dict[str, str]) -> str:
 
 def sustained_note(meta: dict[str, str]) -> str:
     """The report's sentence on how long each step held its rate."""
-    seconds = step_seconds(meta)
+    seconds = modes.step_seconds(meta)
     if seconds is None:
         return "This run's step length is not recorded."
     if seconds < search.SUSTAINED_S:
@@ -380,7 +354,7 @@ def target_line(rows: list[dict], target: Target, meta: dict[str, str]) -> str:
 
 
 def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
-    precision = search_precision(meta)
+    precision = modes.search_precision(meta)
     lines = ["## Targets", "",
              "Each target compares two REGISTER/s figures of this run, measured minutes apart on the same "
              "machine. On a shared 2-core machine absolute rates move from run to run, so only ratios within "

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import cli, experiments, overload, report, search, sipp, stats
+from sipbench import cli, experiments, modes, overload, report, search, sipp, stats
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -213,12 +213,12 @@ def test_the_avalanche_goes_to_the_front_and_to_kamailio():
 
 
 def test_overload_is_part_of_the_full_run_and_runnable_in_quick_mode():
-    assert "overload" in cli.FULL["experiments"] and "overload" not in cli.QUICK["experiments"]
+    assert "overload" in modes.FULL["experiments"] and "overload" not in modes.QUICK["experiments"]
     args = cli.parser().parse_args(["--quick", "--experiments", "overload", "--overload-step-seconds", "30",
                                     "--avalanche-users", "100"])
     assert args.experiments == ["overload"] and args.overload_step_seconds == 30 and args.avalanche_users == 100
-    assert (cli.QUICK["overload_step"], cli.QUICK["avalanche_users"]) == (20.0, 5000)
-    assert (cli.FULL["overload_step"], cli.FULL["avalanche_users"], cli.FULL["step"]) == (120.0, 20000, 120.0)
+    assert (modes.QUICK["overload_step"], modes.QUICK["avalanche_users"]) == (20.0, 5000)
+    assert (modes.FULL["overload_step"], modes.FULL["avalanche_users"], modes.FULL["step"]) == (120.0, 20000, 120.0)
 
 
 def test_the_overload_steps_take_aors_the_deployments_search_never_used(tmp_path):

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import experiments, report
+from sipbench import experiments, modes, report
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -317,7 +317,7 @@ def test_a_generator_limited_reference_is_named_with_what_it_does_to_the_ratios(
 def test_the_report_says_whether_its_steps_were_sustained():
     assert report.sustained_note(FULL) == "Each step held its rate 120 s: the limits are sustained rates."
     assert report.sustained_note(QUICK).startswith("This run's steps last 3 s, shorter than the 120 s")
-    assert report.step_seconds({**FULL, "command": "bench/run --step-seconds 30"}) == 30.0
-    assert report.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
+    assert modes.step_seconds({**FULL, "command": "bench/run --step-seconds 30"}) == 30.0
+    assert modes.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
     assert report.caveat({**FULL, "command": "bench/run --step-seconds 30"}) == (
         ", indicative (this run's search steps of 30 s are shorter than 120 s: not sustained)")
