@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, modes, network, overload, report, search, sipload, tcp, tools
+from . import deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
 from .procs import BenchError, Processes
 from .runner import Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
@@ -256,8 +256,8 @@ def tcp_minutes(tcp_settings: TcpSettings, settings: Settings) -> float:
 
 
 def rebuild(out: Path) -> None:
-    summary = out / "summary.csv"
-    rows = report.read_summary(summary) if summary.exists() else []   # a run of the tcp experiment alone
+    rates = out / "summary.csv"
+    rows = summary.read_summary(rates) if rates.exists() else []   # a run of the tcp experiment alone
     meta, described = _read_meta(out)
     path = report.write_report(out, rows, described, meta)
     plots = report.write_plots(out, rows)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import cli, experiments, modes, overload, report, search, sipp, stats
+from sipbench import cli, experiments, modes, overload, report, search, sipp, stats, summary
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -149,7 +149,7 @@ def write_run(folder: Path, mode="full", command="bench/run"):
 def test_the_report_has_an_overload_section_with_a_targets_row_per_deployment(tmp_path):
     write_run(tmp_path)
     meta = {"mode": "full", "command": "bench/run"}
-    text = report.write_report(tmp_path, report.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
+    text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
     section = text[text.index("## Overload"):]
     assert "| chord 1 node directly | 1,000 | 0.95, met | 0.85, met |" in section
     assert "| chord 2 nodes behind the front (tlwl) | 1,500 | 0.60, not met | 0.30, not met |" in section
@@ -255,7 +255,7 @@ def test_a_deployment_that_got_no_step_still_has_its_targets_row(tmp_path):
     write_run(tmp_path)
     meta = {"mode": "full", "command": "bench/run",
             "overload": "chord 1 node directly; memory 2 nodes behind the front (tlwl); Kamailio"}
-    text = report.write_report(tmp_path, report.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
+    text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
     assert ("| memory 2 nodes behind the front (tlwl) | none: its search passed no step (or the run ended first) "
             "| not measured | not measured |") in text
     assert text.count("| chord 1 node directly | 1,000 |") == 1
