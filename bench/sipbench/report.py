@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import auth, modes, network, overload, paper, plots, search, tables, targets, tcpreport
+from . import authreport, modes, network, overload, overloadreport, paper, plots, search, tables, targets, tcpreport
 from .experiments import EXPERIMENTS
 
 
@@ -46,10 +46,10 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     caveats = targets.caveat_reasons(meta)
     lines = (heading(meta) + references(rows) + targets.targets_section(rows, meta)
              + judged_in_their_sections(rows, bool(steps or meta.get("overload"))) + results(rows, meta)
-             + overload.section(steps, avalanches, caveats, planned)
-             + auth.section(rows, caveats, meta.get("auth_algorithm", ""))
+             + overloadreport.section(steps, avalanches, caveats, planned)
+             + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
              + tcpreport.section(out, caveats) + closing(machine))
-    auth.write_csv(out, rows)
+    authreport.write_csv(out, rows)
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
@@ -90,7 +90,7 @@ def judged_in_their_sections(rows: list[dict], overload_measured: bool) -> list[
     if overload_measured:
         lines += ["The overload targets (goodput at 2x and 3x each deployment's clean rate) are judged per "
                   "deployment in the section Overload.", ""]
-    if auth.systems(rows):
+    if authreport.systems(rows):
         lines += ["The authentication targets (first registrations and refreshes against the same deployment's "
                   "plain registrations) are judged in the section Authentication.", ""]
     return lines
@@ -121,7 +121,7 @@ def closing(machine: dict[str, str]) -> list[str]:
 
 def write_plots(out: Path, rows: list[dict]) -> list[Path]:
     """The figures of the registration and call experiments, then those of the others measured."""
-    plotted = overload.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
-    costs = auth.write_plot(out, rows)
+    plotted = overloadreport.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
+    costs = authreport.write_plot(out, rows)
     connections = tcpreport.write_plot(out)
     return plots.write(out, rows) + [path for path in (plotted, costs, connections) if path]
