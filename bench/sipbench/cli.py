@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, network, overload, report, search, sipload, tcp, tools
+from . import deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
 from .procs import BenchError, Processes
 from .runner import Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
@@ -23,12 +23,6 @@ from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
 
-QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
-             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000, overload_step=20.0, avalanche_users=5000)
-# Full mode's steps are sustained (search.SUSTAINED_S): a rate passes only when held 120 s.
-FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=120.0, start=200, precision=0.05,
-            max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000, overload_step=120.0,
-            avalanche_users=20000)
 # The window in which every phone of the avalanche starts.
 AVALANCHE_WINDOW_S = 2.0
 # The auth experiment's users per deployment: enough that at tens of thousands of registrations a
@@ -142,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
-    mode = QUICK if args.quick else FULL
+    mode = modes.QUICK if args.quick else modes.FULL
     chosen = args.experiments or mode["experiments"]
     backends = args.backends or (["chord"] if args.quick else deploy.backends())
     nodes = args.nodes or mode["nodes"]
@@ -262,8 +256,8 @@ def tcp_minutes(tcp_settings: TcpSettings, settings: Settings) -> float:
 
 
 def rebuild(out: Path) -> None:
-    summary = out / "summary.csv"
-    rows = report.read_summary(summary) if summary.exists() else []   # a run of the tcp experiment alone
+    rates = out / "summary.csv"
+    rows = summary.read_summary(rates) if rates.exists() else []   # a run of the tcp experiment alone
     meta, described = _read_meta(out)
     path = report.write_report(out, rows, described, meta)
     plots = report.write_plots(out, rows)

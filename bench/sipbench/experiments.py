@@ -61,7 +61,7 @@ TABLE2 = "table2"
 # the registration avalanche (overload.py): one node of each backend directly, two behind the front,
 # and both references.
 OVERLOAD = "overload"
-# Registration with Digest authentication on one node (auth.py): plain registrations, first
+# Registration with Digest authentication on one node (authreport.py): plain registrations, first
 # registrations (401, then 200) and refreshes on the same nonce, each searched to the deployment's
 # own limit with bench/sipload, on the backends and on Kamailio. Plain runs on a deployment without
 # authentication, the other two on one with it (`up --users`; Kamailio's auth configuration).

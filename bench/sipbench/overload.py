@@ -5,11 +5,10 @@ A step offers `multiple` x the clean rate for a fixed time with AORs never used 
 final answer there (bench/scenarios/register-503.xml), so a step counts what was answered 200
 (the goodput), what was refused with 503, and what was neither (timeouts, other statuses, calls
 SIPp never sent). A step SIPp could not offer measured the load generator: it is "generator short"
-and never counts as a server result. The targets: goodput at 2x the clean rate at least 0.9 of
-the clean rate, at 3x at least 0.8.
+and never counts as a server result. Its targets, report section and figure are overloadreport.py's.
 
-Pure functions and small immutable records, the CSV files, the report's section and its figure;
-safe from one thread at a time (the files are appended to).
+Pure functions and small immutable records, and the CSV files; safe from one thread at a time
+(the files are appended to).
 """
 from __future__ import annotations
 
@@ -21,11 +20,8 @@ from . import search, stats
 from .experiments import CEILING, KAMAILIO, front_policy
 
 MULTIPLES = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
-# (multiple of the clean rate, the goodput there as a share of the clean rate that a deployment keeps)
-TARGETS = ((2.0, 0.9), (3.0, 0.8))
 STEPS_CSV = "overload.csv"
 AVALANCHE_CSV = "avalanche.csv"
-PLOT = "overload.png"
 
 
 def step_rates(clean_rate: int) -> list[tuple[float, int]]:
@@ -167,191 +163,6 @@ def append(path: Path, fieldnames: list[str], row: dict) -> None:
         if new:
             writer.writeheader()
         writer.writerow(row)
-
-
-# The report
-
-def by_deployment(steps: list[OverloadStep]) -> dict[str, list[OverloadStep]]:
-    """Steps grouped by deployment (in the order measured), each sorted by multiple."""
-    groups: dict[str, list[OverloadStep]] = {}
-    for step in steps:
-        groups.setdefault(step.deployment, []).append(step)
-    return {k: sorted(v, key=lambda s: s.multiple) for k, v in groups.items()}
-
-
-def goodput_ratio(steps: list[OverloadStep], multiple: float) -> float | None:
-    """Goodput at `multiple` as a share of the clean rate; None when that step was not measured or
-    SIPp could not offer it (then it is no server result)."""
-    step = next((s for s in steps if s.multiple == multiple), None)
-    if step is None or step.generator_short or step.clean_rate <= 0:
-        return None
-    return step.goodput / step.clean_rate
-
-
-def shorter_than_sustained(steps: list[OverloadStep]) -> str:
-    """Why these steps' verdicts are only indicative: steps shorter than a sustained rate needs; "" when not."""
-    short = sorted({s.seconds for s in steps if s.seconds < search.SUSTAINED_S})
-    if not short:
-        return ""
-    return f"overload steps of {', '.join(f'{s:g}' for s in short)} s are shorter than {search.SUSTAINED_S:g} s: not sustained"
-
-
-def indicative(steps: list[OverloadStep], reasons: list[str]) -> list[str]:
-    """Why the verdicts on these steps are only indicative: the run's `reasons` (its search's
-    precision, its search steps' length) and overload steps too short to be sustained."""
-    return [why for why in (*reasons, shorter_than_sustained(steps)) if why]
-
-
-def target_cell(steps: list[OverloadStep], multiple: float, minimum: float, reasons: list[str]) -> str:
-    """'0.93, met' ('0.93, met, indicative' when `indicative` has reasons), or why it cannot be judged."""
-    step = next((s for s in steps if s.multiple == multiple), None)
-    if step is None:
-        return "not measured"
-    if step.generator_short:
-        return f"generator short (SIPp offered {step.offered_rate:,.0f}/s of {step.rate:,}/s): not judged"
-    ratio = goodput_ratio(steps, multiple)
-    verdict = "met" if ratio >= minimum else "not met"
-    return f"{ratio:.2f}, {verdict}" + (", indicative" if indicative(steps, reasons) else "")
-
-
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0f}"
-
-
-def deployment_table(name: str, steps: list[OverloadStep]) -> list[str]:
-    clean = steps[0].clean_rate
-    lines = [f"#### {name}: clean rate {clean:,} REGISTER/s", "",
-             "| x clean | asked /s | offered /s | goodput (200/s) | goodput / clean | 503/s | neither /s "
-             "| p50 ms | p99 ms | p50 ms of 200s | p99 ms of 200s | retransmissions | note |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for s in steps:
-        note = "generator short: SIPp did not offer the rate; not a server result" if s.generator_short else ""
-        lines.append(f"| {s.multiple:g} | {s.rate:,} | {s.offered_rate:,.0f} | {s.goodput:,.0f} "
-                     f"| {s.goodput / clean:.2f} | {s.refused_per_s:,.0f} | {s.other_per_s:,.0f} "
-                     f"| {_ms(s.p50_ms)} | {_ms(s.p99_ms)} | {_ms(s.p50_200_ms)} | {_ms(s.p99_200_ms)} "
-                     f"| {s.retransmissions:,} | {note} |")
-    return lines + [""]
-
-
-def targets_table(groups: dict[str, list[OverloadStep]], reasons: list[str], planned: list[str] = ()) -> list[str]:
-    """One row per deployment measured, and per deployment `planned` that got no step (no clean rate)."""
-    heads = " | ".join(f"goodput at {m:g}x / clean >= {minimum:g}" for m, minimum in TARGETS)
-    lines = [f"| deployment | clean rate | {heads} |", "|---|---|" + "---|" * len(TARGETS)]
-    for name, steps in groups.items():
-        cells = " | ".join(target_cell(steps, m, minimum, reasons) for m, minimum in TARGETS)
-        lines.append(f"| {name} | {steps[0].clean_rate:,} | {cells} |")
-    for name in (p for p in planned if p not in groups):
-        cells = " | ".join("not measured" for _ in TARGETS)
-        lines.append(f"| {name} | none: its search passed no step (or the run ended first) | {cells} |")
-    why = sorted({w for steps in groups.values() for w in indicative(steps, reasons)}, key=str.lower)
-    if why:
-        lines += ["", f"Indicative: {'; '.join(why)}."]
-    return lines + [""]
-
-
-def avalanche_table(avalanches: list[Avalanche]) -> list[str]:
-    kamailio = next((a for a in avalanches if a.system == KAMAILIO and a.all_registered), None)
-    lines = ["| deployment | phones | registered | 503s on the way | time to all registered | / Kamailio's |",
-             "|---|---|---|---|---|---|"]
-    for a in avalanches:
-        if a.all_registered:
-            took = f"{a.seconds:.1f} s"
-            versus = f"{a.seconds / kamailio.seconds:.2f}" if kamailio and kamailio.seconds > 0 else "n/a"
-        else:
-            took = f"not all registered (SIPp ended after {a.seconds:.1f} s, exit code {a.exit_code})"
-            versus = "n/a"
-        lines.append(f"| {a.deployment} | {a.users:,} | {a.registered:,} | {a.refusals:,} | {took} | {versus} |")
-    return lines + [""]
-
-
-def section(steps: list[OverloadStep], avalanches: list[Avalanche], reasons: list[str],
-            planned: list[str] = ()) -> list[str]:
-    """report.md's "Overload" section; `reasons` say why this run's verdicts are only indicative
-    (its search's precision, its search steps' length), empty when they are not; `planned` names
-    every deployment the experiment was to measure (run.tsv), so that one without steps shows too."""
-    if not steps and not avalanches and not planned:
-        return []
-    lines = ["## Overload", ""]
-    if steps or planned:
-        seconds = ", ".join(f"{s:g}" for s in sorted({s.seconds for s in steps}))
-        lines += ["Each deployment was offered REGISTERs (AORs never used before) open loop at "
-                  + ", ".join(f"{m:g}" for m in MULTIPLES)
-                  + f" times its own clean rate (the highest rate its registration search passed), {seconds} s "
-                  "each. A 503 is a final answer there and the phone does not try again. Goodput: REGISTERs "
-                  "answered 200 per second over the step. \"Neither\": attempts answered neither 200 nor 503 "
-                  "(timeouts, other statuses, REGISTERs SIPp never sent). p50 and p99 are of every timed final "
-                  "answer (200 and 503), then of the 200s alone; an attempt with no answer or another status has "
-                  "no response time. A step SIPp could not offer at 95% of its rate is \"generator short\": the "
-                  "load generator, sharing the machine, was measured, not the server.", "",
-                  f"![goodput and p99 against offered load]({PLOT})", "",
-                  "### Targets under overload", ""]
-        groups = by_deployment(steps)
-        lines += targets_table(groups, reasons, planned)
-        for name, group in groups.items():
-            lines += deployment_table(name, group)
-    if avalanches:
-        window = ", ".join(f"{w:g}" for w in sorted({a.window_s for a in avalanches}))
-        lines += ["### The registration avalanche", "",
-                  f"All phones start registering within {window} s, each obeying the Retry-After of a 503 "
-                  "(sipp-scenarios/avalanche's scenario), after the overload steps on the same deployment. "
-                  "The time runs from SIPp's start until the last phone was registered; the last column is "
-                  "it over Kamailio's in this run.", ""]
-        lines += avalanche_table(avalanches)
-    return lines
-
-
-def write_plot(out: Path, steps: list[OverloadStep]) -> Path | None:
-    """overload.png: goodput and p99 of the 200s against the offered multiple of the clean rate,
-    one line per deployment; steps SIPp could not offer as hollow markers off the lines."""
-    if not steps:
-        return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, LogFormatter
-
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4))
-    highest = max(MULTIPLES)
-    left.plot([0, 1, highest], [0, 1, 1], linestyle=":", color="black", label="ideal: y = x up to the clean rate, then flat")
-    left.plot([m for m, _ in TARGETS], [minimum for _, minimum in TARGETS], linestyle="none", marker="_",
-              markersize=22, markeredgewidth=2.5, color="red", label="targets (0.9 at 2x, 0.8 at 3x)")
-    short_labelled = False
-    for index, (name, group) in enumerate(by_deployment(steps).items()):
-        color = f"C{index}"
-        counted = [s for s in group if not s.generator_short]
-        short = [s for s in group if s.generator_short]
-        clean = group[0].clean_rate or 1
-        left.plot([s.offered_rate / clean for s in counted], [s.goodput / clean for s in counted], marker="o",
-                  color=color, label=name)
-        timed = [s for s in counted if s.p99_200_ms is not None]
-        right.plot([s.multiple for s in timed], [max(s.p99_200_ms, 1) for s in timed], marker="o", color=color,
-                   label=name)
-        if short:
-            label = None if short_labelled else "generator short (not a server result)"
-            short_labelled = True
-            left.plot([s.offered_rate / clean for s in short], [s.goodput / clean for s in short], marker="o",
-                      linestyle="none", markerfacecolor="none", color=color, label=label)
-    left.set_xlabel("offered load (x the deployment's clean rate, as SIPp offered it)")
-    left.set_ylabel("goodput: 200s per second (x the clean rate)")
-    left.set_xlim(0, highest + 0.3)
-    left.set_ylim(bottom=0)
-    left.set_title("goodput against offered load", fontsize=9)
-    right.set_xlabel("offered load (x the deployment's clean rate, as asked)")
-    right.set_ylabel("p99 response time of the 200s (ms, log)")
-    right.set_yscale("log")
-    # 60, not 6 x 10^1; minor ticks labelled only while the axis spans few decades
-    right.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    right.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(1.5, 0.5)))
-    right.set_xticks(MULTIPLES)
-    right.set_title("p99 of the 200s against offered load", fontsize=9)
-    for axis in (left, right):
-        axis.grid(alpha=0.3)
-        axis.legend(fontsize=7, loc="best", framealpha=0.8)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
 
 
 def _cell(value) -> str:

@@ -14,18 +14,20 @@ Not thread-safe: one step at a time, from the bench's main thread.
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+# sipp-scenarios' own helpers (how SIPp is started, AOR files); bench/run puts sipp-scenarios/ on the path
+from sipphelp import registering, sipprun
 
 from . import stats
 from .procs import BenchError, Processes, port_taken, require_ports_free, wait_until
 from .search import Criteria, Step, judge
 
 REPO = Path(__file__).resolve().parents[2]
-SCENARIOS = REPO / "sipp-scenarios"
+SCENARIOS = sipprun.SCENARIOS
 REGISTER = SCENARIOS / "register" / "register.xml"
 # REGISTER with 503 as a final answer, timed apart from 200 (response timer 2 against 1)
 REGISTER_503 = REPO / "bench" / "scenarios" / "register-503.xml"
@@ -34,16 +36,6 @@ AVALANCHE = SCENARIOS / "avalanche" / "avalanche.xml"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
 HOLD_MS = 100  # as sipp-scenarios/call/run: ACK and BYE, forwarded on different threads, stay in order
-
-
-def _scenario_helpers():
-    """sipp-scenarios' own helpers: how SIPp is invoked (ports, trace files) and the AOR file format."""
-    for folder in (SCENARIOS, SCENARIOS / "register"):
-        if str(folder) not in sys.path:
-            sys.path.insert(0, str(folder))
-    import registering
-    import sipprun
-    return sipprun, registering
 
 
 @dataclass(frozen=True)
@@ -65,7 +57,6 @@ class Timing:
 
 def users_file(path: Path, start: int, count: int) -> Path:
     """AORs start..start+count-1, written by sipp-scenarios' own generator."""
-    _, registering = _scenario_helpers()
     return registering.write_users(path, count, DOMAIN, start=start)
 
 
@@ -111,7 +102,6 @@ class Registration(Workload):
 
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
         csv = users_file(folder / f"users-{instance}.csv", self.aors.take(count), count)
-        _, registering = _scenario_helpers()
         return ["-inf", str(csv), "-key", "expires", "3600", *registering.NO_BYE_ON_ABORT]
 
 
@@ -136,7 +126,6 @@ class Call(Workload):
 def base_command(target: Target, scenario: Path, timing: Timing, run_s: float, port: int = 0) -> list[str]:
     """sipp-scenarios' SIPp command line (free local and media ports, -nostdin, -timeout), plus
     UDP on one socket, the receive timeout and the bound on retransmissions."""
-    sipprun, _ = _scenario_helpers()
     return sipprun.command(_scenario_name(scenario), f"{target.host}:{target.port}",
                            ["-t", "u1", "-recv_timeout", str(timing.recv_timeout_ms), "-max_retrans", "5"],
                            target.local, port, run_s)
@@ -148,7 +137,6 @@ def _scenario_name(scenario: Path) -> str:
 
 
 def stats_options(name: str, folder: Path) -> list[str]:
-    sipprun, _ = _scenario_helpers()
     return sipprun.stats_args(name, folder)
 
 
@@ -279,7 +267,6 @@ def avalanche(processes: Processes, folder: Path, target: Target, users: int, wi
     bench must bind SIPp to the deployment's gateway address (network namespaces), which the run
     script cannot; -trace_counts adds the count of 503s received. Timed as the run script times it:
     from SIPp's start to its end."""
-    sipprun, registering = _scenario_helpers()
     folder.mkdir(parents=True, exist_ok=True)
     csv = users_file(folder / "users.csv", aors.take(users), users)
     rate, options = registering.avalanche_args(csv, users, window_s, folder)
@@ -323,7 +310,6 @@ class Callee:
         nothing between nodes can still route the calls), then starts the UAS."""
         require_ports_free(self.address, [self.port], "the callee (SIPp UAS)")
         self.folder.mkdir(parents=True, exist_ok=True)
-        _, registering = _scenario_helpers()
         csv = registering.write_user(self.folder / "callee.csv", CALLEE, DOMAIN)
         for registrar in registrars:
             command = base_command(registrar, SCENARIOS / "register" / "register.xml", timing, 30, self.port) + [

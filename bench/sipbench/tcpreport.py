@@ -19,7 +19,7 @@ import csv
 from dataclasses import asdict
 from pathlib import Path
 
-from . import tcp
+from . import plots, tcp
 from .experiments import KAMAILIO
 from .overload import append  # one row at a time, the header first: an interrupted run keeps its rows
 
@@ -231,9 +231,7 @@ def write_plot(out: Path) -> Path | None:
     idle = read(out / IDLE_CSV)
     if not idle:
         return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plots.pyplot()
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     for index, system in enumerate(_systems(idle)):

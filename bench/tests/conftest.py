@@ -1,5 +1,7 @@
-"""Makes bench/sipbench importable from the tests, wherever pytest is started."""
+"""Makes bench/sipbench and sipp-scenarios/sipphelp importable from the tests, wherever pytest is
+started, as bench/run does."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(REPO / "bench"), str(REPO / "sipp-scenarios")]

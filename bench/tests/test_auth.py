@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import auth, cli, experiments, kamailio, search, sipload
+from sipbench import authreport, cli, experiments, kamailio, search, sipload
 from sipbench.sipp import Target, Timing
 
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -123,28 +123,28 @@ def rows(first=1200, refresh=2600, plain=3000, kamailio_rates=(20000, 9000, 1600
 
 
 def test_the_targets_compare_first_and_refresh_with_the_same_deployments_plain_rate():
-    text = "\n".join(auth.section(rows(first=1200, refresh=2600), []))
+    text = "\n".join(authreport.section(rows(first=1200, refresh=2600), []))
     assert "| chord 1 node | first / plain | 1,200 / 3,000 | 0.40 | >= 0.50 | not met |" in text
     assert "| chord 1 node | refresh / plain | 2,600 / 3,000 | 0.87 | >= 0.80 | met |" in text
     assert "| Kamailio | first / plain | 9,000 / 20,000 | 0.45 | none | informative |" in text
 
 
 def test_a_verdict_of_a_coarse_run_is_indicative_and_a_missing_figure_cannot_be_judged():
-    text = "\n".join(auth.section(rows(first=1600), ["quick mode's search precision is 0.35"]))
+    text = "\n".join(authreport.section(rows(first=1600), ["quick mode's search precision is 0.35"]))
     assert "| first / plain | 1,600 / 3,000 | 0.53 | >= 0.50 | met, indicative (quick mode's search precision" in text
-    text = "\n".join(auth.section(rows(plain=0), []))
+    text = "\n".join(authreport.section(rows(plain=0), []))
     assert "cannot be judged: its plain search passed no step or did not run" in text
 
 
 def test_every_search_is_shown_with_its_ratio_to_its_plain_rate_and_to_kamailios_same_mode():
-    text = "\n".join(auth.section(rows(), []))
+    text = "\n".join(authreport.section(rows(), []))
     assert "| chord 1 node | refresh | 2,600 | 2,600 | 2 | 40 | 0 | 0.87 | 0.16 |  |" in text
     assert "| chord 1 node | plain | 3,000 | 3,000 | 2 | 40 | 0 | - | 0.15 |  |" in text
-    assert auth.section([r for r in rows() if r["workload"] == "registration"], []) == []
+    assert authreport.section([r for r in rows() if r["workload"] == "registration"], []) == []
 
 
 def test_auth_csv_has_one_row_per_deployment_with_its_ratios(tmp_path):
-    path = auth.write_csv(tmp_path, rows())
+    path = authreport.write_csv(tmp_path, rows())
     table = list(csv.DictReader(path.open()))
     assert [r["system"] for r in table] == ["chord", "kamailio"]
     assert table[0]["first_over_plain"] == "0.400" and table[0]["refresh_over_kamailio"] == "0.163"
@@ -163,9 +163,9 @@ def test_the_report_names_the_section_and_rebuilds_it_with_its_figure(tmp_path):
                                       "--experiments auth\n-\ncores (nproc)\t2\n")
     # bench/run brings matplotlib (bench/.venv) when this interpreter lacks it
     subprocess.run([sys.executable, str(RUN), "--report-only", str(tmp_path)], check=True)
-    assert (tmp_path / auth.PLOT).is_file()
+    assert (tmp_path / authreport.PLOT).is_file()
     text = (tmp_path / "report.md").read_text()
     assert "judged in the section Authentication" in text and "## Authentication (experiment auth)" in text
-    assert "Digest SHA-256" in text and (tmp_path / auth.CSV_FILE).is_file()
+    assert "Digest SHA-256" in text and (tmp_path / authreport.CSV_FILE).is_file()
     assert "| kamailio | auth-first | at the start | 9,000 registrations/s |" in text
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sipbench import deploy, network, report
+from sipbench import deploy, network, report, summary, tables
 from sipbench.sipp import SCENARIOS, Target, Timing, base_command
 
 NETNS_RECORD = {"identity": "a1b2c3", "subnet": "10.201.7.0/24", "nodes": 2, "front": True,
@@ -48,13 +48,13 @@ def test_the_report_names_the_network_used_and_its_addresses():
 
 
 def summary_rows():
-    return report.read_summary(Path(__file__).parent / "data" / "summary.csv")
+    return summary.read_summary(Path(__file__).parent / "data" / "summary.csv")
 
 
 def test_table2_says_loopback_only_when_the_run_was_on_loopback():
-    on_loopback = "\n".join(report.table2(summary_rows(), loopback=True))
-    in_namespaces = "\n".join(report.table2(summary_rows(), loopback=False))
-    unknown = "\n".join(report.table2(summary_rows(), loopback=None))
+    on_loopback = "\n".join(tables.table2(summary_rows(), loopback=True))
+    in_namespaces = "\n".join(tables.table2(summary_rows(), loopback=False))
+    unknown = "\n".join(tables.table2(summary_rows(), loopback=None))
     assert "talk over loopback" in on_loopback and "namespace" not in on_loopback
     assert "network namespace and address of its own" in in_namespaces and "over loopback" not in in_namespaces
     assert "over loopback" not in unknown and "namespace" not in unknown

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import cli, experiments, overload, report, search, sipp, stats
+from sipbench import cli, experiments, modes, overload, overloadreport, report, search, sipp, stats, summary
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -58,10 +58,10 @@ def test_a_step_sipp_could_not_offer_is_generator_short_and_never_judged():
     short = step(4.0, 0.5, offered_share=0.9)
     assert short.generator_short and not steps[-1].generator_short
     steps = steps[:-1] + [short]
-    assert overload.goodput_ratio(steps, 4.0) is None
-    cell = overload.target_cell([step(2.0, 0.95, offered_share=0.5)], 2.0, 0.9, [])
+    assert overloadreport.goodput_ratio(steps, 4.0) is None
+    cell = overloadreport.target_cell([step(2.0, 0.95, offered_share=0.5)], 2.0, 0.9, [])
     assert cell == "generator short (SIPp offered 1,000/s of 2,000/s): not judged"
-    table = "\n".join(overload.deployment_table("chord 1 node directly", steps))
+    table = "\n".join(overloadreport.deployment_table("chord 1 node directly", steps))
     row_4x = next(line for line in table.splitlines() if line.startswith("| 4 |"))
     assert row_4x.endswith("| generator short: SIPp did not offer the rate; not a server result |")
     assert "| 4,000 | 3,600 |" in row_4x
@@ -69,20 +69,20 @@ def test_a_step_sipp_could_not_offer_is_generator_short_and_never_judged():
 
 def test_the_targets_are_goodput_at_2x_and_3x_over_the_clean_rate():
     kept = deployment([0.5, 1.0, 1.0, 0.9, 0.8, 0.7])
-    assert overload.goodput_ratio(kept, 2.0) == 0.9 and overload.goodput_ratio(kept, 3.0) == 0.8
-    assert overload.target_cell(kept, 2.0, 0.9, []) == "0.90, met"
-    assert overload.target_cell(kept, 3.0, 0.8, []) == "0.80, met"
+    assert overloadreport.goodput_ratio(kept, 2.0) == 0.9 and overloadreport.goodput_ratio(kept, 3.0) == 0.8
+    assert overloadreport.target_cell(kept, 2.0, 0.9, []) == "0.90, met"
+    assert overloadreport.target_cell(kept, 3.0, 0.8, []) == "0.80, met"
     collapsed = deployment([0.5, 1.0, 0.9, 0.89, 0.3, 0.1])
-    assert overload.target_cell(collapsed, 2.0, 0.9, []) == "0.89, not met"
-    assert overload.target_cell(collapsed, 3.0, 0.8, []) == "0.30, not met"
-    assert overload.target_cell(kept[:3], 2.0, 0.9, []) == "not measured"
+    assert overloadreport.target_cell(collapsed, 2.0, 0.9, []) == "0.89, not met"
+    assert overloadreport.target_cell(collapsed, 3.0, 0.8, []) == "0.30, not met"
+    assert overloadreport.target_cell(kept[:3], 2.0, 0.9, []) == "not measured"
 
 
 def test_a_verdict_on_steps_shorter_than_120_s_is_indicative_and_the_table_says_why():
     short = deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5], seconds=20.0)
-    assert overload.target_cell(short, 2.0, 0.9, []) == "0.95, met, indicative"
-    assert overload.target_cell(deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5]), 2.0, 0.9, []) == "0.95, met"
-    table = overload.targets_table({"chord 1 node directly": short}, ["quick mode's search precision is 0.35"])
+    assert overloadreport.target_cell(short, 2.0, 0.9, []) == "0.95, met, indicative"
+    assert overloadreport.target_cell(deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5]), 2.0, 0.9, []) == "0.95, met"
+    table = overloadreport.targets_table({"chord 1 node directly": short}, ["quick mode's search precision is 0.35"])
     assert table[2] == "| chord 1 node directly | 1,000 | 0.95, met, indicative | 0.85, met, indicative |"
     assert table[-2] == ("Indicative: overload steps of 20 s are shorter than 120 s: not sustained; quick mode's "
                          "search precision is 0.35.")
@@ -116,12 +116,12 @@ def test_the_avalanche_table_gives_each_time_over_kamailios():
     runs = [overload.Avalanche("kamailio", 1, "one", 20000, 2.0, 20000, 0, 2.5, 0),
             overload.Avalanche("chord", 2, "front-tlwl", 20000, 2.0, 20000, 3224, 37.0, 0),
             overload.Avalanche("memory", 2, "front-tlwl", 20000, 2.0, 19000, 900, 300.2, 1)]
-    table = overload.avalanche_table(runs)
+    table = overloadreport.avalanche_table(runs)
     assert "| Kamailio | 20,000 | 20,000 | 0 | 2.5 s | 1.00 |" in table
     assert "| chord 2 nodes behind the front (tlwl) | 20,000 | 20,000 | 3,224 | 37.0 s | 14.80 |" in table
     assert ("| memory 2 nodes behind the front (tlwl) | 20,000 | 19,000 | 900 | not all registered (SIPp ended "
             "after 300.2 s, exit code 1) | n/a |") in table
-    alone = overload.avalanche_table(runs[1:2])
+    alone = overloadreport.avalanche_table(runs[1:2])
     assert alone[-2].endswith("| 37.0 s | n/a |"), "no Kamailio time, no ratio"
 
 
@@ -149,7 +149,7 @@ def write_run(folder: Path, mode="full", command="bench/run"):
 def test_the_report_has_an_overload_section_with_a_targets_row_per_deployment(tmp_path):
     write_run(tmp_path)
     meta = {"mode": "full", "command": "bench/run"}
-    text = report.write_report(tmp_path, report.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
+    text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
     section = text[text.index("## Overload"):]
     assert "| chord 1 node directly | 1,000 | 0.95, met | 0.85, met |" in section
     assert "| chord 2 nodes behind the front (tlwl) | 1,500 | 0.60, not met | 0.30, not met |" in section
@@ -166,10 +166,10 @@ def test_report_only_draws_the_overload_figure_and_marks_a_quick_runs_verdicts(t
     done = subprocess.run([sys.executable, str(RUN), "--report-only", str(tmp_path)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    png = tmp_path / overload.PLOT
+    png = tmp_path / overloadreport.PLOT
     assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "report.md").read_text()
-    assert f"![goodput and p99 against offered load]({overload.PLOT})" in text
+    assert f"![goodput and p99 against offered load]({overloadreport.PLOT})" in text
     assert "| chord 1 node directly | 1,000 | 0.95, met, indicative | 0.85, met, indicative |" in text
     assert ("Indicative: quick mode's search precision is 0.35; quick mode's search steps of 3 s are shorter than "
             "120 s: not sustained.") in text
@@ -177,8 +177,8 @@ def test_report_only_draws_the_overload_figure_and_marks_a_quick_runs_verdicts(t
 
 
 def test_no_overload_measured_means_no_section_and_no_figure(tmp_path):
-    assert overload.section([], [], []) == []
-    assert overload.write_plot(tmp_path, []) is None
+    assert overloadreport.section([], [], []) == []
+    assert overloadreport.write_plot(tmp_path, []) is None
 
 
 # What the experiment measures, and on which deployments
@@ -213,12 +213,12 @@ def test_the_avalanche_goes_to_the_front_and_to_kamailio():
 
 
 def test_overload_is_part_of_the_full_run_and_runnable_in_quick_mode():
-    assert "overload" in cli.FULL["experiments"] and "overload" not in cli.QUICK["experiments"]
+    assert "overload" in modes.FULL["experiments"] and "overload" not in modes.QUICK["experiments"]
     args = cli.parser().parse_args(["--quick", "--experiments", "overload", "--overload-step-seconds", "30",
                                     "--avalanche-users", "100"])
     assert args.experiments == ["overload"] and args.overload_step_seconds == 30 and args.avalanche_users == 100
-    assert (cli.QUICK["overload_step"], cli.QUICK["avalanche_users"]) == (20.0, 5000)
-    assert (cli.FULL["overload_step"], cli.FULL["avalanche_users"], cli.FULL["step"]) == (120.0, 20000, 120.0)
+    assert (modes.QUICK["overload_step"], modes.QUICK["avalanche_users"]) == (20.0, 5000)
+    assert (modes.FULL["overload_step"], modes.FULL["avalanche_users"], modes.FULL["step"]) == (120.0, 20000, 120.0)
 
 
 def test_the_overload_steps_take_aors_the_deployments_search_never_used(tmp_path):
@@ -255,7 +255,7 @@ def test_a_deployment_that_got_no_step_still_has_its_targets_row(tmp_path):
     write_run(tmp_path)
     meta = {"mode": "full", "command": "bench/run",
             "overload": "chord 1 node directly; memory 2 nodes behind the front (tlwl); Kamailio"}
-    text = report.write_report(tmp_path, report.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
+    text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
     assert ("| memory 2 nodes behind the front (tlwl) | none: its search passed no step (or the run ended first) "
             "| not measured | not measured |") in text
     assert text.count("| chord 1 node directly | 1,000 |") == 1

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from sipbench import kamailio, sipp as bench_sipp, tools
+from sipbench import kamailio, tools
 from sipbench.procs import Processes, wait_until
 from sipbench.sipp import SCENARIOS, Target, Timing, base_command
+from sipphelp import registering, sipprun
 
 RMEM_MAX = "/proc/sys/net/core/rmem_max"
 
@@ -31,7 +32,6 @@ def _receive_buffer(port: int) -> int | None:
 def test_sipps_udp_socket_has_the_asked_receive_buffer(tmp_path):
     if tools.shutil.which("sipp") is None:
         pytest.skip("SIPp is not installed (apt-get install sip-tester)")
-    sipprun, registering = bench_sipp._scenario_helpers()
     users = registering.write_users(tmp_path / "users.csv", 1, "p2psip.test")
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:   # a target that never answers
         silent.bind(("127.0.0.1", 0))

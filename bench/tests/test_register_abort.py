@@ -5,7 +5,8 @@ import threading
 
 import pytest
 
-from sipbench import sipp, tools
+from sipbench import tools
+from sipphelp import registering
 
 
 def _answer_503(sock: socket.socket, methods: list[str], stop: threading.Event) -> None:
@@ -30,7 +31,6 @@ def _answer_503(sock: socket.socket, methods: list[str], stop: threading.Event) 
 def test_a_register_answered_503_is_not_followed_by_a_bye(tmp_path):
     if tools.shutil.which("sipp") is None:
         pytest.skip("SIPp is not installed (apt-get install sip-tester)")
-    _, registering = sipp._scenario_helpers()
     methods: list[str] = []
     stop = threading.Event()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as registrar:

@@ -4,14 +4,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import experiments, report
+from sipbench import experiments, modes, report, summary, tables, targets
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
 
 
 def rows():
-    return report.read_summary(DATA / "summary.csv")
+    return summary.read_summary(DATA / "summary.csv")
 
 
 def write(tmp_path):
@@ -33,10 +33,10 @@ def test_the_mean_hop_count_and_largest_range_the_nodes_reported_are_shown(tmp_p
 
 
 def test_past_the_limit_is_what_the_deepest_overload_completed_against_the_limit():
-    assert report.past_the_limit({"rate": 9500, "overload_rate": "16000", "overload_goodput": "2789"}) \
+    assert tables.past_the_limit({"rate": 9500, "overload_rate": "16000", "overload_goodput": "2789"}) \
         == "2,789 of 16,000 (0.29)"
-    assert report.past_the_limit({"rate": 9500, "overload_rate": "", "overload_goodput": ""}) == "-"
-    assert report.past_the_limit({"rate": 9500}) == "-"  # a summary written before the column
+    assert tables.past_the_limit({"rate": 9500, "overload_rate": "", "overload_goodput": ""}) == "-"
+    assert tables.past_the_limit({"rate": 9500}) == "-"  # a summary written before the column
 
 
 def test_a_search_where_nothing_passed_shows_zero_and_why(tmp_path):
@@ -87,15 +87,15 @@ def test_report_names_the_machine_the_network_and_the_command_to_rerun(tmp_path)
 
 
 def test_ratios_without_a_reference_say_so():
-    assert report.ratio(100, None) == "n/a"
-    assert report.ratio(100, 400) == "0.25"
+    assert summary.ratio(100, None) == "n/a"
+    assert summary.ratio(100, 400) == "0.25"
 
 
 def test_series_uses_the_one_node_measurement_for_both_routings():
-    spread = report.series(rows(), "registration", "spread")
+    spread = summary.series(rows(), "registration", "spread")
     assert [n for n, _ in spread["memory"]] == [1, 2]
     assert spread["memory"][0][1]["rate"] == 2000
-    one = report.series(rows(), "registration", "one")
+    one = summary.series(rows(), "registration", "one")
     assert [r["rate"] for _, r in one["memory"]] == [2000, 1000]
 
 
@@ -133,10 +133,10 @@ def test_references_measured_twice_are_averaged_and_a_drift_is_reported():
     twice = rows() + [{"workload": "registration", "system": "ceiling", "nodes": 1, "routing": "one",
                        "round": "2", "rate": 6000, "p50_ms": "1", "p99_ms": "9", "retransmissions": "0",
                        "steps": "8", "note": ""}]
-    assert report.reference(twice, "registration", "ceiling") == 5000
-    warnings = report.drift(twice)
+    assert summary.reference(twice, "registration", "ceiling") == 5000
+    warnings = tables.drift(twice)
     assert len(warnings) == 1 and "from 4,000 to 6,000" in warnings[0]
-    assert report.drift(rows()) == []
+    assert tables.drift(rows()) == []
 
 
 def test_references_again_adds_a_second_round_of_references_at_the_end():
@@ -158,13 +158,13 @@ def front_rows():
 
 
 def test_front_results_are_one_line_per_backend_and_policy(tmp_path):
-    lines = report.series(front_rows(), "registration", "front")
+    lines = summary.series(front_rows(), "registration", "front")
     assert sorted(lines) == ["memory (rr)", "memory (tlwl)"]
-    assert "front-rr" not in str(report.series(front_rows(), "registration", "spread"))
+    assert "front-rr" not in str(summary.series(front_rows(), "registration", "spread"))
 
 
 def test_table2_load_balanced_is_the_best_front_policy_on_two_nodes():
-    table = "\n".join(report.table2(front_rows(), loopback=True))
+    table = "\n".join(tables.table2(front_rows(), loopback=True))
     balanced = next(line for line in table.splitlines() if line.startswith("| load-balanced"))
     assert "2,800 (0.70, 0.35), front tlwl" in balanced
     assert balanced.endswith("| 590 | 180 | 1,130 |")
@@ -208,7 +208,7 @@ def test_a_met_target_gives_both_figures_their_ratio_and_the_target(tmp_path):
 
 
 def test_an_unmet_target_says_not_met():
-    lines = report.targets_section([registration("hazelcast", 1, "one", 1500),
+    lines = targets.targets_section([registration("hazelcast", 1, "one", 1500),
                                     registration("memory", 1, "one", 2000)], FULL)
     assert target(lines, "hazelcast 1 node / memory backend 1 node") == (
         "| hazelcast 1 node / memory backend 1 node | a data grid costs little | 1,500 / 2,000 | 0.75 | >= 0.90 | not met |")
@@ -218,12 +218,12 @@ def test_the_target_is_met_exactly_at_its_threshold_and_not_below():
     at, below = ([registration("bamboo", 1, "one", rate), registration("bamboo-tmpfs", 1, "one", 1000)]
                  for rate in (700, 699))
     compared = "bamboo on disk, 1 node / bamboo on tmpfs, 1 node"
-    assert target(report.targets_section(at, FULL), compared).endswith("| >= 0.70 | met |")
-    assert target(report.targets_section(below, FULL), compared).endswith("| >= 0.70 | not met |")
+    assert target(targets.targets_section(at, FULL), compared).endswith("| >= 0.70 | met |")
+    assert target(targets.targets_section(below, FULL), compared).endswith("| >= 0.70 | not met |")
 
 
 def test_a_missing_measurement_names_the_options_that_measure_it():
-    lines = report.targets_section(rows(), FULL)  # no bamboo, no hazelcast, no front in the data
+    lines = targets.targets_section(rows(), FULL)  # no bamboo, no hazelcast, no front in the data
     assert target(lines, "bamboo 2 nodes (spread) / bamboo 1 node") == (
         "| bamboo 2 nodes (spread) / bamboo 1 node | two nodes keep one's rate | not measured in this run "
         "(needs: `bench/run --experiments register --backends bamboo --nodes 1,2`) | - | >= 0.80 | - |")
@@ -237,44 +237,44 @@ def test_a_missing_measurement_names_the_options_that_measure_it():
 
 def test_a_front_hint_says_when_deploy_cannot_start_a_front():
     no_front = {**FULL, "front": "not available (deploy/p2psip up has no --front)"}
-    line = target(report.targets_section(rows(), no_front), "chord 1 node through the front / chord 1 node directly")
+    line = target(targets.targets_section(rows(), no_front), "chord 1 node through the front / chord 1 node directly")
     assert "with a deploy/p2psip whose `up` has --front" in line
 
 
 def test_quick_mode_verdicts_are_indicative_and_name_the_precision_and_the_short_steps():
-    lines = report.targets_section(rows(), QUICK)
+    lines = targets.targets_section(rows(), QUICK)
     assert target(lines, "chord 2 nodes (spread, single server) / chord 1 node").endswith(
         "| met, indicative (quick mode's search precision is 0.35; quick mode's search steps of 3 s are shorter than "
         "120 s: not sustained) |")
-    finer = report.targets_section(rows(), {**QUICK, "command": "bench/run --quick --precision 0.1"})
+    finer = targets.targets_section(rows(), {**QUICK, "command": "bench/run --quick --precision 0.1"})
     assert "met, indicative (quick mode's search precision is 0.1; quick mode's search steps" in "\n".join(finer)
-    assert target(report.targets_section(rows(), FULL), "chord 2 nodes (spread, single server) / chord 1 node"
+    assert target(targets.targets_section(rows(), FULL), "chord 2 nodes (spread, single server) / chord 1 node"
                   ).endswith("| met |")
 
 
 def test_informative_node_counts_say_whether_their_search_ran_to_the_end():
     data = rows() + [registration("chord", 8, "spread", 0, "no step passed")]
-    lines = report.targets_section(data, FULL)
+    lines = targets.targets_section(data, FULL)
     assert target(lines, "chord 4 nodes (spread) / chord 1 node") == (
         "| chord 4 nodes (spread) / chord 1 node | - | 2,000 / 1,000 | 2.00 | none "
         "| informative; its search ran to the end |")
     assert target(lines, "chord 8 nodes (spread) / chord 1 node").endswith(
         "| 0.00 | none | informative; its search did not run to the end (chord 8 nodes (spread): no step passed) |")
     failed = rows() + [registration("chord", 8, "spread", 300, "deployment failed: node 5 did not answer")]
-    assert "did not run to the end" in target(report.targets_section(failed, FULL),
+    assert "did not run to the end" in target(targets.targets_section(failed, FULL),
                                               "chord 8 nodes (spread) / chord 1 node")
 
 
 def test_a_target_whose_reference_figure_passed_nothing_cannot_be_judged():
     data = [registration("hazelcast", 1, "one", 0, "no step passed"), registration("hazelcast", 2, "spread", 900)]
-    assert target(report.targets_section(data, FULL), "hazelcast 2 nodes (spread) / hazelcast 1 node").endswith(
+    assert target(targets.targets_section(data, FULL), "hazelcast 2 nodes (spread) / hazelcast 1 node").endswith(
         "| n/a | >= 0.80 | cannot be judged: hazelcast 1 node passed no step |")
 
 
 def test_the_front_is_judged_per_policy_against_the_same_node_directly():
     data = rows() + [registration("chord", 1, "front-rr", 950), registration("chord", 1, "front-tlwl", 850),
                      registration("chord", 2, "front-rr", 2000)]
-    lines = report.targets_section(data, FULL)
+    lines = targets.targets_section(data, FULL)
     assert target(lines, "chord 1 node through the front (rr) / chord 1 node directly").endswith(
         "| the front costs little | 950 / 1,000 | 0.95 | >= 0.90 | met |")
     assert target(lines, "chord 1 node through the front (tlwl) / chord 1 node directly").endswith(
@@ -283,9 +283,9 @@ def test_the_front_is_judged_per_policy_against_the_same_node_directly():
 
 
 def test_response_times_show_in_whole_milliseconds():
-    assert report._ms("320.001") == "320"
-    assert report._ms("4") == "4"
-    assert report._ms("") == "-"
+    assert tables._ms("320.001") == "320"
+    assert tables._ms("4") == "4"
+    assert tables._ms("") == "-"
 
 
 def test_the_papers_column_is_explained_once(tmp_path):
@@ -297,19 +297,19 @@ def test_the_papers_column_is_explained_once(tmp_path):
 def test_the_capacity_within_a_100_ms_p99_stands_beside_the_rate(tmp_path):
     rows = [{"workload": "registration", "system": "chord", "nodes": "1", "routing": "one", "rate": "9000",
              "rate_p99_100ms": "7000", "p50_ms": "3", "p99_ms": "400", "note": ""}]
-    assert report.prompt_rate(rows[0]) == "7,000"
-    assert report.prompt_rate({"rate": "9000"}) == "-", "a run from before it was measured"
+    assert tables.prompt_rate(rows[0]) == "7,000"
+    assert tables.prompt_rate({"rate": "9000"}) == "-", "a run from before it was measured"
 
 
 def test_a_generator_limited_reference_is_named_with_what_it_does_to_the_ratios(tmp_path):
     note = "generator-limited: SIPp offered 30,000/s of 40,000/s asked, so the limit is higher than measured"
     data = [row if row["system"] != "kamailio" or row["workload"] != "registration" else {**row, "note": note}
             for row in rows()]
-    lines = report.generator_limited(data)
+    lines = tables.generator_limited(data)
     assert lines == [f"- Kamailio's registration figure, 8,000 REGISTER/s, is generator-limited: SIPp, sharing the "
                      f"machine, could not offer more, so the reference's limit is higher and every ratio to it "
                      f"overstates ours ({note})."]
-    assert report.generator_limited(rows()) == []
+    assert tables.generator_limited(rows()) == []
     text = report.write_report(tmp_path, data, {}, FULL).read_text()
     assert lines[0] in text[text.index("## References"):text.index("## Targets")]
 
@@ -317,7 +317,7 @@ def test_a_generator_limited_reference_is_named_with_what_it_does_to_the_ratios(
 def test_the_report_says_whether_its_steps_were_sustained():
     assert report.sustained_note(FULL) == "Each step held its rate 120 s: the limits are sustained rates."
     assert report.sustained_note(QUICK).startswith("This run's steps last 3 s, shorter than the 120 s")
-    assert report.step_seconds({**FULL, "command": "bench/run --step-seconds 30"}) == 30.0
-    assert report.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
-    assert report.caveat({**FULL, "command": "bench/run --step-seconds 30"}) == (
+    assert modes.step_seconds({**FULL, "command": "bench/run --step-seconds 30"}) == 30.0
+    assert modes.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
+    assert targets.caveat({**FULL, "command": "bench/run --step-seconds 30"}) == (
         ", indicative (this run's search steps of 30 s are shorter than 120 s: not sustained)")

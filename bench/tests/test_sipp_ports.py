@@ -3,17 +3,15 @@ before it, which is still unbound then (a bench step failed with SIPp's video po
 and no port goes to two SIPp started side by side (one failed: "Unable to bind main socket")."""
 import pytest
 
-from sipbench import sipp as bench_sipp
+from sipphelp import sipprun
 
 
 @pytest.fixture(autouse=True)
 def nothing_handed_out_yet(monkeypatch):
-    sipprun, _ = bench_sipp._scenario_helpers()
     monkeypatch.setattr(sipprun, "_HANDED_OUT", sipprun.collections.deque(maxlen=512))
 
 
 def test_the_media_block_misses_the_sip_port(monkeypatch):
-    sipprun, _ = bench_sipp._scenario_helpers()
     picks = iter([23415, 24000])   # 23415..23418 covers 23417, the SIP port: the second pick is taken
     monkeypatch.setattr(sipprun.random, "randrange", lambda low, high: next(picks))
     monkeypatch.setattr(sipprun, "bindable", lambda address, port: True)
@@ -21,7 +19,6 @@ def test_the_media_block_misses_the_sip_port(monkeypatch):
 
 
 def test_a_command_gets_a_media_block_apart_from_its_sip_port(monkeypatch):
-    sipprun, _ = bench_sipp._scenario_helpers()
     picks = iter([23417, 23415, 24000])   # the SIP port, then a block over it, then one apart
     monkeypatch.setattr(sipprun.random, "randrange", lambda low, high: next(picks))
     monkeypatch.setattr(sipprun, "bindable", lambda address, port: True)
@@ -31,7 +28,6 @@ def test_a_command_gets_a_media_block_apart_from_its_sip_port(monkeypatch):
 
 
 def test_two_commands_built_one_after_the_other_never_share_a_port(monkeypatch):
-    sipprun, _ = bench_sipp._scenario_helpers()
     # the second SIPp's SIP port would fall inside the first one's media block, then on its SIP port
     picks = iter([23417, 24000, 24002, 23417, 25000, 26000])
     monkeypatch.setattr(sipprun.random, "randrange", lambda low, high: next(picks))

@@ -1,9 +1,8 @@
-"""REGISTER runs, shared by register/run and call/run (which registers its callee and caller)."""
-import sys
+"""REGISTER runs and the files of AORs they read, shared by register/run, call/run (which registers
+its callee and caller), avalanche/run, register/make-users and bench/."""
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import sipprun  # noqa: E402
+from . import sipprun
 
 
 def write_users(file: Path, count: int, domain: str, prefix: str = "user", start: int = 0) -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from . import plots
 from .experiments import AUTH_WORKLOADS, KAMAILIO
 
 PLAIN, FIRST, REFRESH = AUTH_WORKLOADS
@@ -157,9 +158,7 @@ def write_plot(out: Path, rows: list[dict]) -> Path | None:
     measured = systems(rows)
     if not measured:
         return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plots.pyplot()
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     width = 0.25

@@ -1,6 +1,7 @@
-"""Shared by the run scripts of sipp-scenarios/: how SIPp is started, with which ports, and where
-its trace files go. Standard library only. The verdict of every run is SIPp's exit code
-(0: every call passed; 1: at least one failed; 97, 99, 253-255: aborted, nothing done, fatal)."""
+"""Shared by the run scripts of sipp-scenarios/ and by bench/: how SIPp is started, with which
+ports, and where its trace files go. Standard library only. The verdict of every run is SIPp's
+exit code (0: every call passed; 1: at least one failed; 97, 99, 253-255: aborted, nothing done,
+fatal)."""
 import collections
 import os
 import random
@@ -8,7 +9,8 @@ import socket
 import subprocess
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+# sipp-scenarios/: every scenario is named relative to it (register/register.xml, call/uac.xml, ...)
+SCENARIOS = Path(__file__).resolve().parents[1]
 SIPP = os.environ.get("SIPP", "sipp")
 
 # By default SIPp ends an aborted call (say, one answered 503) with a BYE. A REGISTER or an OPTIONS
@@ -60,7 +62,7 @@ def command(scenario: str, target: str, args: list[str], address: str, port: int
             timeout_seconds: float = 600) -> list[str]:
     """The SIPp command line for sipp-scenarios/<scenario> against target (host:port)."""
     port = port or free_port(address)
-    return [SIPP, "-sf", str(HERE / scenario), "-nostdin", "-i", address,
+    return [SIPP, "-sf", str(SCENARIOS / scenario), "-nostdin", "-i", address,
             "-p", str(port), "-mp", str(free_port(address, block=4, avoid=port)),
             "-timeout", f"{int(timeout_seconds)}s", "-timeout_error", "-buff_size", str(BUFFER_BYTES),
             *args, target]
@@ -118,7 +120,7 @@ def run_each(folder: str, target: str, names: list[str], domain: str, address: s
     """Runs folder/NAME.xml once per name (all of the folder's scenarios when names is empty) with
     -key domain and the `extra` arguments, prints each verdict; 0 when all passed, else 1. For
     folders of one-call checks."""
-    names = names or sorted(p.stem for p in (HERE / folder).glob("*.xml"))
+    names = names or sorted(p.stem for p in (SCENARIOS / folder).glob("*.xml"))
     failed = 0
     for name in names:
         # 10 s: covers the UDP retransmissions of a request nobody answers

@@ -1,0 +1,171 @@
+"""The registration targets the report judges, each a ratio of two REGISTER/s figures of the same
+run (two nodes keep one's rate, the disk costs little, a data grid costs little, the front costs
+little), their verdicts, and what makes a verdict only indicative: a search too coarse to decide a
+10-20% margin, steps too short to be sustained. The overload, auth and tcp experiments judge their
+own targets in their own sections.
+
+Immutable data and pure functions; safe to share.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import modes, search
+from .experiments import CEILING, EXPERIMENTS, FRONT, REFERENCES, front_policy
+from .summary import ratio, reference
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One registration measurement a target reads: a row of the summary (references: their mean)."""
+    system: str
+    nodes: int
+    routing: str  # "spread", "one" or "front-POLICY", as in the summary
+    label: str
+
+
+@dataclass(frozen=True)
+class Target:
+    measured: Figure
+    against: Figure
+    asks: str  # what the target stands for, in a few words; "" for a ratio reported for information only
+    minimum: float | None  # the ratio to reach; None: informative, no target
+    says_if_ran_to_the_end: bool = False
+
+
+def _one_node(system: str, label: str | None = None) -> Figure:
+    return Figure(system, 1, "one", label or f"{system} 1 node")
+
+
+def _spread(system: str, nodes: int, label: str = "") -> Figure:
+    return Figure(system, nodes, "spread", f"{system} {nodes} nodes (spread{label})")
+
+
+TARGETS = (
+    Target(_spread("chord", 2, ", single server"), _one_node("chord"), "two nodes keep one's rate", 0.80),
+    Target(_spread("chord", 4), _one_node("chord"), "", None, says_if_ran_to_the_end=True),
+    Target(_spread("chord", 8), _one_node("chord"), "", None, says_if_ran_to_the_end=True),
+    Target(_one_node("bamboo", "bamboo on disk, 1 node"), _one_node("bamboo-tmpfs", "bamboo on tmpfs, 1 node"),
+           "the disk costs little", 0.70),
+    Target(_spread("bamboo", 2), _one_node("bamboo"), "two nodes keep one's rate", 0.80),
+    Target(_spread("bryan", 2), _one_node("bryan"), "two nodes keep one's rate", 0.80),
+    Target(_one_node("hazelcast"), _one_node("memory", "memory backend 1 node"), "a data grid costs little", 0.90),
+    Target(_spread("hazelcast", 2), _one_node("hazelcast"), "two nodes keep one's rate", 0.80),
+    Target(_one_node("memory"), _one_node(CEILING, "container ceiling"), "", None),
+)
+FRONT_TARGET = 0.90  # through the front to one node, against the same node directly
+# Notes of searches that produced no figure of their own (runner.py writes the first; a deployment
+# that could not start is named so where it is recorded).
+NOT_TO_THE_END = ("no step passed", "deployment failed")
+# A search this fine or finer can decide the targets' 10-20% margins; full mode's default.
+DECISIVE_PRECISION = 0.05
+
+
+def front_targets(rows: list[dict]) -> list[Target]:
+    """The front's cost: one target per backend and policy measured through the front with one node. When
+    there is none, one for chord whose front figure no row matches, so that it says what to run."""
+    measured = sorted({(row["system"], row["routing"]) for row in rows
+                       if row["workload"] == "registration" and row["nodes"] == 1 and front_policy(row["routing"])})
+    if not measured:
+        measured = [("chord", FRONT)]  # "front" alone is no routing of the summary: never found
+    return [Target(Figure(system, 1, routing, f"{system} 1 node through the front"
+                          + (f" ({front_policy(routing)})" if front_policy(routing) else "")),
+                   _one_node(system, f"{system} 1 node directly"), "the front costs little", FRONT_TARGET)
+            for system, routing in measured]
+
+
+def figure_row(rows: list[dict], figure: Figure) -> dict | None:
+    """The summary row of a figure; a reference's rate is the mean of its measurements, as elsewhere."""
+    found = [row for row in rows if row["workload"] == "registration" and row["system"] == figure.system
+             and row["nodes"] == figure.nodes and row["routing"] == figure.routing]
+    if not found:
+        return None
+    if figure.system in REFERENCES:
+        return {**found[0], "rate": reference(rows, "registration", figure.system) or 0}
+    return found[0]
+
+
+def ran_to_the_end(row: dict) -> bool:
+    note = (row.get("note") or "").lower()
+    return row["rate"] > 0 and not any(marker in note for marker in NOT_TO_THE_END)
+
+
+def caveat_reasons(meta: dict[str, str]) -> list[str]:
+    """Why a verdict of this run is only indicative: a search too coarse to decide a 10-20% margin,
+    steps too short to be sustained rates; empty when neither."""
+    reasons = []
+    precision = modes.search_precision(meta)
+    whose = "quick mode's" if meta.get("mode") == "quick" else "this run's"
+    if precision is None:
+        reasons.append("this run's search precision is not recorded")
+    elif precision > DECISIVE_PRECISION:
+        reasons.append(f"{whose} search precision is {precision:g}")
+    seconds = modes.step_seconds(meta)
+    if seconds is not None and seconds < search.SUSTAINED_S:
+        reasons.append(f"{whose} search steps of {seconds:g} s are shorter than {search.SUSTAINED_S:g} s: not sustained")
+    return reasons
+
+
+def caveat(meta: dict[str, str]) -> str:
+    """What a verdict of this run is worth: nothing to add when its search could decide it."""
+    reasons = caveat_reasons(meta)
+    return f", indicative ({'; '.join(reasons)})" if reasons else ""
+
+
+def experiment_of(figure: Figure) -> str:
+    """The experiment that measures a figure (with one node, `register` measures "one" as well)."""
+    if figure.routing.startswith(FRONT):
+        return "register-front"
+    return "register" if figure.routing == "spread" or figure.nodes == 1 else "register-one"
+
+
+def hint(target: Target, meta: dict[str, str]) -> str:
+    """The bench/run options that measure both figures of a target in one run (the references come
+    with every experiment)."""
+    ours = [f for f in (target.measured, target.against) if f.system not in REFERENCES]
+    names = {experiment_of(f) for f in ours}
+    command = (f"bench/run --experiments {','.join(sorted(names, key=list(EXPERIMENTS).index))}"
+               f" --backends {','.join(dict.fromkeys(f.system for f in ours))}"
+               f" --nodes {','.join(str(n) for n in sorted({f.nodes for f in ours}))}")
+    needs_front = "register-front" in names and meta.get("front", "").startswith("not available")
+    return f"`{command}`" + (", with a deploy/p2psip whose `up` has --front" if needs_front else "")
+
+
+def verdict(target: Target, measured: dict, against: dict, meta: dict[str, str]) -> str:
+    if target.minimum is None:
+        words = "informative"
+        if target.says_if_ran_to_the_end:
+            words += "; its search " + ("ran to the end" if ran_to_the_end(measured) else "did not run to the end")
+    elif against["rate"] == 0:
+        return f"cannot be judged: {target.against.label} passed no step"
+    else:
+        words = ("met" if measured["rate"] >= target.minimum * against["rate"] else "not met") + caveat(meta)
+    notes = [f"{f.label}: {row['note']}" for f, row in ((target.measured, measured), (target.against, against))
+             if row.get("note")]
+    return words + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def target_line(rows: list[dict], target: Target, meta: dict[str, str]) -> str:
+    compared = f"{target.measured.label} / {target.against.label}"
+    goal = f">= {target.minimum:.2f}" if target.minimum is not None else "none"
+    measured, against = figure_row(rows, target.measured), figure_row(rows, target.against)
+    if measured is None or against is None:
+        return (f"| {compared} | {target.asks or '-'} | not measured in this run "
+                f"(needs: {hint(target, meta)}) | - | {goal} | - |")
+    return (f"| {compared} | {target.asks or '-'} | {measured['rate']:,} / {against['rate']:,} "
+            f"| {ratio(measured['rate'], against['rate'])} | {goal} | {verdict(target, measured, against, meta)} |")
+
+
+def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
+    precision = modes.search_precision(meta)
+    lines = ["## Targets", "",
+             "Each target compares two REGISTER/s figures of this run, measured minutes apart on the same "
+             "machine. On a shared 2-core machine absolute rates move from run to run, so only ratios within "
+             "one run count. Each figure is the highest rate its search passed: the true limit lies above it "
+             "by up to the search's precision "
+             + (f"(this run: {precision:g})" if precision is not None else "(not recorded for this run)")
+             + ", so a ratio moves by as much either way, and a verdict on a 10-20% margin is only indicative "
+             f"when the precision is coarser than {DECISIVE_PRECISION:g}. Informative rows have no target.", "",
+             "| compared | asks | REGISTER/s | ratio | target | verdict |", "|---|---|---|---|---|---|"]
+    lines += [target_line(rows, target, meta) for target in TARGETS + tuple(front_targets(rows))]
+    return lines + [""]
