@@ -3,8 +3,8 @@ package org.p2psip.dht.bryan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.NodeRef;
 
 /**

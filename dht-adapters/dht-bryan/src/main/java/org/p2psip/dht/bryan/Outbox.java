@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.Pipe;
 

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.ring.Attempts;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
@@ -13,9 +14,9 @@ import org.p2psip.dht.ring.NodeRef;
  * One peer REGISTER routed iteratively to the peer responsible for its key: this peer sends it to
  * the closest peer it knows; a 302 names the next one, which it asks in turn, until a peer acts
  * on it (200, or 412 for a refused compare-and-set). While the ring repairs (480, a redirect
- * loop, a silent peer on a read) it starts over after a short pause, until the deadline. A write
- * is not sent again once a peer failed to answer it: that peer may have applied it.
- * Not thread-safe: runs on the peer's loop.
+ * loop, a silent peer on a read) it starts over after a short pause, until the deadline
+ * ({@link Attempts}). A write is not sent again once a peer failed to answer it: that peer may
+ * have applied it. Not thread-safe: runs on the peer's loop.
  */
 final class RoutedCall {
 
@@ -26,9 +27,7 @@ final class RoutedCall {
     private final NodeRef first;
     private final boolean idempotent;
     private final boolean maintenance;
-    private final long deadlineNanos;
-    private final CompletableFuture<Outcome> result = new CompletableFuture<>();
-    private DhtException lastFailure;
+    private final Attempts<Outcome> attempts;
 
     /**
      * A user's get, put or remove, acted on here when this peer is responsible, else sent through
@@ -69,26 +68,17 @@ final class RoutedCall {
         this.first = first;
         this.idempotent = idempotent;
         this.maintenance = maintenance;
-        this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+        long pause = Math.max(10, peer.settings().stabilize().toMillis() / 4);
+        this.attempts = new Attempts<>(peer.loop(), key, System.nanoTime() + timeout.toNanos(), pause,
+                () -> peer.counters().increment("bryan.retries"));
     }
 
     CompletableFuture<Outcome> run() {
-        // the timer runs on the peer's loop, like every other step of the call
-        var timer = peer.schedule(() -> result.completeExceptionally(lastFailure != null
-                ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
-                : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline")),
-                Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000));
-        if (timer == null) {
-            result.completeExceptionally(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
-        } else {
-            result.whenComplete((o, e) -> timer.cancel(false));
-        }
-        attempt();
-        return result;
+        return attempts.run(this::attempt);
     }
 
     private void attempt() {
-        if (result.isDone()) {
+        if (attempts.isDone()) {
             return;
         }
         if (first != null) {
@@ -96,11 +86,11 @@ final class RoutedCall {
             return;
         }
         if (peer.isClosing()) {
-            result.completeExceptionally(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
+            attempts.fail(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
             return;
         }
         if (!peer.joined().isDone()) {
-            retry(new DhtException(Reason.UNREACHABLE, peer.self() + " has not joined the overlay yet"));
+            attempts.retry(new DhtException(Reason.UNREACHABLE, peer.self() + " has not joined the overlay yet"));
             return;
         }
         if (local != null && peer.links().table().owns(key)) {
@@ -115,21 +105,21 @@ final class RoutedCall {
         }
         NodeRef next = peer.links().nextHop(key);
         if (next.equals(peer.self())) {
-            retry(new DhtException(Reason.UNREACHABLE, peer.self() + " knows no peer responsible for " + key));
+            attempts.retry(new DhtException(Reason.UNREACHABLE, peer.self() + " knows no peer responsible for " + key));
             return;
         }
         ask(next, 0);
     }
 
     private void ask(NodeRef target, int hops) {
-        if (result.isDone()) {
+        if (attempts.isDone()) {
             return;
         }
         if (hops > peer.settings().maxHops()) {
-            retry(new DhtException(Reason.UNREACHABLE, "more than " + peer.settings().maxHops() + " redirects for " + key));
+            attempts.retry(new DhtException(Reason.UNREACHABLE, "more than " + peer.settings().maxHops() + " redirects for " + key));
             return;
         }
-        long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+        long leftMillis = attempts.leftMillis();
         // a write's answer waits for the replicas' answers: it gets what is left of the deadline
         long timeout = idempotent ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
         var sent = send.apply(target, Duration.ofMillis(timeout));
@@ -140,9 +130,9 @@ final class RoutedCall {
                     peer.membership().failed(target, why);
                 }
                 if (idempotent) {
-                    retry(why);
+                    attempts.retry(why);
                 } else {
-                    result.completeExceptionally(why);
+                    attempts.fail(why);
                 }
                 return;
             }
@@ -153,13 +143,12 @@ final class RoutedCall {
             } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
                 if (!Handlers.keepCarried(peer, answer)) {
-                    result.completeExceptionally(new DhtException(Reason.UNREACHABLE,
-                            target + " answered a write with an unreadable copy"));
+                    attempts.fail(new DhtException(Reason.UNREACHABLE, target + " answered a write with an unreadable copy"));
                     return;
                 }
                 settle(Outcome.of(answer), null);
             } else if (status == 480 || status / 100 == 3) {
-                retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));
+                attempts.retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));
             } else {
                 refused(target, status, answer.reason());
             }
@@ -173,27 +162,16 @@ final class RoutedCall {
 
     /** Ends the call with an answer that neither settles it nor is worth another attempt. */
     private void refused(NodeRef by, int status, String reason) {
-        result.completeExceptionally(new DhtException(Reason.UNREACHABLE, by + " refused: " + status + " " + reason));
+        attempts.fail(new DhtException(Reason.UNREACHABLE, by + " refused: " + status + " " + reason));
     }
 
     /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local). */
     private void settle(Outcome outcome, Throwable failure) {
         if (failure != null) {
-            result.completeExceptionally(DhtException.from(failure));
+            attempts.fail(failure);
         } else {
             peer.counters().increment("bryan.lookups");
-            result.complete(outcome);
+            attempts.succeed(outcome);
         }
-    }
-
-    private void retry(DhtException why) {
-        lastFailure = why;
-        long pause = Math.max(10, peer.settings().stabilize().toMillis() / 4);
-        if (System.nanoTime() + pause * 1_000_000 >= deadlineNanos) {
-            result.completeExceptionally(why);
-            return;
-        }
-        peer.counters().increment("bryan.retries");
-        peer.schedule(this::attempt, pause);
     }
 }

@@ -1,18 +1,19 @@
 package org.p2psip.dht.chord;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.ring.Attempts;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 
 /**
  * One get, put or remove carried to its key's owner: look the owner up, ask it, and while the
  * ring repairs (the lookup fails, or the node found says it is not the owner) try again after a
- * short pause, until the operation's deadline. A write is not retried once it reached an owner
- * that failed to answer: it may have been applied, and a retry would be refused as stale.
- * Not thread-safe: runs on the node's event loop.
+ * short pause, until the operation's deadline ({@link Attempts}). A write is not retried once it
+ * reached an owner that failed to answer: it may have been applied, and a retry would be refused
+ * as stale. Not thread-safe: runs on the node's event loop.
  */
 final class OwnerCall {
 
@@ -21,9 +22,7 @@ final class OwnerCall {
     private final int type;
     private final byte[] payload;
     private final boolean idempotent;
-    private final long deadlineNanos;
-    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private DhtException lastFailure;
+    private final Attempts<byte[]> attempts;
 
     OwnerCall(ChordNode node, Id key, int type, byte[] payload, boolean idempotent, long deadlineNanos) {
         this.node = node;
@@ -31,36 +30,31 @@ final class OwnerCall {
         this.type = type;
         this.payload = payload;
         this.idempotent = idempotent;
-        this.deadlineNanos = deadlineNanos;
+        long pause = Math.max(10, node.settings().stabilize().toMillis() / 2);
+        this.attempts = new Attempts<>(node.ringLoop(), key, deadlineNanos, pause,
+                () -> node.counters().increment("chord.retries"));
     }
 
     /** Starts the call; the stage fails with TIMEOUT at the deadline whatever is still under way. */
     CompletableFuture<byte[]> run() {
-        long left = Math.max(0, deadlineNanos - System.nanoTime());
-        var timer = node.loop().schedule(() -> result.completeExceptionally(lastFailure != null
-                ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
-                : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline")),
-                left, TimeUnit.NANOSECONDS);
-        result.whenComplete((answer, failure) -> timer.cancel(false));
-        attempt();
-        return result;
+        return attempts.run(this::attempt);
     }
 
     private void attempt() {
-        if (result.isDone()) {
+        if (attempts.isDone()) {
             return;
         }
         if (node.isClosing()) {
-            result.completeExceptionally(new DhtException(Reason.CLOSED, node.self() + " is closed"));
+            attempts.fail(new DhtException(Reason.CLOSED, node.self() + " is closed"));
             return;
         }
         if (!node.joined().isDone()) {
-            retryOrFail(new DhtException(Reason.UNREACHABLE, node.self() + " has not joined the ring yet"));
+            attempts.retry(new DhtException(Reason.UNREACHABLE, node.self() + " has not joined the ring yet"));
             return;
         }
         node.lookup(key, false).whenComplete((route, failure) -> {
             if (failure != null) {
-                retryOrFail(unwrap(failure));
+                attempts.retry(DhtException.from(failure));
             } else {
                 ask(route.owner());
             }
@@ -72,46 +66,31 @@ final class OwnerCall {
         if (owner.equals(node.self())) {
             answer = node.owner().handle(type, payload);
         } else {
-            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+            long left = attempts.leftMillis();
             // a write's answer waits for the replicas' answers, so it gets the operation's whole deadline
             long timeout = idempotent ? Math.min(left, node.settings().requestTimeout().toMillis()) : left;
-            answer = node.transport().request(owner.address(), type, payload, java.time.Duration.ofMillis(timeout))
+            answer = node.transport().request(owner.address(), type, payload, Duration.ofMillis(timeout))
                     .toCompletableFuture();
         }
         answer.whenComplete((bytes, failure) -> {
             if (failure != null) {
-                DhtException why = unwrap(failure);
+                DhtException why = DhtException.from(failure);
                 if (!owner.equals(node.self())) {
                     node.membership().failed(owner, why);
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
-                    retryOrFail(why);
+                    attempts.retry(why);
                 } else {
-                    result.completeExceptionally(why);
+                    attempts.fail(why);
                 }
             } else if (bytes.length > 0 && bytes[0] == MessageType.NOT_OWNER) {
                 node.membership().heard(owner);
                 node.counters().increment("chord.not-owner");
-                retryOrFail(new DhtException(Reason.UNREACHABLE, owner + " does not own " + key + " (ring repairing)"));
+                attempts.retry(new DhtException(Reason.UNREACHABLE, owner + " does not own " + key + " (ring repairing)"));
             } else {
                 node.membership().heard(owner);
-                result.complete(bytes);
+                attempts.succeed(bytes);
             }
         });
-    }
-
-    private void retryOrFail(DhtException why) {
-        lastFailure = why;
-        long pause = Math.max(10, node.settings().stabilize().toMillis() / 2);
-        if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) >= deadlineNanos) {
-            result.completeExceptionally(lastFailure);
-            return;
-        }
-        node.counters().increment("chord.retries");
-        node.loop().schedule(this::attempt, pause, TimeUnit.MILLISECONDS);
-    }
-
-    private static DhtException unwrap(Throwable failure) {
-        return DhtException.from(failure);
     }
 }
