@@ -33,6 +33,8 @@ final class MessageType {
     static final int OK = 0;
     static final int CONFLICT = 1;
     static final int NOT_OWNER = 2;
+    /** A write stored at the owner that a replica did not take: not acknowledged (it may still be read). */
+    static final int UNREPLICATED = 3;
 
     private MessageType() {
     }

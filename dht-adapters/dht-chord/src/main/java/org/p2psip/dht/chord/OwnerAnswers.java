@@ -47,12 +47,14 @@ final class OwnerAnswers {
     }
 
     /**
-     * A write's answer. A refused put carries the record as a get would read it (CONFLICT), so that
+     * A write's answer. A write some replica did not take is not acknowledged: a crash of the owner
+     * would lose it (the writer hears a failure and may try again). A refused put carries the record as a get would read it (CONFLICT), so that
      * the writer can apply its change again at once; a refused remove carries nothing.
      */
     private static byte[] answer(Write write, boolean put) {
         return switch (write.outcome()) {
-            case STORED, UNREPLICATED -> encode(MessageType.OK, new byte[0]);
+            case STORED -> encode(MessageType.OK, new byte[0]);
+            case UNREPLICATED -> encode(MessageType.UNREPLICATED, new byte[0]);
             case CONFLICT -> encode(MessageType.CONFLICT, put ? body(write.current()) : new byte[0]);
             case NOT_OWNER -> encode(MessageType.NOT_OWNER, new byte[0]);
         };

@@ -87,6 +87,11 @@ final class OwnerCall {
                 node.membership().heard(owner);
                 node.counters().increment("chord.not-owner");
                 attempts.retry(new DhtException(Reason.UNREACHABLE, owner + " does not own " + key + " (ring repairing)"));
+            } else if (bytes.length > 0 && bytes[0] == MessageType.UNREPLICATED) {
+                node.membership().heard(owner);
+                // stored at the owner, so not sent again (a retry would be refused as stale)
+                attempts.fail(new DhtException(Reason.UNREACHABLE, owner + " stored the write, but a replica did not"
+                        + " take its copy: not acknowledged"));
             } else {
                 node.membership().heard(owner);
                 attempts.succeed(bytes);

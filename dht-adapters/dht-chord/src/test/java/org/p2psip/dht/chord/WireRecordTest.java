@@ -1,0 +1,44 @@
+package org.p2psip.dht.chord;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.store.Record;
+
+/** A STORE's bytes are those the protocol table describes, so that nodes of either build talk. */
+class WireRecordTest {
+
+    @Test
+    void aRemovalMarkerInAStoreIsCountStampKindAorAndUntil() {
+        byte[] payload = StoreMessage.batch(List.of(Record.removed("sip:a@x", 7, 99)));
+        assertEquals("0000000000000001" + "0000000000000007" + "01" + "0007" + hex("sip:a@x") + "0000000000000063",
+                HexFormat.of().formatHex(payload));
+    }
+
+    @Test
+    void aStoredSetTravelsAsItsBindingCodecBlobAndReadsBackAlike() {
+        long until = 4_000_000_000_000L;
+        var set = new BindingSet("sip:b@x", 3, until, List.of(new Binding("sip:b@x", "sip:b@10.0.0.1", until, 1000,
+                "call", 1, List.of(), "", 0)));
+        byte[] codec = BindingCodec.encode(set);
+        byte[] payload = StoreMessage.batch(List.of(Record.of(set, 5)));
+        ByteBuffer expected = ByteBuffer.allocate(8 + 8 + 1 + 4 + codec.length);
+        expected.putLong(1).putLong(5).put((byte) 0).putInt(codec.length).put(codec);
+        assertArrayEquals(expected.array(), payload);
+        Record back = StoreMessage.read(payload).get(0);
+        assertEquals(5, back.stamp());
+        assertEquals(set.bindings(), back.set().bindings());
+    }
+
+    private static String hex(String text) {
+        return HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
+    }
+}
