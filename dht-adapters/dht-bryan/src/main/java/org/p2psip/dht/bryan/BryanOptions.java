@@ -33,7 +33,7 @@ public final class BryanOptions {
     public static final Option<Duration> JOIN_RETRY_INTERVAL = Option.duration("p2psip.bryan.join-retry-interval",
             Duration.ofSeconds(1), "2s", "Wait between attempts to join through the bootstrap peer.");
     public static final Option<Duration> REPLICA_REFRESH_INTERVAL = Option.duration("p2psip.bryan.replica-refresh-interval",
-            Duration.ofMinutes(1), "5m", "How often a peer copies what it is responsible for to its replicas even if its links did not change.");
+            Duration.ofMinutes(1), "5m", "How often at most a peer copies all it is responsible for to its replicas again after a copy to one of them failed (changes of its links copy at once).");
     public static final Option<Duration> SWEEP_INTERVAL = Option.duration("p2psip.bryan.sweep-interval",
             Duration.ofMinutes(1), "30s", "How often expired records and removal markers are dropped from memory.");
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.bryan.tombstone-retention",
