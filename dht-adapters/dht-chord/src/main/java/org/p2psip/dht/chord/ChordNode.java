@@ -134,7 +134,7 @@ final class ChordNode implements RingMessages, RecordLink {
         counters.increment(prefix + "s");
         CompletableFuture<Route> route = table.owns(key)
                 ? CompletableFuture.completedFuture(new Route(self(), table.successors(), 0))
-                : IterativeLookup.fromTable(this, key);
+                : IterativeLookup.fromTable(this, key, maintenance);
         return route.whenComplete((r, failure) -> {
             if (failure != null) {
                 counters.increment(prefix + ".failures");

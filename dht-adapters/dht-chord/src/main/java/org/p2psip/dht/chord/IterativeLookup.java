@@ -26,22 +26,25 @@ final class IterativeLookup {
     private final CompletableFuture<Route> result = new CompletableFuture<>();
     private final Set<NodeRef> failed = new HashSet<>();
     private int hops;
+    /** Whether a timeout here counts towards suspecting the silent node (see {@link #failed}). */
+    private final boolean maintenance;
 
-    private IterativeLookup(ChordNode node, Id key) {
+    private IterativeLookup(ChordNode node, Id key, boolean maintenance) {
         this.node = node;
         this.key = key;
+        this.maintenance = maintenance;
     }
 
     /** Looks {@code key} up starting from this node's own routing table. */
-    static CompletableFuture<Route> fromTable(ChordNode node, Id key) {
-        var lookup = new IterativeLookup(node, key);
+    static CompletableFuture<Route> fromTable(ChordNode node, Id key, boolean maintenance) {
+        var lookup = new IterativeLookup(node, key, maintenance);
         lookup.answered(node.find(key));
         return lookup.result;
     }
 
     /** Looks {@code key} up starting at {@code first} (a bootstrap node when joining). */
     static CompletableFuture<Route> from(ChordNode node, NodeRef first, Id key) {
-        var lookup = new IterativeLookup(node, key);
+        var lookup = new IterativeLookup(node, key, true);
         lookup.ask(List.of(first));
         return lookup.result;
     }
@@ -83,7 +86,7 @@ final class IterativeLookup {
                 node.settings().requestTimeout()).whenComplete((bytes, failure) -> {
                     if (failure != null) {
                         failed.add(next);
-                        node.membership().failed(next, failure);
+                        failed(next, failure);
                         ask(remaining);
                         return;
                     }
@@ -95,6 +98,18 @@ final class IterativeLookup {
                         ask(remaining);
                     }
                 });
+    }
+
+    /**
+     * A node did not answer a FIND. Only the ring's own lookups (joins, fingers) count its timeouts
+     * towards suspecting it: an overloaded node whose users' lookups time out would otherwise drop
+     * live neighbours, and without its predecessor it serves nothing until the next stabilisation.
+     * A refused connection or an error answer counts always.
+     */
+    private void failed(NodeRef next, Throwable failure) {
+        if (maintenance || DhtException.from(failure).reason() != Reason.TIMEOUT) {
+            node.membership().failed(next, failure);
+        }
     }
 
     private void fail(Reason reason, String message) {

@@ -75,8 +75,8 @@ final class OwnerCall {
         answer.whenComplete((bytes, failure) -> {
             if (failure != null) {
                 DhtException why = DhtException.from(failure);
-                if (!owner.equals(node.self())) {
-                    node.membership().failed(owner, why);
+                if (!owner.equals(node.self()) && why.reason() != Reason.TIMEOUT) {
+                    node.membership().failed(owner, why); // a user's timeout suspects nobody (IterativeLookup#failed)
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
                     attempts.retry(why);
