@@ -18,7 +18,6 @@ import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
 import org.p2psip.overlay.Transport;
@@ -55,15 +54,12 @@ public final class ChordDht implements Dht {
     }
 
     /**
-     * Starts a node on an in-process network at {@code address}, for tests and simulations. The
-     * configuration supplies the secret and Chord options as for {@link #start(Config, Clock)}.
+     * Starts a node on {@code transport} (its address is the node's) and begins joining, as
+     * {@link #start(Config, Clock)} does with the configuration's bootstrap, members and
+     * {@link ChordOptions}; the transport's settings already hold the secret. The node owns the
+     * transport from now on and closes it when it closes.
      */
-    public static ChordDht inProcess(InProcessNetwork network, String address, Config config, Clock clock) {
-        Transport transport = network.transport(address, OverlaySettings.from(config));
-        return start(transport, config, clock);
-    }
-
-    private static ChordDht start(Transport transport, Config config, Clock clock) {
+    public static ChordDht start(Transport transport, Config config, Clock clock) {
         String configuredId = config.get(ChordOptions.NODE_ID);
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();

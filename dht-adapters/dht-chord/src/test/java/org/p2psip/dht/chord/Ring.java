@@ -14,6 +14,7 @@ import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.InProcessNetwork;
+import org.p2psip.overlay.OverlaySettings;
 
 /** An in-process Chord ring for tests: nodes joined through the first, with fast maintenance. */
 final class Ring implements AutoCloseable {
@@ -64,7 +65,7 @@ final class Ring implements AutoCloseable {
         }
         ChordDht node = tcp
                 ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
-                : ChordDht.inProcess(network, address, config, clock);
+                : ChordDht.start(network.transport(address, OverlaySettings.from(config)), config, clock);
         nodes.add(node);
         return node;
     }
