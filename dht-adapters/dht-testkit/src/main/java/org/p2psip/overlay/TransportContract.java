@@ -61,10 +61,18 @@ public abstract class TransportContract {
     }
 
     /** A node that takes every request and never answers: a hung peer. */
-    private Transport silent(Config extra) {
-        Transport node = node(extra);
+    private Transport silent() {
+        Transport node = node();
         node.serve((sender, type, payload) -> new CompletableFuture<>());
         return node;
+    }
+
+    /** How a request to a node answering with {@code responder} fails. */
+    private DhtException failureFrom(Responder responder) {
+        Transport asker = node();
+        Transport answerer = node();
+        answerer.serve(responder);
+        return failure(asker.request(answerer.address(), 1, new byte[0], PATIENCE));
     }
 
     @AfterEach
@@ -136,22 +144,17 @@ public abstract class TransportContract {
 
     @Test
     void aRespondersFailureReachesTheAskerAsADhtExceptionWithItsReason() {
-        Transport asker = node();
-        Transport answerer = node();
-        answerer.serve((sender, type, payload) -> CompletableFuture.failedFuture(new DhtException(Reason.STORAGE, "disk full")));
-        DhtException e = failure(asker.request(answerer.address(), 1, new byte[0], PATIENCE));
+        DhtException e = failureFrom((sender, type, payload) ->
+                CompletableFuture.failedFuture(new DhtException(Reason.STORAGE, "disk full")));
         assertEquals(Reason.STORAGE, e.reason());
         assertTrue(e.getMessage().contains("disk full"), e.getMessage());
     }
 
     @Test
     void aResponderThatThrowsFailsTheRequestAsUnreachable() {
-        Transport asker = node();
-        Transport answerer = node();
-        answerer.serve((sender, type, payload) -> {
+        DhtException e = failureFrom((sender, type, payload) -> {
             throw new IllegalStateException("a bug in the responder");
         });
-        DhtException e = failure(asker.request(answerer.address(), 1, new byte[0], PATIENCE));
         assertEquals(Reason.UNREACHABLE, e.reason());
         assertTrue(e.getMessage().contains("a bug in the responder"), e.getMessage());
     }
@@ -166,7 +169,7 @@ public abstract class TransportContract {
     @Test
     void aPeerThatNeverAnswersFailsTheRequestWithTimeoutAtItsDeadline() {
         Transport asker = node();
-        Transport hung = silent(Config.empty());
+        Transport hung = silent();
         assertEquals(Reason.TIMEOUT, failure(asker.request(hung.address(), 1, new byte[0], Duration.ofMillis(200))).reason());
         assertEquals(1L, asker.metrics().get(AbstractTransport.TIMEOUTS));
     }
@@ -184,7 +187,7 @@ public abstract class TransportContract {
     @Test
     void beyondTheInFlightBoundRequestsAreRefusedAsOverloadedAndClosingFailsTheRestAsClosed() {
         Transport bounded = node(Config.empty().with(OverlayOptions.MAX_IN_FLIGHT.name(), "2"));
-        Transport hung = silent(Config.empty());
+        Transport hung = silent();
         var first = bounded.request(hung.address(), 1, new byte[0], PATIENCE);
         var second = bounded.request(hung.address(), 1, new byte[0], PATIENCE);
         assertEquals(Reason.OVERLOADED, failure(bounded.request(hung.address(), 1, new byte[0], PATIENCE)).reason());
