@@ -1,6 +1,5 @@
 package org.p2psip.overlay;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,12 +23,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.p2psip.config.Config;
-import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
-/** The TCP transport on real loopback sockets: answers, deadlines, bounds and hostile input. */
+/**
+ * What TCP adds to the transport, on real loopback sockets: binding, a socket that accepts and
+ * says nothing, outsiders and hostile input. The transport's own behaviour is the contract's
+ * (dht-testkit's {@code TcpTransportContractTest}).
+ */
 class TcpTransportTest {
 
     private static final String SECRET = "tcp-test-secret";
@@ -72,27 +73,6 @@ class TcpTransportTest {
     }
 
     @Test
-    void aRequestGetsItsAnswerAndManyShareOneConnection() throws Exception {
-        List<CompletableFuture<byte[]>> answers = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            answers.add(client.request(server.address(), 3, ("n" + i).getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5))
-                    .toCompletableFuture());
-        }
-        for (int i = 0; i < 200; i++) {
-            assertArrayEquals((client.address() + "/3/n" + i).getBytes(StandardCharsets.UTF_8), await(answers.get(i)));
-        }
-        assertEquals(200L, client.metrics().get(AbstractTransport.ANSWERS));
-    }
-
-    @Test
-    void aResponderFailureComesBackAsADhtExceptionWithItsReason() {
-        server.serve((sender, type, payload) -> CompletableFuture.failedFuture(new DhtException(Reason.STORAGE, "disk full")));
-        DhtException e = failure(client.request(server.address(), 1, new byte[0], Duration.ofSeconds(5)));
-        assertEquals(Reason.STORAGE, e.reason());
-        assertTrue(e.getMessage().contains("disk full"), e.getMessage());
-    }
-
-    @Test
     void bindingAnAddressInUseFailsAtOnce() {
         var refused = assertThrows(IllegalStateException.class,
                 () -> TcpTransport.bind(server.address(), OverlaySettings.withSecret(SECRET)));
@@ -104,30 +84,6 @@ class TcpTransportTest {
         try (var silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             DhtException e = failure(client.request("127.0.0.1:" + silent.getLocalPort(), 1, new byte[0], Duration.ofMillis(300)));
             assertEquals(Reason.TIMEOUT, e.reason());
-        }
-    }
-
-    @Test
-    void aClosedPortFailsTheRequestAsUnreachable() throws Exception {
-        int port;
-        try (var probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
-        assertEquals(Reason.UNREACHABLE, failure(client.request("127.0.0.1:" + port, 1, new byte[0], Duration.ofSeconds(5))).reason());
-    }
-
-    @Test
-    void beyondTheInFlightBoundRequestsAreRefusedAsOverloaded() throws Exception {
-        var bounded = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(Config.empty()
-                .with(NodeOptions.OVERLAY_SECRET.name(), SECRET).with(OverlayOptions.MAX_IN_FLIGHT.name(), "2"))));
-        try (var silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            String peer = "127.0.0.1:" + silent.getLocalPort();
-            var first = bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5));
-            var second = bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5));
-            assertEquals(Reason.OVERLOADED, failure(bounded.request(peer, 1, new byte[0], Duration.ofSeconds(5))).reason());
-            bounded.close();
-            assertEquals(Reason.CLOSED, failure(first).reason());
-            assertEquals(Reason.CLOSED, failure(second).reason());
         }
     }
 

@@ -23,7 +23,6 @@ import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.wire.TransportNetwork;
-import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
 import org.p2psip.overlay.Transport;
@@ -73,22 +72,22 @@ public final class BambooDht implements Dht {
      * @throws org.p2psip.dht.DhtException STORAGE if the JE environment cannot be opened
      */
     public static BambooDht start(Config config, Clock clock) {
-        checkOptions(config);
+        checkOptions(config); // before binding: a misspelt option should not hold a port
         Transport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), OverlaySettings.from(config));
         return start(transport, config, clock);
     }
 
-    /** As {@link #start(Config, Clock)}, on an in-process network at {@code address}: for tests and simulations. */
-    public static BambooDht inProcess(InProcessNetwork network, String address, Config config, Clock clock) {
-        checkOptions(config);
-        return start(network.transport(address, OverlaySettings.from(config)), config, clock);
-    }
-
-    private static BambooDht start(Transport transport, Config config, Clock clock) {
+    /**
+     * As {@link #start(Config, Clock)}, on {@code transport} (its address is the node's; its
+     * settings already hold the secret) instead of a TCP socket of its own. The node owns the
+     * transport from now on: it is closed with the node, or at once if the node cannot start.
+     */
+    public static BambooDht start(Transport transport, Config config, Clock clock) {
         var network = new TransportNetwork(transport);
         var self = new NodeHandle(Id.hash(transport.address()), transport.address());
         BambooNode node;
         try {
+            checkOptions(config);
             node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock);
         } catch (RuntimeException e) {
             transport.close();

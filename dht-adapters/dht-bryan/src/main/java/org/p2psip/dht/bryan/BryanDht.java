@@ -1,7 +1,6 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -19,7 +18,6 @@ import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.store.Record;
 
 /**
  * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of
@@ -80,21 +78,12 @@ public final class BryanDht implements Dht {
         return peer.self();
     }
 
-    /** Whether this peer holds {@code aor}'s record (responsible or replica); for tests and tools. */
-    public CompletionStage<Boolean> holds(String aor) {
-        return peer.onLoop(() -> {
-            Record held = peer.store().record(Id.hash(aor));
-            return CompletableFuture.completedFuture(held != null && !held.isRemoved());
-        });
-    }
-
-    /** This peer's predecessor (null if none known) followed by its successors; for tests and tools. */
-    public CompletionStage<Neighbours> neighbours() {
-        return peer.onLoop(() -> CompletableFuture.completedFuture(
-                new Neighbours(peer.links().table().predecessor(), peer.links().table().successors())));
-    }
-
-    public record Neighbours(NodeRef predecessor, List<NodeRef> successors) {
+    /**
+     * The peer itself, for this package's tests to read its table and store (on its loop, where
+     * they live); nothing outside needs to look inside a peer.
+     */
+    BryanPeer peer() {
+        return peer;
     }
 
     @Override
@@ -180,8 +169,12 @@ public final class BryanDht implements Dht {
         peer.shutdownLoop();
     }
 
-    /** Stops without a word to the other peers, as a crash would; for tests. */
-    public void crash() {
+    /**
+     * Stops the peer without a word to the others, as a killed process would: its neighbours find
+     * out by its silence, and what it held is out of the ring's reach. Package-private: this
+     * package's tests crash peers with it; a deployment kills the process.
+     */
+    void crash() {
         closed = true;
         peer.loop().execute(() -> peer.membership().stop());
         peer.link().close();

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * How a peer sends and receives peer REGISTERs: the only thing the overlay needs of SIP. One
  * implementation sends through the SIP servlet container (the servlet module's), one carries the
- * messages in-process as SIP text for tests ({@link InProcessPeerNetwork}).
+ * messages in-process as SIP text for tests ({@code InProcessPeerNetwork}). What every one does is
+ * the tests' {@code PeerLinkContract}.
  *
  * <p>Implementations are thread-safe; stages complete on a transport thread.
  */

@@ -6,11 +6,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.p2psip.config.Config;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Neighbours;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Record;
 
 /** A ring of in-process peers for tests, with short timers and ways to wait on the ring's state. */
 final class Peers implements AutoCloseable {
@@ -100,17 +104,24 @@ final class Peers implements AutoCloseable {
         return live.stream().min(Comparator.comparing(p -> key.distanceTo(p.self().id()))).orElseThrow();
     }
 
-    static BryanDht.Neighbours neighbours(BryanDht p) {
-        try {
-            return p.neighbours().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+    /** {@code p}'s predecessor (null if none known) and its successors, nearest first. */
+    static Neighbours neighbours(BryanDht p) {
+        return read(p, peer -> new Neighbours(peer.links().table().predecessor(), peer.links().table().successors()));
     }
 
+    /** Whether {@code p} holds {@code aor}'s record (responsible or replica), not removed. */
     static boolean holds(BryanDht p, String aor) {
+        return read(p, peer -> {
+            Record held = peer.store().record(Id.hash(aor));
+            return held != null && !held.isRemoved();
+        });
+    }
+
+    /** Reads {@code p}'s state on its loop, where the state lives. */
+    private static <T> T read(BryanDht p, Function<BryanPeer, T> read) {
+        BryanPeer peer = p.peer();
         try {
-            return p.holds(aor).toCompletableFuture().get(5, TimeUnit.SECONDS);
+            return peer.onLoop(() -> CompletableFuture.completedFuture(read.apply(peer))).get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -63,7 +63,7 @@ class ReplicationTest extends RingTest {
         assertEquals(copyRegisters, owner.metrics().getOrDefault("bryan.replica.batches", 0L),
                 "the owner sent copy REGISTERs for writes whose copies rode in the answers");
         ring.crash(owner);
-        Peers.await(() -> neighbours(asker).successors().isEmpty(), "the asker to take itself for alone");
+        Peers.await(() -> Peers.neighbours(asker).successors().isEmpty(), "the asker to take itself for alone");
         for (String aor : owned) {
             var found = asker.get(aor).toCompletableFuture().get(20, TimeUnit.SECONDS);
             assertEquals(aor.substring(0, aor.indexOf('@') + 1) + "10.0.0.4", found.bindings().get(0).contact(),
@@ -101,14 +101,6 @@ class ReplicationTest extends RingTest {
             }
         }
         return owned;
-    }
-
-    private static BryanDht.Neighbours neighbours(BryanDht peer) {
-        try {
-            return peer.neighbours().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** The responsible peer of aor and the next REPLICAS peers clockwise. */

@@ -18,7 +18,6 @@ import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
 import org.p2psip.overlay.Transport;
@@ -55,15 +54,12 @@ public final class ChordDht implements Dht {
     }
 
     /**
-     * Starts a node on an in-process network at {@code address}, for tests and simulations. The
-     * configuration supplies the secret and Chord options as for {@link #start(Config, Clock)}.
+     * Starts a node on {@code transport} (its address is the node's) and begins joining, as
+     * {@link #start(Config, Clock)} does with the configuration's bootstrap, members and
+     * {@link ChordOptions}; the transport's settings already hold the secret. The node owns the
+     * transport from now on and closes it when it closes.
      */
-    public static ChordDht inProcess(InProcessNetwork network, String address, Config config, Clock clock) {
-        Transport transport = network.transport(address, OverlaySettings.from(config));
-        return start(transport, config, clock);
-    }
-
-    private static ChordDht start(Transport transport, Config config, Clock clock) {
+    public static ChordDht start(Transport transport, Config config, Clock clock) {
         String configuredId = config.get(ChordOptions.NODE_ID);
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();
@@ -92,30 +88,12 @@ public final class ChordDht implements Dht {
         return node.self();
     }
 
-    /** Finds the owner of {@code key} (counted in the lookup metrics). */
-    public CompletionStage<Route> lookup(Id key) {
-        return onLoop(() -> node.lookup(key, false));
-    }
-
-    /** A snapshot of this node's successor list and predecessor, nearest first; for tests and tools. */
-    public CompletionStage<Neighbours> neighbours() {
-        return onLoop(() -> CompletableFuture.completedFuture(new Neighbours(node.table().predecessor(),
-                node.table().successors(), node.table().finger(Id.BITS - 1))));
-    }
-
-    /** Whether this node holds a copy of {@code aor}'s record (as owner or replica); for tests and tools. */
-    public CompletionStage<Boolean> holds(String aor) {
-        return onLoop(() -> CompletableFuture.completedFuture(node.store().record(Id.hash(aor)) != null));
-    }
-
-    /** How many of {@code aors} this node's own store holds, counted in one step of its loop; for tests and tools. */
-    public CompletionStage<Integer> holds(java.util.Collection<String> aors) {
-        return onLoop(() -> CompletableFuture.completedFuture(
-                (int) aors.stream().filter(aor -> node.store().record(Id.hash(aor)) != null).count()));
-    }
-
-    /** What a node knows of its neighbours; {@code farFinger} is the finger half the ring away. */
-    public record Neighbours(NodeRef predecessor, java.util.List<NodeRef> successors, NodeRef farFinger) {
+    /**
+     * The node itself, for this package's tests to read its table and store (on its loop, where
+     * they live); nothing outside needs to look inside a node.
+     */
+    ChordNode node() {
+        return node;
     }
 
     @Override
@@ -210,8 +188,12 @@ public final class ChordDht implements Dht {
         node.transport().close();
     }
 
-    /** Kills the node without a word to its peers, as a crash would; for tests and simulations. */
-    public void crash() {
+    /**
+     * Stops the node without a word to its peers, as a killed process would: its neighbours find
+     * out by its silence, and what it held is out of the ring's reach. Package-private: this package's tests crash
+     * nodes with it; a deployment kills the process.
+     */
+    void crash() {
         closed = true;
         node.loop().execute(() -> node.membership().stop());
         node.transport().close();

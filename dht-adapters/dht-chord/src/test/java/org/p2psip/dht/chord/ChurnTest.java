@@ -50,7 +50,7 @@ class ChurnTest {
         }
         assertTrue(!itsKeys.isEmpty(), "the joining node should own some of " + AORS + " keys");
         Ring.awaitTrue("the joining node holds the " + itsKeys.size() + " records it owns",
-                () -> itsKeys.stream().allMatch(aor -> Ring.get(joiner.holds(aor))), Duration.ofSeconds(20));
+                () -> itsKeys.stream().allMatch(aor -> Ring.get(Ring.holds(joiner, aor))), Duration.ofSeconds(20));
         assertAllReadable(joiner);
     }
 
@@ -90,7 +90,7 @@ class ChurnTest {
             }
         }
         Ring.awaitTrue("the restarted node holds the " + itsKeys.size() + " records it owns again",
-                () -> itsKeys.stream().allMatch(aor -> Ring.get(again.holds(aor))), Duration.ofSeconds(20));
+                () -> itsKeys.stream().allMatch(aor -> Ring.get(Ring.holds(again, aor))), Duration.ofSeconds(20));
     }
 
     /**

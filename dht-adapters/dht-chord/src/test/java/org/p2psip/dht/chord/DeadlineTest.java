@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
 
@@ -43,7 +44,7 @@ class DeadlineTest {
         var noSecret = Ring.fastConfig().with("p2psip.overlay.secret", "");
         ring = new Ring(Clock.systemUTC(), false);
         var refused = assertThrows(IllegalArgumentException.class,
-                () -> ChordDht.inProcess(ring.network, "lonely:1", noSecret, Clock.systemUTC()));
+                () -> ChordDht.start(noSecret.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), Clock.systemUTC()));
         assertTrue(refused.getMessage().contains("p2psip.overlay.secret"), refused.getMessage());
         assertEquals(0, ring.nodes.size());
     }

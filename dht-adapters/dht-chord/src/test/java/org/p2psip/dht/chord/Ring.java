@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Neighbours;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.InProcessNetwork;
+import org.p2psip.overlay.OverlaySettings;
 
 /** An in-process Chord ring for tests: nodes joined through the first, with fast maintenance. */
 final class Ring implements AutoCloseable {
@@ -64,7 +70,7 @@ final class Ring implements AutoCloseable {
         }
         ChordDht node = tcp
                 ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
-                : ChordDht.inProcess(network, address, config, clock);
+                : ChordDht.start(network.transport(address, OverlaySettings.from(config)), config, clock);
         nodes.add(node);
         return node;
     }
@@ -104,7 +110,7 @@ final class Ring implements AutoCloseable {
         List<ChordDht> sorted = byId();
         int n = sorted.size();
         for (int i = 0; i < n; i++) {
-            var neighbours = get(sorted.get(i).neighbours());
+            var neighbours = get(neighbours(sorted.get(i)));
             NodeRef successor = sorted.get((i + 1) % n).self();
             NodeRef predecessor = sorted.get((i + n - 1) % n).self();
             if (n > 1 && (neighbours.successors().isEmpty() || !neighbours.successors().get(0).equals(successor)
@@ -115,7 +121,39 @@ final class Ring implements AutoCloseable {
         return true;
     }
 
-    static <T> T get(java.util.concurrent.CompletionStage<T> stage) {
+    /** What {@code node} knows of its place: its predecessor and successor list, nearest first. */
+    static CompletionStage<Neighbours> neighbours(ChordDht node) {
+        return read(node, n -> new Neighbours(n.table().predecessor(), n.table().successors()));
+    }
+
+    /** {@code node}'s finger half the ring away: the last one fix-fingers reaches in a round. */
+    static CompletionStage<NodeRef> farFinger(ChordDht node) {
+        return read(node, n -> n.table().finger(Id.BITS - 1));
+    }
+
+    /** Whether {@code node} holds a copy of {@code aor}'s record (as owner or replica). */
+    static CompletionStage<Boolean> holds(ChordDht node, String aor) {
+        return holds(node, List.of(aor)).thenApply(held -> held == 1);
+    }
+
+    /** How many of {@code aors} {@code node}'s own store holds, counted in one step of its loop. */
+    static CompletionStage<Integer> holds(ChordDht node, Collection<String> aors) {
+        return read(node, n -> (int) aors.stream().filter(aor -> n.store().record(Id.hash(aor)) != null).count());
+    }
+
+    /** Finds the owner of {@code key} from {@code node}, counted in its lookup metrics. */
+    static CompletionStage<Route> lookup(ChordDht node, Id key) {
+        ChordNode n = node.node();
+        return n.ringLoop().call(() -> n.lookup(key, false), n.self().toString());
+    }
+
+    /** Reads {@code node}'s state on its loop, where the state lives. */
+    private static <T> CompletionStage<T> read(ChordDht node, Function<ChordNode, T> read) {
+        ChordNode n = node.node();
+        return n.ringLoop().call(() -> CompletableFuture.completedFuture(read.apply(n)), n.self().toString());
+    }
+
+    static <T> T get(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -41,7 +41,7 @@ class RoutingTest {
                 Id key = new Id(new BigInteger(Id.BITS, random));
                 keys.add(key);
                 ChordDht from = ring.nodes.get(random.nextInt(NODES));
-                routes.add(from.lookup(key).toCompletableFuture());
+                routes.add(Ring.lookup(from, key).toCompletableFuture());
             }
             for (int i = 0; i < keys.size(); i++) {
                 Route route = Ring.get(routes.get(i));
@@ -81,7 +81,7 @@ class RoutingTest {
     private void awaitFingersFixed() {
         Ring.awaitTrue("every node's farthest finger fixed", () -> ring.nodes.stream().allMatch(node -> {
             NodeRef expected = ring.owner(node.self().id().plusPowerOfTwo(Id.BITS - 1));
-            return expected.equals(Ring.get(node.neighbours()).farFinger());
+            return expected.equals(Ring.get(Ring.farFinger(node)));
         }), Duration.ofSeconds(30));
     }
 }

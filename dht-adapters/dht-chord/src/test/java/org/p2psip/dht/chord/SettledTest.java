@@ -51,10 +51,10 @@ class SettledTest {
 
         ChordDht joiner = ring.add(address);
         // asked on the node's loop the moment it is settled, before anything else it would do next
-        var held = joiner.settled().thenCompose(settled -> joiner.holds(owned));
+        var held = joiner.settled().thenCompose(settled -> Ring.holds(joiner, owned));
         assertEquals(owned.size(), Ring.get(held), "records the settled joiner holds of the " + owned.size() + " it owns");
         NodeRef successor = ring.owner(joiner.self().id().plusPowerOfTwo(0));
-        assertEquals(successor, Ring.get(joiner.neighbours()).successors().get(0), "the joiner's successor");
+        assertEquals(successor, Ring.get(Ring.neighbours(joiner)).successors().get(0), "the joiner's successor");
     }
 
     @Test
