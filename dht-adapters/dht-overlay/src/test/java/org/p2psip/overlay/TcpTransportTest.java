@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -173,7 +174,7 @@ class TcpTransportTest {
      */
     @Test
     void strangersAnnouncingHugeFramesOrSayingNothingAreClosedAndPeersServed() throws Exception {
-        var target = Addresses.parse(server.address());
+        var target = HostPort.parse(server.address()).socketAddress();
         try (var silent = new Socket(target.getAddress(), target.getPort())) {
             List<Socket> strangers = new ArrayList<>();
             try {
@@ -232,7 +233,7 @@ class TcpTransportTest {
 
     /** Sends raw bytes (then half-closes if asked) and expects the server to close the connection. */
     private void assertClosedAfter(byte[] input, boolean thenEndStream) throws IOException {
-        var target = Addresses.parse(server.address());
+        var target = HostPort.parse(server.address()).socketAddress();
         try (var socket = new Socket(target.getAddress(), target.getPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();

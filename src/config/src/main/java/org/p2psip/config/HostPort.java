@@ -67,6 +67,15 @@ public record HostPort(String host, int port) {
         return new HostPort(host, number);
     }
 
+    /** The address an option holds; an error names the option, as {@link Option#parse} does. */
+    public static HostPort from(Config config, Option<String> option) {
+        try {
+            return parse(config.get(option));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + option.name() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A bound socket's address as this node names itself: its IP, never a name. */
     public static HostPort of(InetSocketAddress socket) {
         return new HostPort(socket.getAddress().getHostAddress(), socket.getPort());

@@ -52,6 +52,14 @@ class HostPortTest {
     }
 
     @Test
+    void anOptionsAddressIsReadAndItsErrorNamesTheOption() {
+        assertEquals(new HostPort("127.0.0.1", 5070), HostPort.from(Config.empty(), NodeOptions.SIP_ADDRESS), "the default");
+        Config bad = Config.empty().with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1");
+        var e = assertThrows(IllegalArgumentException.class, () -> HostPort.from(bad, NodeOptions.OVERLAY_ADDRESS));
+        assertTrue(e.getMessage().startsWith("option p2psip.overlay.address: '127.0.0.1' has no port"), e.getMessage());
+    }
+
+    @Test
     void aBoundSocketNamesItselfByIp() throws Exception {
         var v4 = HostPort.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 6071));
         assertEquals("127.0.0.1:6071", v4.toString());
