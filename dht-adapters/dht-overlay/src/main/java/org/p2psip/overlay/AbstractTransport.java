@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.p2psip.dht.Counters;
 
 /**
  * Which authenticated frames a node still accepts: one whose sender wrote it within the replay

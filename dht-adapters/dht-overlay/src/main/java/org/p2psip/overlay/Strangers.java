@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.p2psip.dht.Counters;
 
 /**
  * What a node lets a connection it accepted hold before the connection has proven it knows the

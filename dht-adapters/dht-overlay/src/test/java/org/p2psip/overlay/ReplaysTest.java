@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Counters;
 import org.p2psip.overlay.Replays.Verdict;
 
 /** The replay rule on its own, with a clock moved by hand. */

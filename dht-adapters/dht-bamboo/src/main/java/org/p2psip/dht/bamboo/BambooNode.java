@@ -17,9 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.routing.Id;
@@ -73,9 +73,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Map<Id, Integer> silences = new HashMap<>();
     private final RootService root;
     private final Maintenance maintenance;
-    final AtomicLong lookups = new AtomicLong();
-    final AtomicLong hops = new AtomicLong();
-    final AtomicLong dropped = new AtomicLong();
+    private final Counters counters = new Counters();
     private volatile boolean closed;
 
     private BambooNode(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
@@ -223,8 +221,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries) {
         return locate(request.key(), deadlineAt, from, 0, tries).thenCompose(found -> {
-            lookups.incrementAndGet();
-            hops.addAndGet(found.hops());
+            counters.increment("bamboo.lookups");
+            counters.add("bamboo.lookup.hops", found.hops());
             if (found.root().equals(self)) {
                 return root.execute(request);
             }
@@ -366,7 +364,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /** A node that refused, or timed out too often: dropped from the tables, and not re-learnt for a while. */
     void failed(NodeHandle node) {
         silences.remove(node.id());
-        dropped.incrementAndGet();
+        counters.increment("bamboo.peers.dropped");
         boolean changed = leafSet.remove(node.id());
         table.remove(node.id());
         rtt.forget(node.id());
@@ -462,9 +460,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new HashMap<>(storage.metrics());
-        m.put("bamboo.lookups", lookups.get());
-        m.put("bamboo.lookup.hops", hops.get());
-        m.put("bamboo.peers.dropped", dropped.get());
+        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops", "bamboo.peers.dropped"));
         m.putAll(maintenance.metrics());
         return m;
     }
