@@ -220,12 +220,8 @@ public abstract class AbstractTransport implements Transport {
         }
 
         static byte[] of(Throwable failure) {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof DhtException d) {
-                return encode(d.reason(), d.getMessage());
-            }
-            return encode(Reason.UNREACHABLE, String.valueOf(cause));
+            DhtException d = DhtException.from(failure);
+            return encode(d.reason(), d.getMessage());
         }
 
         static byte[] encode(Reason reason, String message) {

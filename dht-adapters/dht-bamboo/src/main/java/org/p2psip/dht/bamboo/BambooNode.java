@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -394,7 +393,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 silences.remove(to.id());
                 reply.complete(m);
             } else {
-                Throwable cause = unwrap(e);
+                Throwable cause = DhtException.unwrap(e);
                 if (cause instanceof DhtException d && d.reason() == Reason.UNREACHABLE) {
                     failed(to);
                 } else if (cause instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
@@ -521,7 +520,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                         if (e == null) {
                             result.complete(v);
                         } else {
-                            result.completeExceptionally(unwrap(e));
+                            result.completeExceptionally(DhtException.unwrap(e));
                         }
                     });
                 } catch (RuntimeException e) {
@@ -546,12 +545,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return CompletableFuture.completedFuture(m);
     }
 
+    /** The answer to a request this node failed to serve: a failure not named otherwise was its own work's, its storage's. */
     static Message failure(Throwable e) {
-        Throwable cause = unwrap(e);
-        if (cause instanceof DhtException d) {
-            return new Failure(d.reason(), String.valueOf(d.getMessage()));
-        }
-        return new Failure(Reason.STORAGE, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        DhtException d = DhtException.from(e, Reason.STORAGE);
+        return new Failure(d.reason(), String.valueOf(d.getMessage()));
     }
 
     private static Message unlessFailure(Message m) {
@@ -561,16 +558,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return m;
     }
 
-    static Throwable unwrap(Throwable e) {
-        while (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
-
     private static boolean retryable(Throwable e) {
-        return unwrap(e) instanceof DhtException d && d.reason() == Reason.UNREACHABLE
-                || unwrap(e) instanceof DhtException t && t.reason() == Reason.TIMEOUT;
+        return DhtException.unwrap(e) instanceof DhtException d && (d.reason() == Reason.UNREACHABLE || d.reason() == Reason.TIMEOUT);
     }
 
     private static Duration remaining(long deadlineAt) {
