@@ -1,5 +1,9 @@
 package org.p2psip.dht;
 
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
 /** Why a DHT operation failed; the servlet answers each with 503 and Retry-After. */
 public class DhtException extends RuntimeException {
 
@@ -29,16 +33,40 @@ public class DhtException extends RuntimeException {
     }
 
     /**
-     * The DhtException a failed stage carries: {@code failure} itself, or the cause a
-     * CompletionException or ExecutionException wraps; anything else is UNREACHABLE with it as cause.
+     * The DhtException a failed stage stands for, so that a backend completes its callers' stages
+     * as {@link Dht} promises: a DhtException as it is, a {@link TimeoutException} (as
+     * {@code orTimeout} fails) as {@link Reason#TIMEOUT}, anything else as
+     * {@link Reason#UNREACHABLE} with it as the cause, since a failure a backend did not name
+     * itself most often comes from reaching another node. Wrappers are taken off first
+     * ({@link #unwrap}).
      */
     public static DhtException from(Throwable failure) {
+        return from(failure, Reason.UNREACHABLE);
+    }
+
+    /**
+     * As {@link #from(Throwable)}, with the reason of a failure that is neither a DhtException nor
+     * a timeout: {@link Reason#STORAGE}, say, where the failed work was this node's own.
+     */
+    public static DhtException from(Throwable failure, Reason otherwise) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof DhtException known) {
+            return known;
+        }
+        return new DhtException(cause instanceof TimeoutException ? Reason.TIMEOUT : otherwise, String.valueOf(cause), cause);
+    }
+
+    /**
+     * What a stage failed with, from under the {@link CompletionException}s (a dependent stage's)
+     * and {@link ExecutionException}s ({@code get}'s) that wrap it; for a backend that reads the
+     * failure before it decides what to make of it.
+     */
+    public static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
-        while ((cause instanceof java.util.concurrent.CompletionException
-                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        return cause instanceof DhtException d ? d : new DhtException(Reason.UNREACHABLE, String.valueOf(cause), cause);
+        return cause;
     }
 
     public Reason reason() {

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
 
 /**
  * What every transport shares: correlating answers with requests, the deadline on each request,
@@ -220,12 +220,8 @@ public abstract class AbstractTransport implements Transport {
         }
 
         static byte[] of(Throwable failure) {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof DhtException d) {
-                return encode(d.reason(), d.getMessage());
-            }
-            return encode(Reason.UNREACHABLE, String.valueOf(cause));
+            DhtException d = DhtException.from(failure);
+            return encode(d.reason(), d.getMessage());
         }
 
         static byte[] encode(Reason reason, String message) {

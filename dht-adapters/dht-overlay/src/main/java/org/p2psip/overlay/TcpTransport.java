@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.p2psip.config.HostPort;
 import org.p2psip.dht.DhtException.Reason;
 
 /**
@@ -85,8 +86,8 @@ public final class TcpTransport extends AbstractTransport {
                             holder[0].initChannel(ch, null);
                         }
                     })
-                    .bind(Addresses.parse(listen)).syncUninterruptibly().channel();
-            String bound = Addresses.format((InetSocketAddress) server.localAddress());
+                    .bind(HostPort.parse(listen).socketAddress()).syncUninterruptibly().channel();
+            String bound = HostPort.of((InetSocketAddress) server.localAddress()).toString();
             holder[0] = new TcpTransport(bound, settings, group, server, clock);
             return holder[0];
         } catch (Exception e) { // Netty rethrows the socket's checked BindException unchanged
@@ -143,7 +144,7 @@ public final class TcpTransport extends AbstractTransport {
     private ChannelFuture connect(String peer) {
         InetSocketAddress remote;
         try {
-            remote = Addresses.parse(peer);
+            remote = HostPort.parse(peer).socketAddress();
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
+import org.p2psip.config.HostPort;
 
 /**
  * One end of a connection that speaks frames by hand, as bytes: a tap that captures what a node
@@ -25,7 +26,7 @@ final class RawPeer implements AutoCloseable {
 
     /** Connects to a node's overlay address. */
     static RawPeer connect(String address) throws IOException {
-        var target = Addresses.parse(address);
+        var target = HostPort.parse(address).socketAddress();
         return new RawPeer(new Socket(target.getAddress(), target.getPort()));
     }
 

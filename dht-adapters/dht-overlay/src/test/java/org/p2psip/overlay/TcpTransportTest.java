@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,9 +19,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.config.HostPort;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
@@ -129,7 +130,7 @@ class TcpTransportTest {
      */
     @Test
     void strangersAnnouncingHugeFramesOrSayingNothingAreClosedAndPeersServed() throws Exception {
-        var target = Addresses.parse(server.address());
+        var target = HostPort.parse(server.address()).socketAddress();
         try (var silent = new Socket(target.getAddress(), target.getPort())) {
             List<Socket> strangers = new ArrayList<>();
             try {
@@ -188,7 +189,7 @@ class TcpTransportTest {
 
     /** Sends raw bytes (then half-closes if asked) and expects the server to close the connection. */
     private void assertClosedAfter(byte[] input, boolean thenEndStream) throws IOException {
-        var target = Addresses.parse(server.address());
+        var target = HostPort.parse(server.address()).socketAddress();
         try (var socket = new Socket(target.getAddress(), target.getPort())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
@@ -151,7 +152,7 @@ class TcpTransportTlsTest {
     @Test
     void withTlsAStrangersFirstFrameIsStillBoundedAndASilentOneTimedOut() throws Exception {
         var a = node(tls(nodeA, deployment.trustStore()));
-        var target = Addresses.parse(a.address());
+        var target = HostPort.parse(a.address()).socketAddress();
         var peerTls = OverlayTls.from(tls(nodeB, deployment.trustStore())).orElseThrow();
         try (var silent = new Socket(target.getAddress(), target.getPort());
              var tlsSocket = (SSLSocket) peerTls.context().getSocketFactory().createSocket(target.getAddress(), target.getPort())) {

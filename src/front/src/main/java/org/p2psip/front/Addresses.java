@@ -5,34 +5,27 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 
-/** Reads {@code IP:port} and {@code [IPv6]:port} as the options write them; names are refused (no DNS). Stateless. */
+/**
+ * The front's addresses, {@code IP:port} and {@code [IPv6]:port} as {@link HostPort} reads them,
+ * with one rule of the front's own: names are refused, since the front resolves nothing (no DNS
+ * on its event loops, and a node is the address it was given). Stateless.
+ */
 final class Addresses {
 
     private Addresses() {
     }
 
     static InetSocketAddress parse(String text) {
-        String s = text.trim();
-        int colon = s.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("'" + text + "' is not IP:port");
-        }
-        String host = s.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
+        HostPort address = HostPort.parse(text);
+        byte[] ip = NetUtil.createByteArrayFromIpAddressString(address.host());
         if (ip == null) {
-            throw new IllegalArgumentException("'" + host + "' is not an IP address");
-        }
-        int port = Integer.parseInt(s.substring(colon + 1));
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " out of range");
+            throw new IllegalArgumentException("'" + address.host() + "' is not an IP address");
         }
         try {
-            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+            return new InetSocketAddress(InetAddress.getByAddress(ip), address.port());
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException(e);
         }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 
 /**
@@ -36,9 +37,9 @@ public final class Domains {
                 served.add(domain.strip());
             }
         }
-        String self = config.get(NodeOptions.SIP_ADDRESS);
-        int colon = self.lastIndexOf(':');
-        return new Domains(served, self.substring(0, colon), Integer.parseInt(self.substring(colon + 1)));
+        HostPort self = HostPort.from(config, NodeOptions.SIP_ADDRESS);
+        // as a URI writes its host, which isNode compares with: an IPv6 literal in brackets
+        return new Domains(served, self.uriHost(), self.port());
     }
 
     /** The domain a URI with {@code host} and {@code port} (-1 when it has none) names. */

@@ -46,4 +46,12 @@ class DomainsTest {
         assertTrue(configured.serves("a.test") && configured.serves("b.test"));
         assertEquals("a.test", configured.domainOf("127.0.0.2", 6000));
     }
+
+    @Test
+    void aNodeOnIpv6KnowsItsAddressAsAUriWritesIt() {
+        var onV6 = Domains.from(Config.empty().with(RegistrarOptions.DOMAINS.name(), "a.test")
+                .with("p2psip.sip.address", "[::1]:5070"));
+        assertEquals("a.test", onV6.domainOf("[::1]", 5070), "the host of sip:bob@[::1]:5070");
+        assertEquals("[::1]", onV6.domainOf("[::1]", 5071));
+    }
 }

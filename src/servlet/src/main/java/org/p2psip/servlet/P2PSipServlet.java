@@ -25,11 +25,11 @@ import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
 import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.intake.Intake;
-import org.p2psip.overlay.Addresses;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
@@ -175,7 +175,7 @@ public abstract class P2PSipServlet extends SipServlet {
         if (requests <= 0) {
             return;
         }
-        InetSocketAddress node = Addresses.parse(config.get(NodeOptions.SIP_ADDRESS));
+        InetSocketAddress node = HostPort.from(config, NodeOptions.SIP_ADDRESS).socketAddress();
         long expires = config.get(RegistrarOptions.MIN_EXPIRES);
         try (var served = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0));
              var refused = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0))) {

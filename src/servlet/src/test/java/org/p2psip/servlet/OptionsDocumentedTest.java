@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
-import org.p2psip.dht.contract.OptionsDocumented;
+import org.p2psip.config.OptionsDocumented;
 import org.p2psip.registrar.RegistrarOptions;
 
 class OptionsDocumentedTest {

@@ -11,15 +11,14 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.routing.Id;
@@ -73,9 +72,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Map<Id, Integer> silences = new HashMap<>();
     private final RootService root;
     private final Maintenance maintenance;
-    final AtomicLong lookups = new AtomicLong();
-    final AtomicLong hops = new AtomicLong();
-    final AtomicLong dropped = new AtomicLong();
+    private final Counters counters = new Counters();
     private volatile boolean closed;
 
     private BambooNode(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
@@ -223,8 +220,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries) {
         return locate(request.key(), deadlineAt, from, 0, tries).thenCompose(found -> {
-            lookups.incrementAndGet();
-            hops.addAndGet(found.hops());
+            counters.increment("bamboo.lookups");
+            counters.add("bamboo.lookup.hops", found.hops());
             if (found.root().equals(self)) {
                 return root.execute(request);
             }
@@ -366,7 +363,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /** A node that refused, or timed out too often: dropped from the tables, and not re-learnt for a while. */
     void failed(NodeHandle node) {
         silences.remove(node.id());
-        dropped.incrementAndGet();
+        counters.increment("bamboo.peers.dropped");
         boolean changed = leafSet.remove(node.id());
         table.remove(node.id());
         rtt.forget(node.id());
@@ -396,7 +393,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 silences.remove(to.id());
                 reply.complete(m);
             } else {
-                Throwable cause = unwrap(e);
+                Throwable cause = DhtException.unwrap(e);
                 if (cause instanceof DhtException d && d.reason() == Reason.UNREACHABLE) {
                     failed(to);
                 } else if (cause instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
@@ -462,9 +459,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new HashMap<>(storage.metrics());
-        m.put("bamboo.lookups", lookups.get());
-        m.put("bamboo.lookup.hops", hops.get());
-        m.put("bamboo.peers.dropped", dropped.get());
+        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops", "bamboo.peers.dropped"));
         m.putAll(maintenance.metrics());
         return m;
     }
@@ -525,7 +520,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                         if (e == null) {
                             result.complete(v);
                         } else {
-                            result.completeExceptionally(unwrap(e));
+                            result.completeExceptionally(DhtException.unwrap(e));
                         }
                     });
                 } catch (RuntimeException e) {
@@ -550,12 +545,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return CompletableFuture.completedFuture(m);
     }
 
+    /** The answer to a request this node failed to serve: a failure not named otherwise was its own work's, its storage's. */
     static Message failure(Throwable e) {
-        Throwable cause = unwrap(e);
-        if (cause instanceof DhtException d) {
-            return new Failure(d.reason(), String.valueOf(d.getMessage()));
-        }
-        return new Failure(Reason.STORAGE, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        DhtException d = DhtException.from(e, Reason.STORAGE);
+        return new Failure(d.reason(), String.valueOf(d.getMessage()));
     }
 
     private static Message unlessFailure(Message m) {
@@ -565,16 +558,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return m;
     }
 
-    static Throwable unwrap(Throwable e) {
-        while (e instanceof CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
-
     private static boolean retryable(Throwable e) {
-        return unwrap(e) instanceof DhtException d && d.reason() == Reason.UNREACHABLE
-                || unwrap(e) instanceof DhtException t && t.reason() == Reason.TIMEOUT;
+        return DhtException.unwrap(e) instanceof DhtException d && (d.reason() == Reason.UNREACHABLE || d.reason() == Reason.TIMEOUT);
     }
 
     private static Duration remaining(long deadlineAt) {

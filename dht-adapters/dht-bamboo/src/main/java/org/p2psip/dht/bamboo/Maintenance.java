@@ -9,10 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.LeafSet;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
@@ -46,8 +46,7 @@ final class Maintenance {
     private final Duration sweepPeriod;
     private final int replicas;
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
-    private final AtomicLong repairs = new AtomicLong();
-    private final AtomicLong copiesPushed = new AtomicLong();
+    private final Counters counters = new Counters();
     private final int side;
     private boolean repairPending;
     private LeafSet lastRepaired;
@@ -114,7 +113,7 @@ final class Maintenance {
     }
 
     Map<String, Long> metrics() {
-        return Map.of("bamboo.repairs", repairs.get(), "bamboo.repair.copies", copiesPushed.get());
+        return counters.snapshot("bamboo.repairs", "bamboo.repair.copies");
     }
 
     /**
@@ -140,7 +139,7 @@ final class Maintenance {
 
     /** Pushes each held key to each of its current holders (root and replicas) that {@code wanted} selects. */
     private CompletionStage<Void> repair(Function<NodeHandle, Predicate<Id>> wanted) {
-        repairs.incrementAndGet();
+        counters.increment("bamboo.repairs");
         return storage.snapshot().thenAccept(all -> {
             Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
             for (KeyValues kv : all) {
@@ -192,7 +191,7 @@ final class Maintenance {
      * long as the target still holds those keys and a few attempts remain.
      */
     private CompletableFuture<?> send(NodeHandle target, List<KeyValues> chunk, int attempt) {
-        copiesPushed.addAndGet(chunk.size());
+        counters.add("bamboo.repair.copies", chunk.size());
         return node.send(target, new Store(node.self(), chunk), node.maxTimeout().multipliedBy(2)).handle((m, e) -> {
             if (e != null && attempt < PUSH_ATTEMPTS && !node.isClosed()) {
                 node.loop().schedule(() -> {

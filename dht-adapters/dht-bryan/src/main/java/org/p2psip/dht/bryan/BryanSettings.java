@@ -3,6 +3,7 @@ package org.p2psip.dht.bryan;
 import java.time.Duration;
 import java.util.List;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.ring.RingSettings;
 
@@ -83,19 +84,8 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
     }
 
     private static String sipAddressOf(Config c, String overlay) {
-        int offset = port(c.get(NodeOptions.OVERLAY_ADDRESS)) - port(c.get(NodeOptions.SIP_ADDRESS));
-        return host(overlay) + ":" + (port(overlay) - offset);
-    }
-
-    private static String host(String hostPort) {
-        return hostPort.substring(0, hostPort.lastIndexOf(':'));
-    }
-
-    private static int port(String hostPort) {
-        try {
-            return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1).trim());
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            throw new IllegalArgumentException("not a host:port: '" + hostPort + "'", e);
-        }
+        int offset = HostPort.from(c, NodeOptions.OVERLAY_ADDRESS).port() - HostPort.from(c, NodeOptions.SIP_ADDRESS).port();
+        HostPort peer = HostPort.parse(overlay);
+        return new HostPort(peer.host(), peer.port() - offset).toString();
     }
 }

@@ -3,6 +3,7 @@ package org.p2psip.dht.bryan;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.p2psip.config.HostPort;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 
@@ -29,8 +30,13 @@ final class PeerUri {
             throw new MalformedHeaderException(header, text, "the URI is not sip:PEER-ID@host:port");
         }
         String address = m.group(2);
-        int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
-        if (port < 1 || port > 65535) {
+        int port;
+        try {
+            port = HostPort.parse(address).port();
+        } catch (IllegalArgumentException e) {
+            throw new MalformedHeaderException(header, text, e.getMessage());
+        }
+        if (port < 1) {
             throw new MalformedHeaderException(header, text, "port " + port + " out of range");
         }
         Id id = Id.parse(m.group(1).toLowerCase(Locale.ROOT));

@@ -3,8 +3,6 @@ package org.p2psip.dht.hazelcast;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.HazelcastOverloadException;
 import com.hazelcast.core.OperationTimeoutException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.MalformedBindingException;
 
@@ -15,7 +13,7 @@ final class Failures {
     }
 
     static DhtException translate(String what, Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = DhtException.unwrap(failure);
         if (cause instanceof DhtException dht) {
             return dht;
         }
@@ -32,13 +30,5 @@ final class Failures {
             reason = DhtException.Reason.UNREACHABLE; // member left, partition migrating, connection lost
         }
         return new DhtException(reason, what + ": " + cause, cause);
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -7,7 +7,6 @@ import com.hazelcast.map.LocalMapStats;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ForkJoinPool;
@@ -20,6 +19,7 @@ import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 
@@ -47,11 +47,7 @@ public final class HazelcastDht implements Dht {
     private final ForkJoinPool callbacks;
     private final Deadlines deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicLong gets = new AtomicLong();
-    private final AtomicLong puts = new AtomicLong();
-    private final AtomicLong removes = new AtomicLong();
-    private final AtomicLong conflicts = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
+    private final Counters counters = new Counters();
 
     HazelcastDht(HazelcastInstance member, Config node, Clock clock) {
         this.member = member;
@@ -88,7 +84,7 @@ public final class HazelcastDht implements Dht {
 
     @Override
     public CompletionStage<BindingSet> get(String aor) {
-        gets.incrementAndGet();
+        counters.increment("hazelcast.gets");
         long now = clock.millis();
         return call("get", aor, () -> map.getAsync(aor), value -> StoredRecord.readAt(aor, value, now));
     }
@@ -101,7 +97,7 @@ public final class HazelcastDht implements Dht {
     /** One entry-processor call: a refused CompareAndSet answers the value that refused it. */
     @Override
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
-        puts.incrementAndGet();
+        counters.increment("hazelcast.puts");
         long now = clock.millis();
         // Hazelcast reads a TTL of 0 as "for ever": a record already past its retention lives 1 ms.
         long ttl = Math.max(1, next.retainUntil() - now);
@@ -110,14 +106,14 @@ public final class HazelcastDht implements Dht {
                     if (refusedBy == null) {
                         return Optional.<BindingSet>empty();
                     }
-                    conflicts.incrementAndGet();
+                    counters.increment("hazelcast.conflicts");
                     return Optional.of(StoredRecord.readAt(next.aor(), refusedBy.length == 0 ? null : refusedBy, now));
                 });
     }
 
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
-        removes.incrementAndGet();
+        counters.increment("hazelcast.removes");
         return call("remove", aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
     }
 
@@ -133,12 +129,8 @@ public final class HazelcastDht implements Dht {
      */
     @Override
     public Map<String, Long> metrics() {
-        var metrics = new TreeMap<String, Long>();
-        metrics.put("hazelcast.gets", gets.get());
-        metrics.put("hazelcast.puts", puts.get());
-        metrics.put("hazelcast.removes", removes.get());
-        metrics.put("hazelcast.conflicts", conflicts.get());
-        metrics.put("hazelcast.failures", failures.get());
+        var metrics = counters.snapshot("hazelcast.gets", "hazelcast.puts", "hazelcast.removes", "hazelcast.conflicts",
+                "hazelcast.failures");
         if (member.getLifecycleService().isRunning()) {
             LocalMapStats local = map.getLocalMapStats();
             metrics.put("hazelcast.members", (long) member.getCluster().getMembers().size());
@@ -197,7 +189,7 @@ public final class HazelcastDht implements Dht {
     /** Starts {@code operation}, reads its answer with {@code read}, within the deadline; never throws. */
     private <S, T> CompletionStage<T> call(String op, String aor, Supplier<CompletionStage<S>> operation, Function<S, T> read) {
         if (closed.get()) {
-            failures.incrementAndGet();
+            counters.increment("hazelcast.failures");
             return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.CLOSED,
                     op + " " + aor + ": this node's Hazelcast DHT is closed"));
         }
@@ -214,7 +206,7 @@ public final class HazelcastDht implements Dht {
         var result = new CompletableFuture<T>();
         bounded.whenComplete((value, failure) -> {
             if (failure != null) {
-                failures.incrementAndGet();
+                counters.increment("hazelcast.failures");
                 result.completeExceptionally(failure);
             } else {
                 result.complete(value);
@@ -225,7 +217,7 @@ public final class HazelcastDht implements Dht {
 
     private Boolean counted(Boolean stored) {
         if (!stored) {
-            conflicts.incrementAndGet();
+            counters.increment("hazelcast.conflicts");
         }
         return stored;
     }

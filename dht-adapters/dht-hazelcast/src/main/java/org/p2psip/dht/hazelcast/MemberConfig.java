@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.p2psip.config.Config;
+import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 
 /**
@@ -22,7 +23,7 @@ final class MemberConfig {
     }
 
     static com.hazelcast.config.Config from(Config node) {
-        HostPort self = HostPort.parse(node.get(NodeOptions.OVERLAY_ADDRESS));
+        HostPort self = HostPort.from(node, NodeOptions.OVERLAY_ADDRESS);
         var member = new com.hazelcast.config.Config();
         member.setClusterName(ClusterName.derive(node.get(HazelcastOptions.CLUSTER_NAME), node.get(NodeOptions.OVERLAY_SECRET)));
         // Tomcat gives a webapp its own class loader; Hazelcast must resolve this module's classes through it.

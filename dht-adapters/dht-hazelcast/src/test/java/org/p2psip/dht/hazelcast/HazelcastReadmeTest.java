@@ -2,7 +2,7 @@ package org.p2psip.dht.hazelcast;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.contract.OptionsDocumented;
+import org.p2psip.config.OptionsDocumented;
 
 class HazelcastReadmeTest {
 

@@ -11,8 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 
@@ -27,10 +27,7 @@ public final class MemoryDht implements Dht {
     private final Map<String, BindingSet> records = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sweeper;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicLong gets = new AtomicLong();
-    private final AtomicLong puts = new AtomicLong();
-    private final AtomicLong conflicts = new AtomicLong();
-    private final AtomicLong swept = new AtomicLong();
+    private final Counters counters = new Counters();
 
     public MemoryDht(Clock clock, Duration sweepInterval) {
         this.clock = clock;
@@ -48,7 +45,7 @@ public final class MemoryDht implements Dht {
         if (closed.get()) {
             return closedFailure();
         }
-        gets.incrementAndGet();
+        counters.increment("memory.gets");
         long now = clock.millis();
         return CompletableFuture.completedFuture(visible(aor, records.get(aor), now));
     }
@@ -63,7 +60,7 @@ public final class MemoryDht implements Dht {
         if (closed.get()) {
             return closedFailure();
         }
-        puts.incrementAndGet();
+        counters.increment("memory.puts");
         long now = clock.millis();
         BindingSet[] refusedBy = {null};
         records.compute(next.aor(), (aor, current) -> {
@@ -75,7 +72,7 @@ public final class MemoryDht implements Dht {
             return next.stored();
         });
         if (refusedBy[0] != null) {
-            conflicts.incrementAndGet();
+            counters.increment("memory.conflicts");
         }
         return CompletableFuture.completedFuture(Optional.ofNullable(refusedBy[0]));
     }
@@ -99,8 +96,9 @@ public final class MemoryDht implements Dht {
 
     @Override
     public Map<String, Long> metrics() {
-        return Map.of("memory.records", (long) records.size(), "memory.gets", gets.get(), "memory.puts", puts.get(),
-                "memory.conflicts", conflicts.get(), "memory.swept", swept.get());
+        var metrics = counters.snapshot("memory.gets", "memory.puts", "memory.conflicts", "memory.swept");
+        metrics.put("memory.records", (long) records.size());
+        return metrics;
     }
 
     @Override
@@ -116,7 +114,7 @@ public final class MemoryDht implements Dht {
         long now = clock.millis();
         records.forEach((aor, set) -> {
             if (set.retainUntil() <= now && records.remove(aor, set)) {
-                swept.incrementAndGet();
+                counters.increment("memory.swept");
             }
         });
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
@@ -47,14 +47,15 @@ final class GroupCommit implements AutoCloseable {
     private final Executor callbacks;
     private final TransactionConfig txnConfig = new TransactionConfig().setDurability(Durability.COMMIT_WRITE_NO_SYNC);
     private final Thread thread;
-    private final AtomicLong fsyncs = new AtomicLong();
-    private final AtomicLong writes = new AtomicLong();
-    private final AtomicLong refused = new AtomicLong();
+    private final Counters counters;
     private volatile boolean closed;
     private volatile RuntimeException broken;
 
-    GroupCommit(Environment env, int capacity, int batchLimit, boolean fsync, Executor callbacks, String name) {
+    /** Counts {@link JeStorage#WRITES}, {@link JeStorage#FSYNCS} and {@link JeStorage#REFUSED} in {@code counters}. */
+    GroupCommit(Environment env, int capacity, int batchLimit, boolean fsync, Executor callbacks, String name,
+                Counters counters) {
         this.env = env;
+        this.counters = counters;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.batchLimit = Math.max(1, batchLimit);
         this.fsync = fsync;
@@ -70,23 +71,11 @@ final class GroupCommit implements AutoCloseable {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "the storage is closed"));
         }
         if (!queue.offer(task)) {
-            refused.incrementAndGet();
+            counters.increment(JeStorage.REFUSED);
             return CompletableFuture.failedFuture(new DhtException(Reason.OVERLOADED,
                     "storage queue full (" + queue.size() + " operations waiting)"));
         }
         return task.result();
-    }
-
-    long fsyncs() {
-        return fsyncs.get();
-    }
-
-    long writes() {
-        return writes.get();
-    }
-
-    long refused() {
-        return refused.get();
     }
 
     int queued() {
@@ -135,7 +124,7 @@ final class GroupCommit implements AutoCloseable {
         if (!written.isEmpty() && fsync) {
             try {
                 env.flushLog(true);
-                fsyncs.incrementAndGet();
+                counters.increment(JeStorage.FSYNCS);
             } catch (RuntimeException e) {
                 markBroken(e);
                 DhtException failure = storageFailure("fsync of " + written.size() + " writes failed", e);
@@ -167,7 +156,7 @@ final class GroupCommit implements AutoCloseable {
             T value = task.work().run(txn);
             if (txn != null) {
                 txn.commit();
-                writes.incrementAndGet();
+                counters.increment(JeStorage.WRITES);
                 written.add(f);
             }
             return () -> f.complete(value);

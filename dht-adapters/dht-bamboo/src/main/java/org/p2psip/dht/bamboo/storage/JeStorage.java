@@ -29,9 +29,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.BambooOptions;
@@ -50,6 +50,11 @@ public final class JeStorage implements ValueStore, AutoCloseable {
     private static final int SWEEP_BATCH = 2_000;
     /** JE refuses writes when the disk has less free space than this (its own default is 5 GB). */
     private static final String FREE_DISK_BYTES = String.valueOf(64L << 20);
+    // the counters of metrics(); GroupCommit counts the first three
+    static final String WRITES = "bamboo.storage.writes";
+    static final String FSYNCS = "bamboo.storage.fsyncs";
+    static final String REFUSED = "bamboo.storage.refused";
+    static final String SWEPT = "bamboo.storage.swept";
 
     private final Path dir;
     private final Environment env;
@@ -57,11 +62,12 @@ public final class JeStorage implements ValueStore, AutoCloseable {
     private final SecondaryDatabase byExpiry;
     private final GroupCommit commit;
     private final Clock clock;
-    private final AtomicLong swept = new AtomicLong();
+    private final Counters counters;
 
     private JeStorage(Path dir, Environment env, Database values, SecondaryDatabase byExpiry, GroupCommit commit,
-                      Clock clock) {
+                      Clock clock, Counters counters) {
         this.dir = dir;
+        this.counters = counters;
         this.env = env;
         this.values = values;
         this.byExpiry = byExpiry;
@@ -96,10 +102,11 @@ public final class JeStorage implements ValueStore, AutoCloseable {
                 return true;
             });
             SecondaryDatabase byExpiry = env.openSecondaryDatabase(null, "by-expiry", values, secondary);
+            var counters = new Counters();
             var commit = new GroupCommit(env, config.get(BambooOptions.STORAGE_QUEUE),
                     config.get(BambooOptions.STORAGE_BATCH), config.get(BambooOptions.STORAGE_FSYNC), callbacks,
-                    "bamboo-storage-" + dir.getFileName());
-            return new JeStorage(dir, env, values, byExpiry, commit, clock);
+                    "bamboo-storage-" + dir.getFileName(), counters);
+            return new JeStorage(dir, env, values, byExpiry, commit, clock, counters);
         } catch (IOException | DatabaseException e) {
             throw new DhtException(Reason.STORAGE, "cannot open the JE environment in " + dir + ": " + e.getMessage(), e);
         }
@@ -232,15 +239,15 @@ public final class JeStorage implements ValueStore, AutoCloseable {
                     deleted++;
                 }
             }
-            swept.addAndGet(deleted);
+            counters.add(SWEPT, deleted);
             return deleted;
         }, true);
     }
 
     public Map<String, Long> metrics() {
-        return Map.of("bamboo.storage.writes", commit.writes(), "bamboo.storage.fsyncs", commit.fsyncs(),
-                "bamboo.storage.refused", commit.refused(), "bamboo.storage.queued", (long) commit.queued(),
-                "bamboo.storage.swept", swept.get());
+        var metrics = counters.snapshot(WRITES, FSYNCS, REFUSED, SWEPT);
+        metrics.put("bamboo.storage.queued", (long) commit.queued());
+        return metrics;
     }
 
     public Path dir() {

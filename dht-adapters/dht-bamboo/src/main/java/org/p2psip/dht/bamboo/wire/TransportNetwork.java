@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicLong;
+import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.overlay.Transport;
@@ -19,9 +19,10 @@ public final class TransportNetwork implements Network, AutoCloseable {
 
     /** The overlay frame type Bamboo's messages travel as ("Bb"). */
     public static final int FRAME_TYPE = 0x4262;
+    private static final String MALFORMED = "bamboo.malformed-messages";
 
     private final Transport transport;
-    private final AtomicLong malformed = new AtomicLong();
+    private final Counters counters = new Counters();
 
     public TransportNetwork(Transport transport) {
         this.transport = transport;
@@ -37,7 +38,7 @@ public final class TransportNetwork implements Network, AutoCloseable {
             try {
                 return MessageCodec.decode(bytes);
             } catch (MalformedMessageException e) {
-                malformed.incrementAndGet();
+                counters.increment(MALFORMED);
                 throw new DhtException(Reason.UNREACHABLE, "malformed answer from " + address + ": " + e.getMessage());
             }
         });
@@ -50,14 +51,14 @@ public final class TransportNetwork implements Network, AutoCloseable {
         }
         transport.serve((sender, type, payload) -> {
             if (type != FRAME_TYPE) {
-                malformed.incrementAndGet();
+                counters.increment(MALFORMED);
                 return refuse(Reason.UNREACHABLE, "not a Bamboo message type: " + type);
             }
             Message request;
             try {
                 request = MessageCodec.decode(payload);
             } catch (MalformedMessageException e) {
-                malformed.incrementAndGet();
+                counters.increment(MALFORMED);
                 return refuse(Reason.UNREACHABLE, "malformed Bamboo message from " + sender + ": " + e.getMessage());
             }
             return handler.handle(request).thenApply(MessageCodec::encode);
@@ -71,7 +72,7 @@ public final class TransportNetwork implements Network, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new java.util.HashMap<>(transport.metrics());
-        m.put("bamboo.malformed-messages", malformed.get());
+        m.putAll(counters.snapshot(MALFORMED));
         return m;
     }
 

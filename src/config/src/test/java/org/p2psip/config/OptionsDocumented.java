@@ -1,4 +1,4 @@
-package org.p2psip.dht.contract;
+package org.p2psip.config;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,10 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.p2psip.config.Option;
-import org.p2psip.config.OptionTable;
 
-/** Checks that a README's options table says what the code declares, row for row. */
+/**
+ * Checks that a README's options table says what the code declares, row for row. Test code: the
+ * modules' README tests reach it through this module's test-jar, so that it stays out of the WAR
+ * and the front's jar.
+ */
 public final class OptionsDocumented {
 
     private OptionsDocumented() {
