@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -180,7 +179,7 @@ public final class RegistrarService {
     }
 
     private DhtException asDhtException(Throwable failure, String what) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = DhtException.unwrap(failure);
         if (cause instanceof DhtException dhtException) {
             return dhtException;
         }

@@ -375,8 +375,8 @@ public final class Membership {
     public void notified(NodeRef candidate, boolean fresh) {
         NodeRef old = table.predecessor();
         boolean restarted = fresh && candidate.equals(old);
-        if (candidate.equals(self()) || (candidate.equals(old) && !restarted)
-                || (old != null && !candidate.id().inOpen(old.id(), self().id()) && !restarted)) {
+        // the old predecessor itself lies outside (old, self): only a restarted one gets through
+        if (candidate.equals(self()) || (old != null && !candidate.id().inOpen(old.id(), self().id()) && !restarted)) {
             return;
         }
         boolean wasAlone = old == null && table.successors().isEmpty();
