@@ -27,6 +27,14 @@ public interface Transport extends AutoCloseable {
     /** The one event loop the transport runs on. */
     EventExecutor executor();
 
+    /**
+     * Now, in nanoseconds, on the clock {@link #executor()} schedules by: the machine's monotonic
+     * clock, or a simulation's virtual one. Only differences between two readings mean anything.
+     */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
+
     /** Sets who answers requests; until it is set, requests are answered with an error. */
     void serve(Responder responder);
 

@@ -1,12 +1,18 @@
 package org.p2psip.overlay;
 
 import io.netty.channel.DefaultEventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Many nodes in one JVM, for tests and for simulating overlays larger than a machine holds:
@@ -17,23 +23,74 @@ import java.util.concurrent.TimeUnit;
  * partitioned peer: requests time out) until it is unsilenced, a departed one is gone (requests
  * fail UNREACHABLE at once, as a refused connection does), and a loss rate and a latency apply to
  * every frame. Thread-safe.
+ *
+ * <p>For a simulation, every node runs on one given executor in virtual time ({@link
+ * #InProcessNetwork(EventExecutor, LongSupplier, long)}): frames then take a latency drawn per
+ * pair of nodes, are lost by a seeded draw, and each node's bytes sent and received are counted
+ * as a TCP connection would carry them.
  */
 public final class InProcessNetwork implements AutoCloseable {
 
+    /**
+     * What a TCP/IP connection adds to a frame's payload: the frame's header, its MAC and length
+     * prefix, and the IP and TCP headers of its segment (40 bytes; one segment per frame).
+     */
+    public static final int FRAME_OVERHEAD_BYTES = FrameCodec.MIN_LENGTH + 4 + 40;
+
     private final DefaultEventLoopGroup loops;
+    private final Supplier<EventExecutor> nextLoop;
+    private final LongSupplier nanos;
     private final Map<String, InProcessTransport> nodes = new ConcurrentHashMap<>();
+    private final Map<String, Traffic> traffic = new ConcurrentHashMap<>();
     private final Set<String> silenced = ConcurrentHashMap.newKeySet();
+    private final Random draws;
     private volatile double lossRate;
     private volatile long latencyMillis;
+    private volatile Latency pairLatency;
+
+    /** How long a frame takes from one node to another. */
+    @FunctionalInterface
+    public interface Latency {
+        long nanos(String from, String to);
+    }
+
+    /** Bytes a node sent and received, frames with their overhead. */
+    public static final class Traffic {
+        private final LongAdder sent = new LongAdder();
+        private final LongAdder received = new LongAdder();
+
+        public long sent() {
+            return sent.sum();
+        }
+
+        public long received() {
+            return received.sum();
+        }
+    }
 
     /** A network whose nodes share {@code threads} event loop threads. */
     public InProcessNetwork(int threads) {
         this.loops = new DefaultEventLoopGroup(threads);
+        this.nextLoop = loops::next;
+        this.nanos = System::nanoTime;
+        this.draws = null;
+    }
+
+    /**
+     * A simulated network: every node runs on {@code loop}, whose clock {@code nanos} reads, and
+     * losses are drawn from {@code seed}, so that one thread driving the loop gets the same run
+     * from the same seed.
+     */
+    public InProcessNetwork(EventExecutor loop, LongSupplier nanos, long seed) {
+        this.loops = null;
+        this.nextLoop = () -> loop;
+        this.nanos = nanos;
+        this.draws = new Random(seed);
     }
 
     /** A node at {@code address}, reachable by the others once created. */
     public InProcessTransport transport(String address, OverlaySettings settings) {
-        var transport = new InProcessTransport(address, settings, loops.next(), this);
+        var transport = new InProcessTransport(address, settings, nextLoop.get(), this);
         if (nodes.putIfAbsent(address, transport) != null) {
             throw new IllegalArgumentException(address + " is taken in this network");
         }
@@ -60,6 +117,20 @@ public final class InProcessNetwork implements AutoCloseable {
         this.latencyMillis = latency.toMillis();
     }
 
+    /** Every frame takes as long as {@code latency} says for its pair of nodes. */
+    public void latency(Latency latency) {
+        this.pairLatency = latency;
+    }
+
+    /** The bytes {@code address} sent and received so far (zero for a node never seen). */
+    public Traffic traffic(String address) {
+        return traffic.computeIfAbsent(address, a -> new Traffic());
+    }
+
+    long nanoTime() {
+        return nanos.getAsLong();
+    }
+
     void leave(String address, InProcessTransport transport) {
         nodes.remove(address, transport);
     }
@@ -70,14 +141,19 @@ public final class InProcessNetwork implements AutoCloseable {
         if (target == null) {
             return false;
         }
-        if (silenced.contains(to) || silenced.contains(frame.sender())
-                || (lossRate > 0 && ThreadLocalRandom.current().nextDouble() < lossRate)) {
+        int bytes = frame.payload().length + frame.sender().getBytes(StandardCharsets.UTF_8).length
+                + FRAME_OVERHEAD_BYTES;
+        traffic(frame.sender()).sent.add(bytes);
+        if (silenced.contains(to) || silenced.contains(frame.sender()) || lost()) {
             return true; // gone without a trace, as on a real network
         }
+        traffic(to).received.add(bytes);
         Runnable arrive = () -> onArrival.accept(target);
+        Latency perPair = pairLatency;
+        long delayNanos = perPair != null ? perPair.nanos(frame.sender(), to) : latencyMillis * 1_000_000;
         try {
-            if (latencyMillis > 0) {
-                target.executor().schedule(arrive, latencyMillis, TimeUnit.MILLISECONDS);
+            if (delayNanos > 0) {
+                target.executor().schedule(arrive, delayNanos, TimeUnit.NANOSECONDS);
             } else {
                 target.executor().execute(arrive);
             }
@@ -87,8 +163,19 @@ public final class InProcessNetwork implements AutoCloseable {
         return true;
     }
 
+    private boolean lost() {
+        double rate = lossRate;
+        if (rate <= 0) {
+            return false;
+        }
+        return (draws != null ? draws.nextDouble() : ThreadLocalRandom.current().nextDouble()) < rate;
+    }
+
     @Override
     public void close() {
+        if (loops == null) {
+            return; // the simulation's loop belongs to whoever drives it
+        }
         loops.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
 }

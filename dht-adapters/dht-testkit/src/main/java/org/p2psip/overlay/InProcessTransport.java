@@ -25,6 +25,11 @@ public final class InProcessTransport extends AbstractTransport {
         }
     }
 
+    @Override
+    public long nanoTime() {
+        return network.nanoTime();
+    }
+
     /** Leaves the network without a word: peers' requests fail, in-flight ones fail CLOSED. */
     @Override
     public void close() {

@@ -17,6 +17,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
 
 /**
@@ -45,6 +46,18 @@ public final class BryanDht implements Dht {
     public static BryanDht start(PeerLink link, Config config, Clock clock) {
         var counters = new Counters();
         var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters);
+        peer.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
+        return new BryanDht(peer, counters);
+    }
+
+    /**
+     * As {@link #start(PeerLink, Config, Clock)}, on {@code loop} instead of a thread of its own:
+     * a simulation runs many peers on one loop in virtual time, and the link must complete its
+     * stages on that loop. Closing the peer leaves the loop running.
+     */
+    public static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
+        var counters = new Counters();
+        var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters, loop);
         peer.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
         return new BryanDht(peer, counters);
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
@@ -37,11 +38,38 @@ final class BryanPeer {
     private final Stamper stamper;
     private final ReplayGuard replays;
     private final Counters counters;
-    private final ScheduledThreadPoolExecutor executor;
     private final Loop loop;
-    private volatile Thread loopThread;
+    private final Runnable stopLoop;
 
+    /** A peer on a loop thread of its own. */
     BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters) {
+        this(link, settings, clock, counters, ownThread(link.address()));
+    }
+
+    /** A peer on {@code loop} (a simulation's, shared by many peers), which it never shuts down. */
+    BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Loop loop) {
+        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }));
+    }
+
+    private record OwnLoop(Loop loop, Runnable stop) {
+    }
+
+    private static OwnLoop ownThread(String address) {
+        var thread = new AtomicReference<Thread>();
+        var executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "bryan-peer-" + address);
+            t.setDaemon(true);
+            thread.set(t);
+            return t;
+        });
+        // Every user's operation sets deadline timers that its answer cancels; left queued until they
+        // would have fired (seconds later), tens of thousands of dead timers made every task's way
+        // through the loop's queue dearer.
+        executor.setRemoveOnCancelPolicy(true);
+        return new OwnLoop(new Loop(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
+    }
+
+    private BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own) {
         this.link = link;
         this.settings = settings;
         this.counters = counters;
@@ -50,17 +78,8 @@ final class BryanPeer {
         this.signature = new Signature(settings.secret());
         this.stamper = new Stamper(clock);
         this.replays = new ReplayGuard(clock, settings.replayWindow(), counters);
-        this.executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "bryan-peer-" + link.address());
-            t.setDaemon(true);
-            loopThread = t;
-            return t;
-        });
-        // Every user's operation sets deadline timers that its answer cancels; left queued until they
-        // would have fired (seconds later), tens of thousands of dead timers made every task's way
-        // through the loop's queue dearer.
-        executor.setRemoveOnCancelPolicy(true);
-        this.loop = new Loop(executor, () -> Thread.currentThread() == loopThread);
+        this.loop = own.loop();
+        this.stopLoop = own.stop();
         this.ring = new PeerRing(this);
         this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan");
         this.membership = new Membership(table, store, settings.ring(), loop, ring, counters, "bryan");
@@ -215,6 +234,6 @@ final class BryanPeer {
     }
 
     void shutdownLoop() {
-        executor.shutdownNow();
+        stopLoop.run();
     }
 }

@@ -49,7 +49,7 @@ final class Outbox {
 
     /** Sends {@code op} (one routed get, put or remove) to {@code target}, now or with the next batch. */
     CompletableFuture<Answer> send(NodeRef target, OpsBody.Op op, Duration timeout) {
-        long now = System.nanoTime();
+        long now = peer.loop().nanoTime();
         var waiting = new Waiting(op, now, now + timeout.toNanos(), new CompletableFuture<>());
         ScheduledFuture<?> timer = peer.schedule(() -> waiting.answer.completeExceptionally(
                 new DhtException(Reason.TIMEOUT, target + " did not answer within " + timeout)), timeout.toMillis());
@@ -81,7 +81,7 @@ final class Outbox {
     private void send(NodeRef target, Queue queue, List<Waiting> next) {
         queue.pipe.left();
         long latest = next.stream().mapToLong(Waiting::deadlineNanos).max().orElseThrow();
-        Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - System.nanoTime()));
+        Duration timeout = Duration.ofNanos(Math.max(1_000_000, latest - peer.loop().nanoTime()));
         CompletableFuture<List<Answer>> answers = next.size() == 1
                 ? peer.send(target, alone(next.get(0).op), timeout).thenApply(List::of)
                 : sendBatch(target, next, timeout);

@@ -69,7 +69,7 @@ final class RoutedCall {
         this.idempotent = idempotent;
         this.maintenance = maintenance;
         long pause = Math.max(10, peer.settings().stabilize().toMillis() / 4);
-        this.attempts = new Attempts<>(peer.loop(), key, System.nanoTime() + timeout.toNanos(), pause,
+        this.attempts = new Attempts<>(peer.loop(), key, peer.loop().nanoTime() + timeout.toNanos(), pause,
                 () -> peer.counters().increment("bryan.retries"));
     }
 

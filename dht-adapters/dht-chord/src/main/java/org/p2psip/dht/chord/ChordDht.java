@@ -135,7 +135,7 @@ public final class ChordDht implements Dht {
      */
     private <T> CompletionStage<T> operation(String aor, int type, byte[] payload, boolean idempotent,
                                              BiFunction<Integer, byte[], T> read) {
-        long deadline = System.nanoTime() + node.settings().operationTimeout().toNanos();
+        long deadline = node.ringLoop().nanoTime() + node.settings().operationTimeout().toNanos();
         return onLoop(() -> new OwnerCall(node, Id.hash(aor), type, payload, idempotent, deadline).run()
                 .thenApply(answer -> {
                     var in = new Wire.Reader(answer);

@@ -47,7 +47,7 @@ final class ChordNode implements RingMessages, RecordLink {
         this.settings = settings;
         this.counters = counters;
         this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors());
-        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop);
+        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
         this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord");
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
         this.owner = new OwnerAnswers(store, counters);

@@ -27,7 +27,7 @@ public final class Attempts<T> {
 
     /**
      * @param key           what the operation is about, for the failure's message
-     * @param deadlineNanos the deadline, on {@link System#nanoTime}'s clock
+     * @param deadlineNanos the deadline, on the loop's clock ({@link Loop#nanoTime})
      * @param pauseMillis   between a failed attempt and the next
      * @param onRetry       called at each new attempt (a counter)
      */
@@ -45,7 +45,7 @@ public final class Attempts<T> {
         ScheduledFuture<?> timer = loop.schedule(() -> result.completeExceptionally(lastFailure != null
                 ? new DhtException(Reason.TIMEOUT, "deadline passed; last failure: " + lastFailure.getMessage())
                 : new DhtException(Reason.TIMEOUT, "no answer about " + key + " before the deadline")),
-                Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000));
+                Math.max(0, (deadlineNanos - loop.nanoTime()) / 1_000_000));
         if (timer == null) {
             result.completeExceptionally(new DhtException(Reason.CLOSED, "the node is closed"));
             return result;
@@ -70,7 +70,7 @@ public final class Attempts<T> {
     /** Tries again after the pause, or fails with {@code why} when the pause would pass the deadline. */
     public void retry(DhtException why) {
         lastFailure = why;
-        if (System.nanoTime() + pauseMillis * 1_000_000 >= deadlineNanos) {
+        if (loop.nanoTime() + pauseMillis * 1_000_000 >= deadlineNanos) {
             result.completeExceptionally(why);
             return;
         }
@@ -80,6 +80,6 @@ public final class Attempts<T> {
 
     /** What is left of the deadline, in milliseconds; at least 1. */
     public long leftMillis() {
-        return Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+        return Math.max(1, (deadlineNanos - loop.nanoTime()) / 1_000_000);
     }
 }

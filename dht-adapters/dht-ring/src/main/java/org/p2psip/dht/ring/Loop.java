@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
@@ -15,16 +16,32 @@ import org.p2psip.dht.DhtException;
  * table, the store and the membership are used only here, and every other thread hops on with
  * {@link #call}. Chord runs on its transport's Netty event loop, Bryan on an executor of its own.
  * Once the executor is shut down, work given to it is dropped: the node is closed.
+ *
+ * <p>The loop also keeps the node's time ({@link #nanoTime}): the machine's monotonic clock in a
+ * deployment, the simulated one when many nodes run in virtual time. Node code reads time here,
+ * never from {@code System.nanoTime}, so that its timeouts are the executor's.
  */
 public final class Loop {
 
     private final ScheduledExecutorService executor;
     private final BooleanSupplier inLoop;
+    private final LongSupplier nanos;
 
-    /** @param inLoop whether the calling thread is the executor's */
+    /** A loop on the machine's clock. @param inLoop whether the calling thread is the executor's */
     public Loop(ScheduledExecutorService executor, BooleanSupplier inLoop) {
+        this(executor, inLoop, System::nanoTime);
+    }
+
+    /** @param nanos the clock the executor schedules by, in nanoseconds (only differences count) */
+    public Loop(ScheduledExecutorService executor, BooleanSupplier inLoop, LongSupplier nanos) {
         this.executor = executor;
         this.inLoop = inLoop;
+        this.nanos = nanos;
+    }
+
+    /** Now, on the clock the executor schedules by: only differences between two readings mean anything. */
+    public long nanoTime() {
+        return nanos.getAsLong();
     }
 
     public boolean inLoop() {

@@ -47,7 +47,7 @@ public final class Membership {
     private boolean checking;
     private int nextFinger;
     private int agreedRounds;
-    private long successorHeardNanos = System.nanoTime();
+    private long successorHeardNanos;
     /** The last successor this node gave up on when it found itself alone; null while it has peers. */
     private NodeRef lost;
     private boolean rejoining;
@@ -66,6 +66,7 @@ public final class Membership {
         this.store = store;
         this.settings = settings;
         this.loop = loop;
+        this.successorHeardNanos = loop.nanoTime();
         this.messages = messages;
         this.counters = counters;
         this.prefix = prefix;
@@ -150,7 +151,7 @@ public final class Membership {
                 return false;
             }
             placedBy = table.successor();
-            placedNanos = System.nanoTime();
+            placedNanos = loop.nanoTime();
             joined.complete(null);
             handed(handedEarly);
             checkPlaced();
@@ -243,7 +244,7 @@ public final class Membership {
         }
         table.successors(found);
         placement.hints().forEach(table::hint);
-        successorHeardNanos = System.nanoTime();
+        successorHeardNanos = loop.nanoTime();
         return true;
     }
 
@@ -322,7 +323,7 @@ public final class Membership {
     private void successorFailed(NodeRef successor, Throwable failure) {
         failed(successor, failure);
         boolean lastKnown = table.successor().equals(successor);
-        long silentNanos = System.nanoTime() - successorHeardNanos;
+        long silentNanos = loop.nanoTime() - successorHeardNanos;
         if (lastKnown && silentNanos > 2 * settings.operationTimeout().toNanos()) {
             counters.increment(prefix + ".isolated");
             table.abandon(successor);
@@ -364,7 +365,7 @@ public final class Membership {
     public void heard(NodeRef peer) {
         timeouts.remove(peer);
         if (peer.equals(table.successor())) {
-            successorHeardNanos = System.nanoTime();
+            successorHeardNanos = loop.nanoTime();
         }
     }
 
@@ -447,11 +448,11 @@ public final class Membership {
      * otherwise it would serve no range for ever.
      */
     private void askAgainIfNeverHanded() {
-        long waited = System.nanoTime() - placedNanos;
+        long waited = loop.nanoTime() - placedNanos;
         if (table.awaitingRecords() && placedBy != null && !rejoining
                 && waited > 2 * settings.operationTimeout().toNanos()) {
             counters.increment(prefix + ".join.retries");
-            placedNanos = System.nanoTime();
+            placedNanos = loop.nanoTime();
             rejoining = true;
             joinThrough(table.successor(), settings.operationTimeout()).whenComplete((again, failure) -> rejoining = false);
         }

@@ -60,7 +60,7 @@ public final class Pipe {
 
     /** Milliseconds a batch whose oldest entry was queued at {@code oldestNanos} still waits for company; 0: now. */
     private long lingerLeftMillis(long oldestNanos, int waiting) {
-        long left = lingerNanos - (System.nanoTime() - oldestNanos);
+        long left = lingerNanos - (loop.nanoTime() - oldestNanos);
         if (left <= 0 || waiting >= ENOUGH) {
             return 0;
         }

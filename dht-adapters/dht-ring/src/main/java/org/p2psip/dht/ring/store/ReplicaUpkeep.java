@@ -3,6 +3,7 @@ package org.p2psip.dht.ring.store;
 import java.util.List;
 import java.util.Objects;
 import org.p2psip.dht.Counters;
+import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RingSettings;
 
@@ -20,6 +21,7 @@ import org.p2psip.dht.ring.RingSettings;
 final class ReplicaUpkeep {
 
     private final Store store;
+    private final Loop loop;
     private final Copies copies;
     private final RingSettings settings;
     private final Counters counters;
@@ -30,8 +32,9 @@ final class ReplicaUpkeep {
     private Push lastFailed;
     private int failuresInRow;
 
-    ReplicaUpkeep(Store store, Copies copies, RingSettings settings, Counters counters, String prefix) {
+    ReplicaUpkeep(Store store, Copies copies, Loop loop, RingSettings settings, Counters counters, String prefix) {
         this.store = store;
+        this.loop = loop;
         this.copies = copies;
         this.settings = settings;
         this.counters = counters;
@@ -43,7 +46,7 @@ final class ReplicaUpkeep {
         missedCopies |= copyFailed;
         List<NodeRef> targets = store.replicaTargets();
         NodeRef predecessor = store.predecessor();
-        long now = System.nanoTime();
+        long now = loop.nanoTime();
         long refresh = settings.replicaRefresh().toNanos();
         boolean unchanged = Push.same(lastPushed, targets, predecessor);
         boolean fresh = unchanged && now - lastPushed.atNanos < refresh;
@@ -56,7 +59,7 @@ final class ReplicaUpkeep {
         counters.increment(prefix + ".replica.pushes");
         copies.to(targets, store.owned()).whenComplete((all, ignored) -> {
             pushing = false;
-            var push = new Push(targets, predecessor, System.nanoTime());
+            var push = new Push(targets, predecessor, loop.nanoTime());
             if (Boolean.TRUE.equals(all)) {
                 lastPushed = push;
                 lastFailed = null;

@@ -48,7 +48,7 @@ final class Replicas {
         for (NodeRef target : targets) {
             Queue queue = queues.computeIfAbsent(target, t -> new Queue(new Pipe(loop, settings.copyWindow(),
                     settings.copyLinger())));
-            taken.add(queue.add(record));
+            taken.add(queue.add(record, loop.nanoTime()));
             send(target, queue);
         }
         return Copies.allTaken(taken);
@@ -95,9 +95,9 @@ final class Replicas {
             this.pipe = pipe;
         }
 
-        CompletableFuture<Boolean> add(Record record) {
+        CompletableFuture<Boolean> add(Record record, long nowNanos) {
             if (waiting.isEmpty()) {
-                firstNanos = System.nanoTime();
+                firstNanos = nowNanos;
             }
             records.merge(record.key(), record, (held, newer) -> newer.stamp() > held.stamp() ? newer : held);
             var taken = new CompletableFuture<Boolean>();

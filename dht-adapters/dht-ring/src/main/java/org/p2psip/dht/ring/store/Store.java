@@ -45,7 +45,7 @@ public final class Store {
         this.prefix = prefix;
         this.copies = new Copies(link, counters, prefix);
         this.replicas = new Replicas(copies, loop, settings, counters, prefix);
-        this.upkeep = new ReplicaUpkeep(this, copies, settings, counters, prefix);
+        this.upkeep = new ReplicaUpkeep(this, copies, loop, settings, counters, prefix);
     }
 
     /** How many records this node holds; readable from any thread (refreshed on every change). */
