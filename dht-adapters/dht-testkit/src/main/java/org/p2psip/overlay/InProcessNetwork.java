@@ -44,6 +44,7 @@ public final class InProcessNetwork implements AutoCloseable {
     private final Map<String, Traffic> traffic = new ConcurrentHashMap<>();
     private final Set<String> silenced = ConcurrentHashMap.newKeySet();
     private final Random draws;
+    private final LongAdder sentTotal = new LongAdder();
     private volatile double lossRate;
     private volatile long latencyMillis;
     private volatile Latency pairLatency;
@@ -122,6 +123,11 @@ public final class InProcessNetwork implements AutoCloseable {
         this.pairLatency = latency;
     }
 
+    /** The bytes every node sent so far, lost frames included. */
+    public long sentTotal() {
+        return sentTotal.sum();
+    }
+
     /** The bytes {@code address} sent and received so far (zero for a node never seen). */
     public Traffic traffic(String address) {
         return traffic.computeIfAbsent(address, a -> new Traffic());
@@ -144,6 +150,7 @@ public final class InProcessNetwork implements AutoCloseable {
         int bytes = frame.payload().length + frame.sender().getBytes(StandardCharsets.UTF_8).length
                 + FRAME_OVERHEAD_BYTES;
         traffic(frame.sender()).sent.add(bytes);
+        sentTotal.add(bytes);
         if (silenced.contains(to) || silenced.contains(frame.sender()) || lost()) {
             return true; // gone without a trace, as on a real network
         }

@@ -184,10 +184,10 @@ public final class BryanDht implements Dht {
 
     /**
      * Stops the peer without a word to the others, as a killed process would: its neighbours find
-     * out by its silence, and what it held is out of the ring's reach. Package-private: this
-     * package's tests crash peers with it; a deployment kills the process.
+     * out by its silence, and what it held is out of the ring's reach. For tests and the overlay
+     * simulator; a deployment kills the process.
      */
-    void crash() {
+    public void crash() {
         closed = true;
         peer.loop().execute(() -> peer.membership().stop());
         peer.link().close();

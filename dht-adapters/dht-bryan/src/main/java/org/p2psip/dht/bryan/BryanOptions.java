@@ -22,6 +22,10 @@ public final class BryanOptions {
             Duration.ofSeconds(1), "500ms", "How often a peer REGISTERs with its successor and its predecessor (stabilisation, failure detection) and checks its replicas.");
     public static final Option<Duration> FIX_FINGERS_INTERVAL = Option.duration("p2psip.bryan.fix-fingers-interval",
             Duration.ofSeconds(1), "2s", "How often a peer looks up the next entry of its finger table.");
+    public static final Option<Duration> STABILIZE_IDLE_INTERVAL = Option.duration("p2psip.bryan.stabilize-idle-interval",
+            Duration.ofSeconds(4), "8s", "The longest wait between stabilisations: after each round that changed nothing the wait doubles from stabilize-interval up to this, and any change brings it back.");
+    public static final Option<Duration> FIX_FINGERS_IDLE_INTERVAL = Option.duration("p2psip.bryan.fix-fingers-idle-interval",
+            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back.");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.bryan.request-timeout",
             Duration.ofSeconds(1), "500ms", "Deadline of one peer REGISTER; no final answer by then counts as a timeout.");
     public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 3,
@@ -50,8 +54,8 @@ public final class BryanOptions {
             Duration.ofSeconds(30), "1m", "How far the sent-at of a peer request's DHT-Stamp may lie from the receiver's clock, either way: a request outside it is refused (403 Stale Request), one inside it is served once (403 Replayed Request after), and a sender silent that long is forgotten. It also bounds the clock skew allowed between nodes: keep them on NTP.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
-            STABILIZE_INTERVAL, FIX_FINGERS_INTERVAL, REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT,
-            MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES,
+            STABILIZE_INTERVAL, STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL,
+            REQUEST_TIMEOUT, TIMEOUTS_BEFORE_FAILURE, OPERATION_TIMEOUT, MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION, COPY_BATCH_BYTES,
             BATCH_LINGER, PEER_WINDOW, TRANSPORT, REPLAY_WINDOW);
 
     private BryanOptions() {

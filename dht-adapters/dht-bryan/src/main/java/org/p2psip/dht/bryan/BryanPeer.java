@@ -161,6 +161,7 @@ final class BryanPeer {
             try {
                 in = Incoming.read(request, signature, settings.overlay());
                 replays.admit(in.sender().peer().address(), in.stamp());
+                membership.heardFrom(in.sender().peer().address());
             } catch (Refusal r) {
                 counters.increment("bryan.refused");
                 return CompletableFuture.completedFuture(r.response());

@@ -9,7 +9,7 @@ import org.p2psip.dht.ring.RingSettings;
 
 /** The values a peer runs with, read once from its configuration. Immutable. */
 record BryanSettings(String overlay, String secret, int successors, int replicas, Duration stabilize,
-                     Duration fixFingers, Duration requestTimeout, int timeoutsBeforeFailure,
+                     Duration stabilizeIdle, Duration fixFingers, Duration fixFingersIdle, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
                      Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger,
                      int peerWindow, Duration replayWindow) {
@@ -39,7 +39,8 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
     static BryanSettings from(Config c) {
         return new BryanSettings(c.get(BryanOptions.OVERLAY_NAME), c.get(NodeOptions.OVERLAY_SECRET),
                 c.get(BryanOptions.SUCCESSORS), c.get(BryanOptions.REPLICAS), c.get(BryanOptions.STABILIZE_INTERVAL),
-                c.get(BryanOptions.FIX_FINGERS_INTERVAL), c.get(BryanOptions.REQUEST_TIMEOUT),
+                c.get(BryanOptions.STABILIZE_IDLE_INTERVAL), c.get(BryanOptions.FIX_FINGERS_INTERVAL),
+                c.get(BryanOptions.FIX_FINGERS_IDLE_INTERVAL), c.get(BryanOptions.REQUEST_TIMEOUT),
                 c.get(BryanOptions.TIMEOUTS_BEFORE_FAILURE), c.get(BryanOptions.OPERATION_TIMEOUT),
                 c.get(BryanOptions.MAX_HOPS), c.get(BryanOptions.JOIN_RETRY_INTERVAL),
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
@@ -49,11 +50,11 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
     }
 
     /**
-     * The ring core's settings: a peer probes its predecessor at every stabilisation, and a
+     * The ring core's settings: a peer checks it heard from its predecessor at every stabilisation, and a
      * write's copies to one replica share the users' operations' window and linger.
      */
     RingSettings ring() {
-        return new RingSettings(successors, replicas, stabilize, fixFingers, stabilize, requestTimeout, operationTimeout,
+        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, stabilize, requestTimeout, operationTimeout,
                 timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep, tombstoneRetention, peerWindow, batchLinger);
     }
 

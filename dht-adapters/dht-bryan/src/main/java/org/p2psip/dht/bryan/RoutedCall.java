@@ -142,6 +142,7 @@ final class RoutedCall {
                 ask(answer.contact(), hops + 1);
             } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
+                peer.counters().increment("bryan.lookup.hops." + (hops + 1));
                 if (!Handlers.keepCarried(peer, answer)) {
                     attempts.fail(new DhtException(Reason.UNREACHABLE, target + " answered a write with an unreadable copy"));
                     return;
@@ -165,7 +166,7 @@ final class RoutedCall {
         attempts.fail(new DhtException(Reason.UNREACHABLE, by + " refused: " + status + " " + reason));
     }
 
-    /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local). */
+    /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local; bryan.lookup.hops.H the lookups of H hops). */
     private void settle(Outcome outcome, Throwable failure) {
         if (failure != null) {
             attempts.fail(failure);

@@ -190,10 +190,10 @@ public final class ChordDht implements Dht {
 
     /**
      * Stops the node without a word to its peers, as a killed process would: its neighbours find
-     * out by its silence, and what it held is out of the ring's reach. Package-private: this package's tests crash
-     * nodes with it; a deployment kills the process.
+     * out by its silence, and what it held is out of the ring's reach. For tests and the overlay
+     * simulator; a deployment kills the process.
      */
-    void crash() {
+    public void crash() {
         closed = true;
         node.loop().execute(() -> node.membership().stop());
         node.transport().close();

@@ -128,6 +128,7 @@ final class ChordNode implements RingMessages, RecordLink {
      * Finds the owner of {@code key}: this node if it owns it, else by an iterative lookup.
      * Lookups for operations count in {@code chord.lookup*}; the ring's own (fix-fingers) in
      * {@code chord.maintenance.lookup*}, so that the mean hops the bench reports are the users'.
+     * {@code chord.lookup.hops.H} counts the lookups that took H steps, for the distribution.
      */
     CompletableFuture<Route> lookup(Id key, boolean maintenance) {
         String prefix = maintenance ? "chord.maintenance.lookup" : "chord.lookup";
@@ -140,6 +141,7 @@ final class ChordNode implements RingMessages, RecordLink {
                 counters.increment(prefix + ".failures");
             } else {
                 counters.add(prefix + ".hops", r.hops());
+                counters.increment(prefix + ".hops." + r.hops());
             }
         });
     }
@@ -149,6 +151,7 @@ final class ChordNode implements RingMessages, RecordLink {
         if (membership.isClosing()) {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is leaving"));
         }
+        membership.heardFrom(sender);
         var in = new Wire.Reader(payload);
         return switch (type) {
             // a node not on a ring yet has no answer worth adopting: two nodes starting together

@@ -17,8 +17,12 @@ public final class ChordOptions {
             Duration.ofMillis(500), "250ms", "How often a node checks its successor and successor list (and its replicas' membership).");
     public static final Option<Duration> FIX_FINGERS_INTERVAL = Option.duration("p2psip.chord.fix-fingers-interval",
             Duration.ofMillis(500), "1s", "How often a node refreshes the next entry of its finger table.");
+    public static final Option<Duration> STABILIZE_IDLE_INTERVAL = Option.duration("p2psip.chord.stabilize-idle-interval",
+            Duration.ofSeconds(2), "4s", "The longest wait between stabilisations: after each round that changed nothing the wait doubles from stabilize-interval up to this, and any change brings it back.");
+    public static final Option<Duration> FIX_FINGERS_IDLE_INTERVAL = Option.duration("p2psip.chord.fix-fingers-idle-interval",
+            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back.");
     public static final Option<Duration> CHECK_PREDECESSOR_INTERVAL = Option.duration("p2psip.chord.check-predecessor-interval",
-            Duration.ofMillis(500), "1s", "How often a node pings its predecessor and forgets it if silent.");
+            Duration.ofMillis(500), "1s", "How often a node checks that it heard from its predecessor (whose stabilisation asks it every round); one silent for a whole idle stabilisation is pinged and forgotten if it does not answer.");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.chord.request-timeout",
             Duration.ofSeconds(1), "500ms", "Deadline of one node-to-node request; a peer silent that long counts as failed.");
     public static final Option<Duration> OPERATION_TIMEOUT = Option.duration("p2psip.chord.operation-timeout",
@@ -35,7 +39,7 @@ public final class ChordOptions {
             Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so a stale replica cannot bring it back.");
 
     public static final List<Option<?>> ALL = List.of(NODE_ID, SUCCESSORS, REPLICAS, STABILIZE_INTERVAL,
-            FIX_FINGERS_INTERVAL, CHECK_PREDECESSOR_INTERVAL, REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS,
+            STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL, CHECK_PREDECESSOR_INTERVAL, REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS,
             JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION);
 
     private ChordOptions() {

@@ -7,7 +7,8 @@ import org.p2psip.dht.ring.RingSettings;
 /**
  * The Chord values a node runs with, read once from its configuration. Immutable.
  */
-record ChordSettings(int successors, int replicas, Duration stabilize, Duration fixFingers, Duration checkPredecessor,
+record ChordSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle, Duration fixFingers,
+                     Duration fixFingersIdle, Duration checkPredecessor,
                      Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
                      Duration replicaRefresh, Duration sweep, Duration tombstoneRetention) {
 
@@ -28,14 +29,15 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
      * copies to a replica one message at a time, at once (no linger).
      */
     RingSettings ring() {
-        return new RingSettings(successors, replicas, stabilize, fixFingers, checkPredecessor, requestTimeout,
+        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, checkPredecessor, requestTimeout,
                 operationTimeout, TIMEOUTS_BEFORE_SUSPICION, joinRetry, replicaRefresh, sweep, tombstoneRetention, 1,
                 Duration.ZERO);
     }
 
     static ChordSettings from(Config c) {
         return new ChordSettings(c.get(ChordOptions.SUCCESSORS), c.get(ChordOptions.REPLICAS),
-                c.get(ChordOptions.STABILIZE_INTERVAL), c.get(ChordOptions.FIX_FINGERS_INTERVAL),
+                c.get(ChordOptions.STABILIZE_INTERVAL), c.get(ChordOptions.STABILIZE_IDLE_INTERVAL),
+                c.get(ChordOptions.FIX_FINGERS_INTERVAL), c.get(ChordOptions.FIX_FINGERS_IDLE_INTERVAL),
                 c.get(ChordOptions.CHECK_PREDECESSOR_INTERVAL), c.get(ChordOptions.REQUEST_TIMEOUT),
                 c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
                 c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.REPLICA_REFRESH_INTERVAL),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -48,6 +49,9 @@ public final class Membership {
     private int nextFinger;
     private int agreedRounds;
     private long successorHeardNanos;
+    private long predecessorHeardNanos;
+    private final Pace stabilizePace;
+    private final Pace fingerPace;
     /** The last successor this node gave up on when it found itself alone; null while it has peers. */
     private NodeRef lost;
     private boolean rejoining;
@@ -67,6 +71,8 @@ public final class Membership {
         this.settings = settings;
         this.loop = loop;
         this.successorHeardNanos = loop.nanoTime();
+        this.stabilizePace = new Pace(settings.stabilize(), settings.stabilizeIdle());
+        this.fingerPace = new Pace(settings.fixFingers(), settings.fixFingersIdle());
         this.messages = messages;
         this.counters = counters;
         this.prefix = prefix;
@@ -96,13 +102,13 @@ public final class Membership {
      * as a founder, through any of the other members that answers; else starts a ring. On the loop.
      */
     public void start(String bootstrap, List<String> members) {
-        every(settings.stabilize(), this::stabilize);
+        paced(stabilizePace, this::stabilize);
         every(settings.stabilize(), () -> {
             if (joined.isDone()) {
                 store.maintainReplicas();
             }
         });
-        every(settings.fixFingers(), this::fixFingers);
+        paced(fingerPace, this::fixFingers);
         every(settings.checkPredecessor(), this::checkPredecessor);
         every(settings.sweep(), store::sweep);
         boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
@@ -117,6 +123,16 @@ public final class Membership {
             table.awaitingRecords(true);
             join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList(), 0);
         }
+    }
+
+    /** Runs {@code task} after each wait {@code pace} gives, until the node closes. */
+    private void paced(Pace pace, Runnable task) {
+        loop.schedule(() -> {
+            if (!closing) {
+                task.run();
+                paced(pace, task);
+            }
+        }, pace.next());
     }
 
     private void every(Duration interval, Runnable task) {
@@ -271,6 +287,7 @@ public final class Membership {
             stabilizing = false;
             if (failure != null) {
                 agreed(false);
+                stabilizePace.changed();
                 successorFailed(successor, failure);
                 return;
             }
@@ -286,9 +303,17 @@ public final class Membership {
             }
             rest.add(successor);
             rest.addAll(state.successors());
+            List<NodeRef> before = table.successors();
             table.successors(rest);
-            agreed(self().equals(between) && table.predecessor() != null && !table.awaitingRecords());
-            messages.notify(table.successor(), table.awaitingRecords());
+            boolean agreed = self().equals(between) && table.predecessor() != null && !table.awaitingRecords();
+            agreed(agreed);
+            if (!agreed || agreedRounds < SETTLED_ROUNDS || !before.equals(table.successors())) {
+                stabilizePace.changed();
+            }
+            // the successor already names this node its predecessor: telling it again changes nothing
+            if (!self().equals(between) || table.awaitingRecords()) {
+                messages.notify(table.successor(), table.awaitingRecords());
+            }
         });
     }
 
@@ -367,6 +392,18 @@ public final class Membership {
         if (peer.equals(table.successor())) {
             successorHeardNanos = loop.nanoTime();
         }
+        heardFrom(peer.address());
+    }
+
+    /**
+     * A request came from {@code address}: when it is the predecessor's, the predecessor is alive
+     * and need not be probed (its stabilisation asks this node every round).
+     */
+    public void heardFrom(String address) {
+        NodeRef predecessor = table.predecessor();
+        if (predecessor != null && predecessor.address().equals(address)) {
+            predecessorHeardNanos = loop.nanoTime();
+        }
     }
 
     /**
@@ -382,6 +419,8 @@ public final class Membership {
         }
         boolean wasAlone = old == null && table.successors().isEmpty();
         table.predecessor(candidate);
+        predecessorHeardNanos = loop.nanoTime();
+        stabilizePace.changed();
         table.hint(candidate);
         checkPlaced();
         if (fresh) {
@@ -484,7 +523,11 @@ public final class Membership {
         messages.ownerOf(start).whenComplete((owner, failure) -> {
             fixing = false;
             if (failure != null || owner == null) {
+                fingerPace.changed();
                 return;
+            }
+            if (!Objects.equals(owner.equals(self()) ? null : owner, table.finger(first))) {
+                fingerPace.changed();
             }
             // every finger whose start lies in [start, owner] has the same successor
             var reach = start.distanceTo(owner.id());
@@ -508,7 +551,8 @@ public final class Membership {
     /** Check_predecessor: forget a predecessor that does not answer. */
     public void checkPredecessor() {
         NodeRef predecessor = table.predecessor();
-        if (checking || predecessor == null) {
+        long quiet = settings.stabilizeIdle().plus(settings.requestTimeout()).toNanos();
+        if (checking || predecessor == null || loop.nanoTime() - predecessorHeardNanos < quiet) {
             return;
         }
         checking = true;

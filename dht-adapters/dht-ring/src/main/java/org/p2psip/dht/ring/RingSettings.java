@@ -8,7 +8,9 @@ import java.time.Duration;
  * @param successors            length of the successor list
  * @param replicas              successors that hold a copy of each record (0..successors)
  * @param stabilize             between stabilisations (and replica upkeep)
+ * @param stabilizeIdle         the longest wait between stabilisations while nothing changes
  * @param fixFingers            between finger refreshes (one finger each)
+ * @param fixFingersIdle        the longest wait between finger refreshes while fingers hold
  * @param checkPredecessor      between probes of the predecessor
  * @param requestTimeout        for one answer of a peer
  * @param operationTimeout      for one user's operation, whatever the retries
@@ -20,8 +22,8 @@ import java.time.Duration;
  * @param copyWindow            copy messages in flight to one replica at most
  * @param copyLinger            how long the first copy message waits for company
  */
-public record RingSettings(int successors, int replicas, Duration stabilize, Duration fixFingers,
-                           Duration checkPredecessor, Duration requestTimeout, Duration operationTimeout,
+public record RingSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle,
+                           Duration fixFingers, Duration fixFingersIdle, Duration checkPredecessor, Duration requestTimeout, Duration operationTimeout,
                            int timeoutsBeforeFailure, Duration joinRetry, Duration replicaRefresh, Duration sweep,
                            Duration tombstoneRetention, int copyWindow, Duration copyLinger) {
 
