@@ -128,7 +128,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> network.request(bootstrap, new Ping(self), maxTimeout)
                 .thenComposeAsync(pong -> {
                     heard(((Pong) pong).from());
-                    return locate(self.id(), System.nanoTime() + deadline.toNanos(), null, 0, 0);
+                    return locate(self.id(), nanoTime() + deadline.toNanos(), null, 0, 0);
                 }, loop)
                 .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
                 .thenCompose(state -> {
@@ -204,7 +204,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /** Finds the root of {@code key} as the overlay now routes, with the number of hops it took. */
     public CompletionStage<Located> locate(Id key) {
-        return onLoop(() -> locate(key, System.nanoTime() + deadline.toNanos(), null, 0, 0));
+        return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0));
     }
 
     /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
@@ -214,7 +214,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     // ---- routing ----
 
     private CompletionStage<Message> route(Keyed request) {
-        long deadlineAt = System.nanoTime() + deadline.toNanos();
+        long deadlineAt = nanoTime() + deadline.toNanos();
         return onLoop(() -> attempt(request, deadlineAt, null, 0)).thenApply(BambooNode::unlessFailure);
     }
 
@@ -332,7 +332,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /** A node named second-hand: probed first, and taken only if it answers and has a place. */
     void learn(NodeHandle node) {
         Long dead = deadUntil.get(node.id());
-        if (dead != null && dead > System.nanoTime()) {
+        if (dead != null && dead - nanoTime() > 0) {
             return;
         }
         if (!(leafSet.accepts(node) || table.accepts(node)) || !probing.add(node.id())) {
@@ -367,7 +367,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         boolean changed = leafSet.remove(node.id());
         table.remove(node.id());
         rtt.forget(node.id());
-        deadUntil.put(node.id(), System.nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
+        deadUntil.put(node.id(), nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
         if (changed) {
             maintenance.leafSetChanged();
         }
@@ -375,7 +375,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /** Forgets dead marks that have run out, and strikes of nodes no longer known, so that churn does not grow the maps for ever. */
     void pruneDead() {
-        long now = System.nanoTime();
+        long now = nanoTime();
         deadUntil.values().removeIf(until -> until - now < 0);
         silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
     }
@@ -385,11 +385,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
-        long start = System.nanoTime();
+        long start = nanoTime();
         var reply = new CompletableFuture<Message>();
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
             if (e == null) {
-                rtt.observe(to.id(), Duration.ofNanos(System.nanoTime() - start));
+                rtt.observe(to.id(), Duration.ofNanos(nanoTime() - start));
                 silences.remove(to.id());
                 reply.complete(m);
             } else {
@@ -425,6 +425,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     Clock clock() {
         return clock;
+    }
+
+    /**
+     * Now, in nanoseconds, on the clock the network's loop schedules by (the machine's, or a
+     * simulation's virtual one): every deadline, round trip and dead mark of the node reads it.
+     */
+    long nanoTime() {
+        return network.nanoTime();
     }
 
     ScheduledExecutorService loop() {
@@ -562,8 +570,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return DhtException.unwrap(e) instanceof DhtException d && (d.reason() == Reason.UNREACHABLE || d.reason() == Reason.TIMEOUT);
     }
 
-    private static Duration remaining(long deadlineAt) {
-        return Duration.ofNanos(Math.max(0, deadlineAt - System.nanoTime()));
+    private Duration remaining(long deadlineAt) {
+        return Duration.ofNanos(Math.max(0, deadlineAt - nanoTime()));
     }
 
     private static Duration min(Duration a, Duration b) {
