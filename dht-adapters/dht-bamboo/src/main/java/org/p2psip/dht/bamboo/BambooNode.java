@@ -15,7 +15,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
@@ -60,6 +62,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final JeStorage storage;
     private final Clock clock;
     private final ScheduledExecutorService loop;
+    /** Whether the loop is the node's own (a deployment) or shared with other nodes (a simulation), which it never stops. */
+    private final boolean ownLoop;
+    /** One-shot timers pending on a shared loop, cancelled when the node stops; an own loop's die with it. */
+    private final Set<ScheduledFuture<?>> timers = new HashSet<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final LeafSet leafSet;
     private final RoutingTable table;
     private final Router router;
@@ -74,17 +81,21 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
     private volatile boolean closed;
+    private boolean leaving;
 
-    private BambooNode(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
+    /**
+     * @param loop    where all the node's work runs
+     * @param ownLoop whether the node stops {@code loop} when it stops (a loop of its own)
+     * @param openStorage opens the node's storage, its stages completing on {@code loop} or at once
+     */
+    private BambooNode(NodeHandle self, Config config, Network network, Clock clock, ScheduledExecutorService loop,
+                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage) {
         this.self = self;
         this.config = config;
         this.network = network;
         this.clock = clock;
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, loopThreadName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.loop = loop;
+        this.ownLoop = ownLoop;
         this.leafSet = new LeafSet(self, config.get(BambooOptions.LEAF_SET_SIDE));
         this.table = new RoutingTable(self, config.get(BambooOptions.DIGIT_BITS));
         this.router = new Router(self, leafSet, table);
@@ -92,14 +103,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.deadline = config.get(BambooOptions.DEADLINE);
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
         this.random = new Random(self.id().value().longValue());
-        JeStorage opened;
-        try {
-            opened = JeStorage.open(dataDir, config, clock, loop);
-        } catch (RuntimeException e) {
-            loop.shutdownNow();
-            throw e;
-        }
-        this.storage = opened;
+        this.storage = openStorage.apply(loop);
         this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
         this.maintenance = new Maintenance(this, storage, config);
     }
@@ -110,8 +114,39 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * is alone until {@link #join}.
      */
     public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
-        var node = new BambooNode(self, config, network, dataDir, clock);
-        network.bind(self.address(), node::handle);
+        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, loopThreadName(self));
+            t.setDaemon(true);
+            return t;
+        });
+        BambooNode node;
+        try {
+            node = new BambooNode(self, config, network, clock, loop, true, l -> JeStorage.open(dataDir, config, clock, l));
+        } catch (RuntimeException e) {
+            loop.shutdownNow();
+            throw e;
+        }
+        return started(node);
+    }
+
+    /**
+     * Starts a node for a simulation: on {@code loop}, which it shares with many other nodes and
+     * never stops (no thread of its own), with {@code storage} completing its stages at once on
+     * the caller's thread (a {@link JeStorage} of a shared environment). Its timers run on
+     * {@code loop}; {@link #close} and {@link #abort} cancel them and leave the loop running.
+     */
+    static BambooNode start(NodeHandle self, Config config, Network network, ScheduledExecutorService loop,
+                            JeStorage storage, Clock clock) {
+        try {
+            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage));
+        } catch (RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+    }
+
+    private static BambooNode started(BambooNode node) {
+        node.network.bind(node.self.address(), node::handle);
         node.maintenance.start();
         return node;
     }
@@ -162,9 +197,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (e == null) {
                 joined.complete(null);
             } else {
-                try {
-                    loop.schedule(() -> tryJoin(bootstraps, attempt + 1, joined), 2 * maxTimeout.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException closing) {
+                if (!schedule(() -> tryJoin(bootstraps, attempt + 1, joined), maxTimeout.multipliedBy(2))) {
                     joined.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " closed before joining"));
                 }
             }
@@ -277,7 +310,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             loop.execute(() -> {
                 CompletionStage<Message> reply;
                 try {
-                    reply = dispatch(request);
+                    reply = closed ? done(new Failure(Reason.CLOSED, "node " + self + " is closed")) : dispatch(request);
                 } catch (RuntimeException e) {
                     reply = CompletableFuture.failedFuture(e);
                 }
@@ -385,6 +418,9 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+        }
         long start = nanoTime();
         var reply = new CompletableFuture<Message>();
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
@@ -475,14 +511,21 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /**
      * Leaves the overlay: hands every key this node holds to the nodes that will hold it once it
      * is gone (waiting at most one deadline; what is not handed over is still on the replicas),
-     * then stops as {@link #abort} does. Must not be called on the node's own loop.
+     * then stops as {@link #abort} does. On a loop of its own it returns once stopped and must
+     * not be called on that loop; on a shared loop (a simulation) it returns at once, since the
+     * hand-over needs the loop the caller drives, and the node stops as that loop runs on
+     * ({@link #stopped}).
      */
     @Override
     public void close() {
         if (closed) {
             return;
         }
-        if (!Thread.currentThread().getName().equals(loopThreadName())) {
+        if (!ownLoop) {
+            leave();
+            return;
+        }
+        if (!Thread.currentThread().getName().equals(loopThreadName(self))) {
             try {
                 onLoop(maintenance::handOver).toCompletableFuture().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -494,7 +537,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         abort();
     }
 
-    /** Stops without a word, as a crash does: stops answering, stops the loop, closes the storage. */
+    /** On a shared loop: hands the keys over, then stops, at the latest one deadline later. */
+    private void leave() {
+        if (leaving) {
+            return;
+        }
+        leaving = true;
+        schedule(this::abort, deadline);
+        onLoop(maintenance::handOver).whenComplete((v, e) -> abort());
+    }
+
+    /**
+     * Stops without a word, as a crash does: stops answering (requests to it are refused), stops
+     * its timers, closes the storage; a loop of its own is stopped, a shared one left running.
+     */
     public void abort() {
         if (closed) {
             return;
@@ -503,15 +559,58 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         network.unbind(self.address());
         maintenance.stop();
         storage.close();
-        loop.shutdown();
-        try {
-            loop.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (ownLoop) {
+            loop.shutdown();
+            try {
+                loop.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            timers.forEach(t -> t.cancel(false));
+            timers.clear();
         }
+        stopped.complete(null);
     }
 
-    private String loopThreadName() {
+    /** Completes once the node has stopped (closed or aborted). */
+    public CompletionStage<Void> stopped() {
+        return stopped;
+    }
+
+    /**
+     * Runs {@code task} on the loop after {@code delay}, unless the node has stopped by then;
+     * false if it has stopped already. Call it on the loop.
+     */
+    boolean schedule(Runnable task, Duration delay) {
+        if (closed) {
+            return false;
+        }
+        if (ownLoop) {
+            try {
+                loop.schedule(() -> {
+                    if (!closed) {
+                        task.run();
+                    }
+                }, delay.toMillis(), TimeUnit.MILLISECONDS);
+                return true;
+            } catch (RejectedExecutionException stopping) {
+                return false;
+            }
+        }
+        // one thread drives a shared loop: the timer is known before it can run
+        var timer = new ScheduledFuture<?>[1];
+        timer[0] = loop.schedule(() -> {
+            timers.remove(timer[0]);
+            if (!closed) {
+                task.run();
+            }
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+        timers.add(timer[0]);
+        return true;
+    }
+
+    private static String loopThreadName(NodeHandle self) {
         return "bamboo-node-" + self.id().shortText(6);
     }
 
@@ -523,6 +622,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
         try {
             loop.execute(() -> {
+                if (closed) {
+                    result.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+                    return;
+                }
                 try {
                     work.get().whenComplete((v, e) -> {
                         if (e == null) {
@@ -543,7 +646,13 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private void onLoopOrNow(Runnable task, CompletableFuture<?> fallback) {
         try {
-            loop.execute(task);
+            loop.execute(() -> {
+                if (closed) {
+                    fallback.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+                } else {
+                    task.run();
+                }
+            });
         } catch (RejectedExecutionException e) {
             fallback.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
         }
