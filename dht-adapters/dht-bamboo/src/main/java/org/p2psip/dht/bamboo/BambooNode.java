@@ -163,7 +163,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> network.request(bootstrap, new Ping(self), maxTimeout)
                 .thenComposeAsync(pong -> {
                     heard(((Pong) pong).from());
-                    return locate(self.id(), nanoTime() + deadline.toNanos(), null, 0, 0);
+                    return locate(self.id(), nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>());
                 }, loop)
                 .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
                 .thenCompose(state -> {
@@ -237,7 +237,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /** Finds the root of {@code key} as the overlay now routes, with the number of hops it took. */
     public CompletionStage<Located> locate(Id key) {
-        return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0));
+        return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>()));
     }
 
     /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
@@ -248,11 +248,12 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private CompletionStage<Message> route(Keyed request) {
         long deadlineAt = nanoTime() + deadline.toNanos();
-        return onLoop(() -> attempt(request, deadlineAt, null, 0)).thenApply(BambooNode::unlessFailure);
+        return onLoop(() -> attempt(request, deadlineAt, null, 0, new HashSet<>())).thenApply(BambooNode::unlessFailure);
     }
 
-    private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries) {
-        return locate(request.key(), deadlineAt, from, 0, tries).thenCompose(found -> {
+    /** @param avoid the hops that timed out in this operation, which its lookups route around */
+    private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries, Set<Id> avoid) {
+        return locate(request.key(), deadlineAt, from, 0, tries, avoid).thenCompose(found -> {
             counters.increment("bamboo.lookups");
             counters.add("bamboo.lookup.hops", found.hops());
             if (found.root().equals(self)) {
@@ -263,7 +264,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
                 if (reply instanceof Redirect r) {
                     if (tries < MAX_RETRIES) {
-                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);
+                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
                     }
                     // the nodes do not agree on the key's root yet (leaf sets still converging):
                     // a clear, retryable failure, never the redirect taken for the answer
@@ -272,13 +273,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 }
                 return CompletableFuture.completedFuture(reply);
             }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
-                    ? attempt(request, deadlineAt, null, tries + 1)
+                    ? attempt(request, deadlineAt, null, tries + 1, avoid)
                     : CompletableFuture.failedFuture(e));
         });
     }
 
-    private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries) {
-        Step step = from != null ? from : router.next(key);
+    /**
+     * One lookup step from {@code from} (or from this node's tables). A hop that times out is
+     * routed around for the rest of the operation ({@code avoid}) and probed: its short,
+     * RTT-based timeout is no proof of death, the probe's strikes are. A hop that names an avoided
+     * node is itself avoided for this operation, so the lookup takes another path rather than
+     * asking again the way to a node that did not answer.
+     */
+    private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries, Set<Id> avoid) {
+        Step step = from != null ? from : router.next(key, avoid);
         if (step.node().equals(self)) {
             return CompletableFuture.completedFuture(new Located(self, hopsSoFar));
         }
@@ -296,10 +304,23 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (hop.node().equals(via)) {
                 return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
             }
-            return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries);
-        }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES
-                ? locate(key, deadlineAt, null, hopsSoFar, tries + 1)
-                : CompletableFuture.failedFuture(e));
+            if (!hop.last() && avoid.contains(hop.node().id())) {
+                avoid.add(via.id());
+                return tries < MAX_RETRIES
+                        ? locate(key, deadlineAt, null, hopsSoFar + 1, tries + 1, avoid)
+                        : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                                "every way to " + key + " went through nodes that did not answer"));
+            }
+            return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries, avoid);
+        }).exceptionallyCompose(e -> {
+            if (DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                avoid.add(via.id());
+                suspect(via);
+            }
+            return retryable(e) && tries < MAX_RETRIES
+                    ? locate(key, deadlineAt, null, hopsSoFar, tries + 1, avoid)
+                    : CompletableFuture.failedFuture(e);
+        });
     }
 
     // ---- requests arriving from the network ----
@@ -377,6 +398,18 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 heard(node);
             }
         });
+    }
+
+    /**
+     * A known node that did not answer a lookup in time: probed with the patient timeout, so that
+     * a dead one is struck off ({@link #STRIKES} unanswered probes) while a slow one stays. One
+     * probe at a time per node.
+     */
+    private void suspect(NodeHandle node) {
+        if (closed || !probing.add(node.id())) {
+            return;
+        }
+        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> probing.remove(node.id()));
     }
 
     /**
