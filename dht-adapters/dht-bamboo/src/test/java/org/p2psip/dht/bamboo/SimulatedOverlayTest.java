@@ -74,6 +74,7 @@ class SimulatedOverlayTest {
                 .with(BambooOptions.JE_CACHE_BYTES.name(), String.valueOf(16L << 20));
         Clock clock = time.clock();
         try (var environment = SharedEnvironment.open(envDir, base)) {
+            Set<Thread> threadsBefore = bambooThreads();
             List<String> addresses = new ArrayList<>();
             List<BambooDht> dhts = new ArrayList<>();
             for (int i = 0; i < NODES; i++) {
@@ -84,8 +85,7 @@ class SimulatedOverlayTest {
                         environment));
                 time.runFor(100 * MS);
             }
-            assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("bamboo-")),
-                    "simulated nodes start no thread of their own");
+            assertEquals(threadsBefore, bambooThreads(), "simulated nodes start no thread of their own");
             List<BambooDht> live = new ArrayList<>(dhts);
             runUntil(time, Duration.ofMinutes(2), () -> converged(time, live),
                     () -> "leaf sets did not converge within two virtual minutes");
@@ -157,6 +157,12 @@ class SimulatedOverlayTest {
             BindingSet read = gets.get(i).join();
             assertEquals(last.get(i), read, "a get of " + aor(i) + " " + when + " returns its last put");
         }
+    }
+
+    private static Set<Thread> bambooThreads() {
+        Set<Thread> threads = new HashSet<>();
+        Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("bamboo-")).forEach(threads::add);
+        return threads;
     }
 
     /** Whether every live node's leaf set holds exactly the nodes nearest it among the live ones. */
