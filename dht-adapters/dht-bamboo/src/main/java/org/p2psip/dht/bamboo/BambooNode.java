@@ -414,8 +414,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /**
      * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
-     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout only
-     * reroutes). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
+     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout is
+     * routed around and {@link #suspect}ed instead). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
      * node (a root busy with its disk) is not taken for dead, which would let another node act as
      * root of its keys.
      */
