@@ -22,6 +22,8 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
+import org.p2psip.dht.bamboo.storage.JeStorage;
+import org.p2psip.dht.bamboo.storage.SharedEnvironment;
 import org.p2psip.dht.bamboo.wire.TransportNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
@@ -93,6 +95,39 @@ public final class BambooDht implements Dht {
             transport.close();
             throw e;
         }
+        return joining(node, network, config, clock);
+    }
+
+    /**
+     * Starts a node for a simulation of many nodes in one JVM on one thread: as {@link
+     * #start(Transport, Config, Clock)}, but all its work runs on {@code transport.executor()}
+     * (the simulation's loop, shared by every node and never stopped by one; no thread of its
+     * own) and it reads time from {@code transport.nanoTime()} and {@code clock}, so give it the
+     * loop's virtual clock. Its records are in databases named after its address in {@code
+     * storage}, an environment the simulation opened once for all its nodes; storage work runs on
+     * the loop's thread and completes at once. Joining, like all the node's work, happens as the
+     * caller drives the loop. {@code p2psip.data.dir} is not read.
+     *
+     * @throws IllegalArgumentException with a {@code p2psip.bamboo.*} option this backend does not know
+     * @throws IllegalStateException if a node at this address has its storage open in {@code storage}
+     */
+    public static BambooDht start(Transport transport, Config config, Clock clock, SharedEnvironment storage) {
+        var network = new TransportNetwork(transport);
+        var self = new NodeHandle(Id.hash(transport.address()), transport.address());
+        BambooNode node;
+        try {
+            checkOptions(config);
+            node = BambooNode.start(self, config, network, transport.executor(),
+                    JeStorage.open(storage, transport.address(), clock), clock);
+        } catch (RuntimeException e) {
+            transport.close();
+            throw e;
+        }
+        return joining(node, network, config, clock);
+    }
+
+    /** The service over a started node, which joins in the background through the configured bootstrap and members. */
+    private static BambooDht joining(BambooNode node, TransportNetwork network, Config config, Clock clock) {
         List<String> bootstraps = new ArrayList<>();
         bootstraps.add(config.get(NodeOptions.OVERLAY_BOOTSTRAP));
         bootstraps.addAll(NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
@@ -171,9 +206,34 @@ public final class BambooDht implements Dht {
         return node;
     }
 
+    /**
+     * Leaves the overlay (the node hands its keys over, see {@link BambooNode#close}), then
+     * closes the transport. On its own loop this returns once done; on a simulation's shared
+     * loop it returns at once and the node leaves, then closes the transport, as the loop runs.
+     */
     @Override
     public void close() {
         node.close();
+        CompletableFuture<Void> stopped = node.stopped().toCompletableFuture();
+        if (stopped.isDone()) {
+            closeResources();
+        } else {
+            stopped.thenRun(this::closeResources);
+        }
+    }
+
+    /**
+     * Stops the node as a crash does: no hand-over and no word to its peers; its timers stop and
+     * its storage closes (the records stay in a shared environment until removed). The transport
+     * is left as it is and answers every request with a refusal, which peers take as a dead node
+     * at once; a simulation silences the address in its network first for a host that vanished
+     * (peers then see timeouts), and closes the transport when it is done with it.
+     */
+    public void crash() {
+        node.abort();
+    }
+
+    private void closeResources() {
         if (resources != null) {
             try {
                 resources.close();

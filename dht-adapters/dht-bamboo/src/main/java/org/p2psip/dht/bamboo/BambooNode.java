@@ -15,7 +15,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
@@ -60,6 +62,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final JeStorage storage;
     private final Clock clock;
     private final ScheduledExecutorService loop;
+    /** Whether the loop is the node's own (a deployment) or shared with other nodes (a simulation), which it never stops. */
+    private final boolean ownLoop;
+    /** One-shot timers pending on a shared loop, cancelled when the node stops; an own loop's die with it. */
+    private final Set<ScheduledFuture<?>> timers = new HashSet<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final LeafSet leafSet;
     private final RoutingTable table;
     private final Router router;
@@ -74,17 +81,21 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
     private volatile boolean closed;
+    private boolean leaving;
 
-    private BambooNode(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
+    /**
+     * @param loop    where all the node's work runs
+     * @param ownLoop whether the node stops {@code loop} when it stops (a loop of its own)
+     * @param openStorage opens the node's storage, its stages completing on {@code loop} or at once
+     */
+    private BambooNode(NodeHandle self, Config config, Network network, Clock clock, ScheduledExecutorService loop,
+                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage) {
         this.self = self;
         this.config = config;
         this.network = network;
         this.clock = clock;
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, loopThreadName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.loop = loop;
+        this.ownLoop = ownLoop;
         this.leafSet = new LeafSet(self, config.get(BambooOptions.LEAF_SET_SIDE));
         this.table = new RoutingTable(self, config.get(BambooOptions.DIGIT_BITS));
         this.router = new Router(self, leafSet, table);
@@ -92,14 +103,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.deadline = config.get(BambooOptions.DEADLINE);
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
         this.random = new Random(self.id().value().longValue());
-        JeStorage opened;
-        try {
-            opened = JeStorage.open(dataDir, config, clock, loop);
-        } catch (RuntimeException e) {
-            loop.shutdownNow();
-            throw e;
-        }
-        this.storage = opened;
+        this.storage = openStorage.apply(loop);
         this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
         this.maintenance = new Maintenance(this, storage, config);
     }
@@ -110,8 +114,39 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * is alone until {@link #join}.
      */
     public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
-        var node = new BambooNode(self, config, network, dataDir, clock);
-        network.bind(self.address(), node::handle);
+        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, loopThreadName(self));
+            t.setDaemon(true);
+            return t;
+        });
+        BambooNode node;
+        try {
+            node = new BambooNode(self, config, network, clock, loop, true, l -> JeStorage.open(dataDir, config, clock, l));
+        } catch (RuntimeException e) {
+            loop.shutdownNow();
+            throw e;
+        }
+        return started(node);
+    }
+
+    /**
+     * Starts a node for a simulation: on {@code loop}, which it shares with many other nodes and
+     * never stops (no thread of its own), with {@code storage} completing its stages at once on
+     * the caller's thread (a {@link JeStorage} of a shared environment). Its timers run on
+     * {@code loop}; {@link #close} and {@link #abort} cancel them and leave the loop running.
+     */
+    static BambooNode start(NodeHandle self, Config config, Network network, ScheduledExecutorService loop,
+                            JeStorage storage, Clock clock) {
+        try {
+            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage));
+        } catch (RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+    }
+
+    private static BambooNode started(BambooNode node) {
+        node.network.bind(node.self.address(), node::handle);
         node.maintenance.start();
         return node;
     }
@@ -128,7 +163,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> network.request(bootstrap, new Ping(self), maxTimeout)
                 .thenComposeAsync(pong -> {
                     heard(((Pong) pong).from());
-                    return locate(self.id(), System.nanoTime() + deadline.toNanos(), null, 0, 0);
+                    return locate(self.id(), nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>());
                 }, loop)
                 .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
                 .thenCompose(state -> {
@@ -162,9 +197,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (e == null) {
                 joined.complete(null);
             } else {
-                try {
-                    loop.schedule(() -> tryJoin(bootstraps, attempt + 1, joined), 2 * maxTimeout.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException closing) {
+                if (!schedule(() -> tryJoin(bootstraps, attempt + 1, joined), maxTimeout.multipliedBy(2))) {
                     joined.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " closed before joining"));
                 }
             }
@@ -204,7 +237,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /** Finds the root of {@code key} as the overlay now routes, with the number of hops it took. */
     public CompletionStage<Located> locate(Id key) {
-        return onLoop(() -> locate(key, System.nanoTime() + deadline.toNanos(), null, 0, 0));
+        return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>()));
     }
 
     /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
@@ -214,12 +247,13 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     // ---- routing ----
 
     private CompletionStage<Message> route(Keyed request) {
-        long deadlineAt = System.nanoTime() + deadline.toNanos();
-        return onLoop(() -> attempt(request, deadlineAt, null, 0)).thenApply(BambooNode::unlessFailure);
+        long deadlineAt = nanoTime() + deadline.toNanos();
+        return onLoop(() -> attempt(request, deadlineAt, null, 0, new HashSet<>())).thenApply(BambooNode::unlessFailure);
     }
 
-    private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries) {
-        return locate(request.key(), deadlineAt, from, 0, tries).thenCompose(found -> {
+    /** @param avoid the hops that timed out in this operation, which its lookups route around */
+    private CompletionStage<Message> attempt(Keyed request, long deadlineAt, Step from, int tries, Set<Id> avoid) {
+        return locate(request.key(), deadlineAt, from, 0, tries, avoid).thenCompose(found -> {
             counters.increment("bamboo.lookups");
             counters.add("bamboo.lookup.hops", found.hops());
             if (found.root().equals(self)) {
@@ -230,7 +264,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
                 if (reply instanceof Redirect r) {
                     if (tries < MAX_RETRIES) {
-                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1);
+                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
                     }
                     // the nodes do not agree on the key's root yet (leaf sets still converging):
                     // a clear, retryable failure, never the redirect taken for the answer
@@ -239,13 +273,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 }
                 return CompletableFuture.completedFuture(reply);
             }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
-                    ? attempt(request, deadlineAt, null, tries + 1)
+                    ? attempt(request, deadlineAt, null, tries + 1, avoid)
                     : CompletableFuture.failedFuture(e));
         });
     }
 
-    private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries) {
-        Step step = from != null ? from : router.next(key);
+    /**
+     * One lookup step from {@code from} (or from this node's tables). A hop that times out is
+     * routed around for the rest of the operation ({@code avoid}) and probed: its short,
+     * RTT-based timeout is no proof of death, the probe's strikes are. A hop that names an avoided
+     * node is itself avoided for this operation, so the lookup takes another path rather than
+     * asking again the way to a node that did not answer.
+     */
+    private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries, Set<Id> avoid) {
+        Step step = from != null ? from : router.next(key, avoid);
         if (step.node().equals(self)) {
             return CompletableFuture.completedFuture(new Located(self, hopsSoFar));
         }
@@ -263,10 +304,23 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (hop.node().equals(via)) {
                 return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
             }
-            return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries);
-        }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES
-                ? locate(key, deadlineAt, null, hopsSoFar, tries + 1)
-                : CompletableFuture.failedFuture(e));
+            if (!hop.last() && avoid.contains(hop.node().id())) {
+                avoid.add(via.id());
+                return tries < MAX_RETRIES
+                        ? locate(key, deadlineAt, null, hopsSoFar + 1, tries + 1, avoid)
+                        : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                                "every way to " + key + " went through nodes that did not answer"));
+            }
+            return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries, avoid);
+        }).exceptionallyCompose(e -> {
+            if (DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                avoid.add(via.id());
+                suspect(via);
+            }
+            return retryable(e) && tries < MAX_RETRIES
+                    ? locate(key, deadlineAt, null, hopsSoFar, tries + 1, avoid)
+                    : CompletableFuture.failedFuture(e);
+        });
     }
 
     // ---- requests arriving from the network ----
@@ -277,7 +331,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             loop.execute(() -> {
                 CompletionStage<Message> reply;
                 try {
-                    reply = dispatch(request);
+                    reply = closed ? done(new Failure(Reason.CLOSED, "node " + self + " is closed")) : dispatch(request);
                 } catch (RuntimeException e) {
                     reply = CompletableFuture.failedFuture(e);
                 }
@@ -332,7 +386,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /** A node named second-hand: probed first, and taken only if it answers and has a place. */
     void learn(NodeHandle node) {
         Long dead = deadUntil.get(node.id());
-        if (dead != null && dead > System.nanoTime()) {
+        if (dead != null && dead - nanoTime() > 0) {
             return;
         }
         if (!(leafSet.accepts(node) || table.accepts(node)) || !probing.add(node.id())) {
@@ -347,9 +401,21 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     }
 
     /**
+     * A known node that did not answer a lookup in time: probed with the patient timeout, so that
+     * a dead one is struck off ({@link #STRIKES} unanswered probes) while a slow one stays. One
+     * probe at a time per node.
+     */
+    private void suspect(NodeHandle node) {
+        if (closed || !probing.add(node.id())) {
+            return;
+        }
+        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> probing.remove(node.id()));
+    }
+
+    /**
      * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
-     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout only
-     * reroutes). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
+     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout is
+     * routed around and {@link #suspect}ed instead). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
      * node (a root busy with its disk) is not taken for dead, which would let another node act as
      * root of its keys.
      */
@@ -367,7 +433,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         boolean changed = leafSet.remove(node.id());
         table.remove(node.id());
         rtt.forget(node.id());
-        deadUntil.put(node.id(), System.nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
+        deadUntil.put(node.id(), nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
         if (changed) {
             maintenance.leafSetChanged();
         }
@@ -375,7 +441,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /** Forgets dead marks that have run out, and strikes of nodes no longer known, so that churn does not grow the maps for ever. */
     void pruneDead() {
-        long now = System.nanoTime();
+        long now = nanoTime();
         deadUntil.values().removeIf(until -> until - now < 0);
         silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
     }
@@ -385,11 +451,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
-        long start = System.nanoTime();
+        if (closed) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+        }
+        long start = nanoTime();
         var reply = new CompletableFuture<Message>();
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
             if (e == null) {
-                rtt.observe(to.id(), Duration.ofNanos(System.nanoTime() - start));
+                rtt.observe(to.id(), Duration.ofNanos(nanoTime() - start));
                 silences.remove(to.id());
                 reply.complete(m);
             } else {
@@ -425,6 +494,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     Clock clock() {
         return clock;
+    }
+
+    /**
+     * Now, in nanoseconds, on the clock the network's loop schedules by (the machine's, or a
+     * simulation's virtual one): every deadline, round trip and dead mark of the node reads it.
+     */
+    long nanoTime() {
+        return network.nanoTime();
     }
 
     ScheduledExecutorService loop() {
@@ -467,14 +544,21 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /**
      * Leaves the overlay: hands every key this node holds to the nodes that will hold it once it
      * is gone (waiting at most one deadline; what is not handed over is still on the replicas),
-     * then stops as {@link #abort} does. Must not be called on the node's own loop.
+     * then stops as {@link #abort} does. On a loop of its own it returns once stopped and must
+     * not be called on that loop; on a shared loop (a simulation) it returns at once, since the
+     * hand-over needs the loop the caller drives, and the node stops as that loop runs on
+     * ({@link #stopped}).
      */
     @Override
     public void close() {
         if (closed) {
             return;
         }
-        if (!Thread.currentThread().getName().equals(loopThreadName())) {
+        if (!ownLoop) {
+            leave();
+            return;
+        }
+        if (!Thread.currentThread().getName().equals(loopThreadName(self))) {
             try {
                 onLoop(maintenance::handOver).toCompletableFuture().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
@@ -486,7 +570,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         abort();
     }
 
-    /** Stops without a word, as a crash does: stops answering, stops the loop, closes the storage. */
+    /** On a shared loop: hands the keys over, then stops, at the latest one deadline later. */
+    private void leave() {
+        if (leaving) {
+            return;
+        }
+        leaving = true;
+        schedule(this::abort, deadline);
+        onLoop(maintenance::handOver).whenComplete((v, e) -> abort());
+    }
+
+    /**
+     * Stops without a word, as a crash does: stops answering (requests to it are refused), stops
+     * its timers, closes the storage; a loop of its own is stopped, a shared one left running.
+     */
     public void abort() {
         if (closed) {
             return;
@@ -495,15 +592,58 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         network.unbind(self.address());
         maintenance.stop();
         storage.close();
-        loop.shutdown();
-        try {
-            loop.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (ownLoop) {
+            loop.shutdown();
+            try {
+                loop.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            timers.forEach(t -> t.cancel(false));
+            timers.clear();
         }
+        stopped.complete(null);
     }
 
-    private String loopThreadName() {
+    /** Completes once the node has stopped (closed or aborted). */
+    public CompletionStage<Void> stopped() {
+        return stopped;
+    }
+
+    /**
+     * Runs {@code task} on the loop after {@code delay}, unless the node has stopped by then;
+     * false if it has stopped already. Call it on the loop.
+     */
+    boolean schedule(Runnable task, Duration delay) {
+        if (closed) {
+            return false;
+        }
+        if (ownLoop) {
+            try {
+                loop.schedule(() -> {
+                    if (!closed) {
+                        task.run();
+                    }
+                }, delay.toMillis(), TimeUnit.MILLISECONDS);
+                return true;
+            } catch (RejectedExecutionException stopping) {
+                return false;
+            }
+        }
+        // one thread drives a shared loop: the timer is known before it can run
+        var timer = new ScheduledFuture<?>[1];
+        timer[0] = loop.schedule(() -> {
+            timers.remove(timer[0]);
+            if (!closed) {
+                task.run();
+            }
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+        timers.add(timer[0]);
+        return true;
+    }
+
+    private static String loopThreadName(NodeHandle self) {
         return "bamboo-node-" + self.id().shortText(6);
     }
 
@@ -515,6 +655,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
         try {
             loop.execute(() -> {
+                if (closed) {
+                    result.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+                    return;
+                }
                 try {
                     work.get().whenComplete((v, e) -> {
                         if (e == null) {
@@ -535,7 +679,13 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private void onLoopOrNow(Runnable task, CompletableFuture<?> fallback) {
         try {
-            loop.execute(task);
+            loop.execute(() -> {
+                if (closed) {
+                    fallback.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
+                } else {
+                    task.run();
+                }
+            });
         } catch (RejectedExecutionException e) {
             fallback.completeExceptionally(new DhtException(Reason.CLOSED, "node " + self + " is closed"));
         }
@@ -562,8 +712,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return DhtException.unwrap(e) instanceof DhtException d && (d.reason() == Reason.UNREACHABLE || d.reason() == Reason.TIMEOUT);
     }
 
-    private static Duration remaining(long deadlineAt) {
-        return Duration.ofNanos(Math.max(0, deadlineAt - System.nanoTime()));
+    private Duration remaining(long deadlineAt) {
+        return Duration.ofNanos(Math.max(0, deadlineAt - nanoTime()));
     }
 
     private static Duration min(Duration a, Duration b) {

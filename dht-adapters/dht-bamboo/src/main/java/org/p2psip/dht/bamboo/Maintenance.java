@@ -93,11 +93,10 @@ final class Maintenance {
         if (repairPending || node.isClosed()) {
             return;
         }
-        repairPending = true;
-        node.loop().schedule(() -> {
+        repairPending = node.schedule(() -> {
             repairPending = false;
             repairChanges();
-        }, leafPeriod.toMillis(), TimeUnit.MILLISECONDS);
+        }, leafPeriod);
     }
 
     /** What a {@link TableRequest} gets: one row, or ({@code row < 0}) every entry and the leaf set. */
@@ -194,12 +193,12 @@ final class Maintenance {
         counters.add("bamboo.repair.copies", chunk.size());
         return node.send(target, new Store(node.self(), chunk), node.maxTimeout().multipliedBy(2)).handle((m, e) -> {
             if (e != null && attempt < PUSH_ATTEMPTS && !node.isClosed()) {
-                node.loop().schedule(() -> {
+                node.schedule(() -> {
                     var still = chunk.stream().filter(kv -> node.leafSet().nearest(kv.key(), replicas + 1).contains(target)).toList();
                     if (!still.isEmpty()) {
                         send(target, still, attempt + 1);
                     }
-                }, leafPeriod.toMillis(), TimeUnit.MILLISECONDS);
+                }, leafPeriod);
             }
             return null;
         }).toCompletableFuture();

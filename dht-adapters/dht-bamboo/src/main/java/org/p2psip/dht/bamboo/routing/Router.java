@@ -30,12 +30,32 @@ public final class Router {
         return new Step(rareCase(key), false);
     }
 
+    /**
+     * As {@link #next(Id)}, routing around the nodes in {@code avoid} (hops that did not answer):
+     * the rare case's choice when the table's entry is one of them. When the leaf set covers the
+     * key, its root is the leaf set's to judge, so the nearest member stays the answer.
+     */
+    public Step next(Id key, java.util.Set<Id> avoid) {
+        if (avoid.isEmpty() || leafSet.covers(key)) {
+            return next(key);
+        }
+        NodeHandle entry = table.next(key);
+        if (entry != null && !avoid.contains(entry.id())) {
+            return new Step(entry, false);
+        }
+        return new Step(rareCase(key, avoid), false);
+    }
+
     private NodeHandle rareCase(Id key) {
+        return rareCase(key, java.util.Set.of());
+    }
+
+    private NodeHandle rareCase(Id key, java.util.Set<Id> avoid) {
         int bits = table.bits();
         int shared = self.id().sharedDigits(key, bits);
         NodeHandle best = self;
         for (NodeHandle n : candidates()) {
-            if (n.id().sharedDigits(key, bits) >= shared && key.closer(n.id(), best.id())) {
+            if (!avoid.contains(n.id()) && n.id().sharedDigits(key, bits) >= shared && key.closer(n.id(), best.id())) {
                 best = n;
             }
         }

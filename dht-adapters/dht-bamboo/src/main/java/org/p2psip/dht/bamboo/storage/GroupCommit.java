@@ -28,12 +28,7 @@ import org.p2psip.dht.DhtException.Reason;
  * {@link Reason#STORAGE}; an environment JE declares broken fails all later work the same way.
  * Stages are completed on {@code callbacks}, never on the storage thread. Thread-safe.
  */
-final class GroupCommit implements AutoCloseable {
-
-    /** Work run on the storage thread; {@code txn} is null for reads. */
-    interface Work<T> {
-        T run(Transaction txn);
-    }
+final class GroupCommit implements Commit {
 
     private record Task<T>(Work<T> work, boolean writes, CompletableFuture<T> result) {
     }
@@ -65,7 +60,8 @@ final class GroupCommit implements AutoCloseable {
         thread.start();
     }
 
-    <T> CompletableFuture<T> submit(Work<T> work, boolean write) {
+    @Override
+    public <T> CompletableFuture<T> submit(Work<T> work, boolean write) {
         var task = new Task<>(work, write, new CompletableFuture<T>());
         if (closed) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, "the storage is closed"));
@@ -78,7 +74,8 @@ final class GroupCommit implements AutoCloseable {
         return task.result();
     }
 
-    int queued() {
+    @Override
+    public int queued() {
         return queue.size();
     }
 

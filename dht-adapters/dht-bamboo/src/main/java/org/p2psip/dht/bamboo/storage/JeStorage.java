@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
@@ -41,7 +42,9 @@ import org.p2psip.dht.bamboo.routing.Id;
  * One node's values in a Berkeley DB JE environment: a primary database keyed by key and value
  * hash, and a secondary database keyed by expiry that the sweep walks (layout in
  * {@link RecordLayout}). Every JE call runs on the environment's {@link GroupCommit} thread, so a
- * caller never waits on the disk and every read-modify-write of this node is serialised.
+ * caller never waits on the disk and every read-modify-write of this node is serialised; in a
+ * simulation, many nodes' databases share one {@link SharedEnvironment} and their work runs on
+ * the caller's thread instead ({@link DirectCommit}).
  * A value is live until its expiry, read from {@code clock}; expired records are ignored on read
  * and deleted by {@link #sweep}. Thread-safe.
  */
@@ -57,22 +60,23 @@ public final class JeStorage implements ValueStore, AutoCloseable {
     static final String SWEPT = "bamboo.storage.swept";
 
     private final Path dir;
-    private final Environment env;
     private final Database values;
     private final SecondaryDatabase byExpiry;
-    private final GroupCommit commit;
+    private final Commit commit;
     private final Clock clock;
     private final Counters counters;
+    private final Runnable afterClose;
+    private volatile boolean closed;
 
-    private JeStorage(Path dir, Environment env, Database values, SecondaryDatabase byExpiry, GroupCommit commit,
-                      Clock clock, Counters counters) {
+    private JeStorage(Path dir, Database values, SecondaryDatabase byExpiry, Commit commit, Clock clock,
+                      Counters counters, Runnable afterClose) {
         this.dir = dir;
         this.counters = counters;
-        this.env = env;
         this.values = values;
         this.byExpiry = byExpiry;
         this.commit = commit;
         this.clock = clock;
+        this.afterClose = afterClose;
     }
 
     /**
@@ -82,34 +86,77 @@ public final class JeStorage implements ValueStore, AutoCloseable {
      * @param callbacks where the returned stages complete (the node's event loop)
      */
     public static JeStorage open(Path dir, Config config, Clock clock, Executor callbacks) {
+        Environment env = null;
         try {
             Files.createDirectories(dir);
-            var envConfig = new EnvironmentConfig().setAllowCreate(true).setTransactional(true).setSharedCache(true);
-            envConfig.setCacheSize(config.get(BambooOptions.JE_CACHE_BYTES));
-            envConfig.setDurability(Durability.COMMIT_WRITE_NO_SYNC);
-            envConfig.setConfigParam(EnvironmentConfig.FREE_DISK, FREE_DISK_BYTES);
-            long maxDisk = config.get(BambooOptions.JE_MAX_DISK_BYTES);
-            if (maxDisk > 0) {
-                envConfig.setConfigParam(EnvironmentConfig.MAX_DISK, String.valueOf(maxDisk));
+            env = new Environment(dir.toFile(), environmentConfig(config));
+            Environment opened = env;
+            return openIn(env, "", counters -> new GroupCommit(opened, config.get(BambooOptions.STORAGE_QUEUE),
+                    config.get(BambooOptions.STORAGE_BATCH), config.get(BambooOptions.STORAGE_FSYNC), callbacks,
+                    "bamboo-storage-" + dir.getFileName(), counters), clock, dir, env::close);
+        } catch (IOException | DatabaseException e) {
+            if (env != null) {
+                env.close();
             }
-            var env = new Environment(dir.toFile(), envConfig);
-            var dbConfig = new DatabaseConfig().setAllowCreate(true).setTransactional(true);
-            Database values = env.openDatabase(null, "values", dbConfig);
+            throw new DhtException(Reason.STORAGE, "cannot open the JE environment in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A simulated node's storage in an environment it shares with many others, in databases
+     * named after {@code name} (its address). Stages are complete when returned: the work runs
+     * on the caller's thread, the node's loop. Closing it closes its databases, not the
+     * environment.
+     *
+     * @throws IllegalStateException if a node of that name has its storage open there already
+     */
+    public static JeStorage open(SharedEnvironment shared, String name, Clock clock) {
+        return shared.storage(name, clock);
+    }
+
+    /** The environment settings of a node's storage: transactional, the JVM's shared cache, and the disk limits. */
+    static EnvironmentConfig environmentConfig(Config config) {
+        var envConfig = new EnvironmentConfig().setAllowCreate(true).setTransactional(true).setSharedCache(true);
+        envConfig.setCacheSize(config.get(BambooOptions.JE_CACHE_BYTES));
+        envConfig.setDurability(Durability.COMMIT_WRITE_NO_SYNC);
+        envConfig.setConfigParam(EnvironmentConfig.FREE_DISK, FREE_DISK_BYTES);
+        long maxDisk = config.get(BambooOptions.JE_MAX_DISK_BYTES);
+        if (maxDisk > 0) {
+            envConfig.setConfigParam(EnvironmentConfig.MAX_DISK, String.valueOf(maxDisk));
+        }
+        return envConfig;
+    }
+
+    /** The databases of one node's storage, their names after {@code prefix}: values first. */
+    static List<String> databaseNames(String prefix) {
+        return List.of(prefix + "values", prefix + "by-expiry");
+    }
+
+    /**
+     * Opens one node's databases in {@code env}, named after {@code prefix}, with work run by
+     * the commit {@code commits} makes (given the counters it keeps); {@code afterClose} runs
+     * once they are closed.
+     */
+    static JeStorage openIn(Environment env, String prefix, Function<Counters, Commit> commits, Clock clock, Path dir,
+                            Runnable afterClose) {
+        List<String> names = databaseNames(prefix);
+        var dbConfig = new DatabaseConfig().setAllowCreate(true).setTransactional(true);
+        Database values = env.openDatabase(null, names.get(0), dbConfig);
+        SecondaryDatabase byExpiry;
+        try {
             var secondary = new SecondaryConfig();
             secondary.setAllowCreate(true).setTransactional(true).setSortedDuplicates(true);
             secondary.setKeyCreator((db, key, data, result) -> {
                 result.setData(RecordLayout.expiryKey(data.getData()));
                 return true;
             });
-            SecondaryDatabase byExpiry = env.openSecondaryDatabase(null, "by-expiry", values, secondary);
-            var counters = new Counters();
-            var commit = new GroupCommit(env, config.get(BambooOptions.STORAGE_QUEUE),
-                    config.get(BambooOptions.STORAGE_BATCH), config.get(BambooOptions.STORAGE_FSYNC), callbacks,
-                    "bamboo-storage-" + dir.getFileName(), counters);
-            return new JeStorage(dir, env, values, byExpiry, commit, clock, counters);
-        } catch (IOException | DatabaseException e) {
-            throw new DhtException(Reason.STORAGE, "cannot open the JE environment in " + dir + ": " + e.getMessage(), e);
+            byExpiry = env.openSecondaryDatabase(null, names.get(1), values, secondary);
+        } catch (DatabaseException e) {
+            values.close();
+            throw e;
         }
+        var counters = new Counters();
+        return new JeStorage(dir, values, byExpiry, commits.apply(counters), clock, counters, afterClose);
     }
 
     @Override
@@ -254,16 +301,23 @@ public final class JeStorage implements ValueStore, AutoCloseable {
         return dir;
     }
 
-    /** Finishes queued work, then closes the databases and the environment. */
+    /**
+     * Finishes queued work, then closes the databases and the environment (a shared one stays
+     * open: only this node's databases close). Closing twice does nothing.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         commit.close();
         try {
             byExpiry.close();
             values.close();
-            env.close();
+            afterClose.run();
         } catch (DatabaseException e) {
-            throw new DhtException(Reason.STORAGE, "closing the JE environment in " + dir + " failed", e);
+            throw new DhtException(Reason.STORAGE, "closing the JE storage in " + dir + " failed", e);
         }
     }
 

@@ -20,6 +20,12 @@ public interface Network {
     /** Stops answering at {@code address}: requests to it are refused from now on. */
     void unbind(String address);
 
+    /**
+     * Now, in nanoseconds, on the clock this network's deadlines run by: the machine's monotonic
+     * clock, or a simulation's virtual one. Only differences between two readings mean anything.
+     */
+    long nanoTime();
+
     /** Answers one request; runs on a transport thread and must hand real work to the node's own loop. */
     interface Handler {
         CompletionStage<Message> handle(Message request);

@@ -70,6 +70,12 @@ public final class TransportNetwork implements Network, AutoCloseable {
         transport.serve((sender, type, payload) -> refuse(Reason.CLOSED, "the Bamboo node at " + address + " has stopped"));
     }
 
+    /** The transport's clock ({@link Transport#nanoTime}). */
+    @Override
+    public long nanoTime() {
+        return transport.nanoTime();
+    }
+
     public Map<String, Long> metrics() {
         var m = new java.util.HashMap<>(transport.metrics());
         m.putAll(counters.snapshot(MALFORMED));
