@@ -54,7 +54,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
      */
     RingSettings ring() {
         return new RingSettings(successors, replicas, stabilize, fixFingers, stabilize, requestTimeout, operationTimeout,
-                timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep, tombstoneRetention, peerWindow, batchLinger);
+                timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep, tombstoneRetention, peerWindow, batchLinger, 1);
     }
 
     /**

@@ -9,7 +9,7 @@ import org.p2psip.dht.ring.RingSettings;
  */
 record ChordSettings(int successors, int replicas, Duration stabilize, Duration fixFingers, Duration checkPredecessor,
                      Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
-                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention) {
+                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention, int places) {
 
     ChordSettings {
         if (successors < 1) {
@@ -17,6 +17,9 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
         }
         if (replicas < 0 || replicas > successors) {
             throw new IllegalArgumentException(ChordOptions.REPLICAS.name() + " must be 0.." + successors);
+        }
+        if (places < 1) {
+            throw new IllegalArgumentException(ChordOptions.PLACES.name() + " must be at least 1");
         }
     }
 
@@ -30,7 +33,7 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
     RingSettings ring() {
         return new RingSettings(successors, replicas, stabilize, fixFingers, checkPredecessor, requestTimeout,
                 operationTimeout, TIMEOUTS_BEFORE_SUSPICION, joinRetry, replicaRefresh, sweep, tombstoneRetention, 1,
-                Duration.ZERO);
+                Duration.ZERO, places);
     }
 
     static ChordSettings from(Config c) {
@@ -40,6 +43,6 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
                 c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
                 c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.REPLICA_REFRESH_INTERVAL),
                 c.get(ChordOptions.SWEEP_INTERVAL),
-                c.get(ChordOptions.TOMBSTONE_RETENTION));
+                c.get(ChordOptions.TOMBSTONE_RETENTION), c.get(ChordOptions.PLACES));
     }
 }

@@ -96,17 +96,9 @@ public final class Membership {
      * as a founder, through any of the other members that answers; else starts a ring. On the loop.
      */
     public void start(String bootstrap, List<String> members) {
-        every(settings.stabilize(), this::stabilize);
-        every(settings.stabilize(), () -> {
-            if (joined.isDone()) {
-                store.maintainReplicas();
-            }
-        });
-        every(settings.fixFingers(), this::fixFingers);
-        every(settings.checkPredecessor(), this::checkPredecessor);
-        every(settings.sweep(), store::sweep);
+        schedule();
         boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
-        List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+        List<NodeRef> others = others(members);
         if (founder && others.isEmpty()) {
             joined.complete(null);
             checkPlaced();
@@ -117,6 +109,33 @@ public final class Membership {
             table.awaitingRecords(true);
             join(Stream.concat(Stream.of(NodeRef.at(bootstrap)), others.stream()).distinct().toList(), 0);
         }
+    }
+
+    /**
+     * Starts the periodic tasks and takes a place beside {@code first}, another place of the same
+     * physical node already on the ring ({@link Places}): joins through it, or while it does not
+     * place this one, through the other {@code members} in turn. On the loop.
+     */
+    public void startBeside(NodeRef first, List<String> members) {
+        schedule();
+        table.awaitingRecords(true);
+        join(Stream.concat(Stream.of(first), others(members).stream()).distinct().toList(), 0);
+    }
+
+    private List<NodeRef> others(List<String> members) {
+        return members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+    }
+
+    private void schedule() {
+        every(settings.stabilize(), this::stabilize);
+        every(settings.stabilize(), () -> {
+            if (joined.isDone()) {
+                store.maintainReplicas();
+            }
+        });
+        every(settings.fixFingers(), this::fixFingers);
+        every(settings.checkPredecessor(), this::checkPredecessor);
+        every(settings.sweep(), store::sweep);
     }
 
     private void every(Duration interval, Runnable task) {
@@ -553,7 +572,13 @@ public final class Membership {
             return CompletableFuture.completedFuture(null);
         }
         NodeRef predecessor = table.predecessor();
-        return store.handOverAll(successor).thenCompose(handed -> messages.leaving(successor, predecessor));
+        // the records go to the first successor on another node: the places of this node all leave
+        // together, and one would hand its records to another that has already handed its own over
+        NodeRef heir = table.successors().stream().filter(n -> !n.address().equals(self().address())).findFirst()
+                .orElse(null);
+        CompletableFuture<Boolean> handed = heir == null ? CompletableFuture.completedFuture(true)
+                : store.handOverAll(heir);
+        return handed.thenCompose(all -> messages.leaving(successor, predecessor));
     }
 
     /** Stops the periodic tasks and answers no more, telling nobody: a crash, for tests. */
