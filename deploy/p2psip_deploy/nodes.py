@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, sipp, tls
+from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, share, sipp, tls
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -217,6 +217,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             "p2psip.overlay.secret": secret,
             "p2psip.data.dir": str(folder / "data"),
             **(tls_properties(stores, f"node-{i}", options.overlay_tls) if stores else {}),
+            **METRICS_PROPERTIES,
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
             **{key: expand(value, host) for key, value in options.settings.items()},
         }
@@ -232,6 +233,10 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
 # (src/front/README.md, "Flows"), whether or not the client says Supported: path: without the Path
 # stored, no call could reach a client that listens nowhere.
 FRONT_NODE_PROPERTIES = {"p2psip.registrar.path-requires-supported": "false"}
+
+# Every node logs its counters, and its DHT's metrics, every 10 s when they changed (the node's
+# default is a minute): `status` reads each node's share of the key space and its records there.
+METRICS_PROPERTIES = {"p2psip.metrics.interval": "10s"}
 
 
 def tls_properties(stores: tls.Stores, name: str, overlay_tls: bool) -> dict:
@@ -410,5 +415,6 @@ def status_lines(run_dir: Path) -> list[str]:
         lines.append(f"{p.role:5} {p.backend:9} {p.sip_address:21} pid {p.pid:<7} "
                      f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}"
                      + (f" tls {p.address}:{p.tls_port}" if p.tls_port else "")
-                     + (f" namespace {p.netns}" if p.netns else ""))
+                     + (f" namespace {p.netns}" if p.netns else "")
+                     + (f" {share.of_node(Path(p.folder)).describe()}" if p.role == "node" else ""))
     return lines

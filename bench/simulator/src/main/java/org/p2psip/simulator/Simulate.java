@@ -70,7 +70,7 @@ public final class Simulate {
         return switch (settings.backend()) {
             case "chord" -> new ChordBackend(time, latencies, config, settings.seed());
             case "bryan" -> new BryanBackend(time, latencies, config);
-            default -> throw new IllegalArgumentException("backend " + settings.backend() + " is not simulated yet");
+            default -> new BambooBackend(time, latencies, config, settings.seed());
         };
     }
 

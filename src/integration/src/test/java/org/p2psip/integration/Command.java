@@ -28,6 +28,25 @@ final class Command {
         return log;
     }
 
+    /**
+     * Runs ROOT/program with arguments and returns what it printed (also added to the log); fails
+     * when it outlived the deadline or exited other than 0.
+     */
+    String output(long timeoutSeconds, String program, String... arguments) {
+        try {
+            long before = Files.exists(log) ? Files.size(log) : 0;
+            int code = run(timeoutSeconds, program, arguments);
+            byte[] all = Files.readAllBytes(log);
+            String printed = new String(all, (int) before, all.length - (int) before, java.nio.charset.StandardCharsets.UTF_8);
+            if (code != 0) {
+                throw new IllegalStateException(program + " exited " + code + "; see " + log);
+            }
+            return printed.substring(printed.indexOf('\n') + 1); // after the "$ command" line
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Runs ROOT/program with arguments; the exit code, or -1 if it outlived the deadline (then killed). */
     int run(long timeoutSeconds, String program, String... arguments) {
         List<String> command = new ArrayList<>();

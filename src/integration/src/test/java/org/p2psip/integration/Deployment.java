@@ -223,6 +223,12 @@ final class Deployment implements AutoCloseable {
         return runDir.resolve("node-" + i + "/logs/container.log");
     }
 
+    /** What deploy/p2psip status prints: a line per process. */
+    java.util.List<String> status() {
+        return new Command("status-" + name).output(60, "deploy/p2psip", "status", "--run-dir", runDir.toString())
+                .lines().toList();
+    }
+
     /** KILLs node i without warning (deploy/p2psip kill): a crash. */
     void kill(int i) {
         int code = command.run(60, "deploy/p2psip", "kill", String.valueOf(i), "--run-dir", runDir.toString());

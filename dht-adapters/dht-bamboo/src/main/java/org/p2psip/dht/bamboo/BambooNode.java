@@ -256,6 +256,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return locate(request.key(), deadlineAt, from, 0, tries, avoid).thenCompose(found -> {
             counters.increment("bamboo.lookups");
             counters.add("bamboo.lookup.hops", found.hops());
+            counters.increment("bamboo.lookup.hops." + found.hops());
             if (found.root().equals(self)) {
                 return root.execute(request);
             }

@@ -54,8 +54,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
      * write's copies to one replica share the users' operations' window and linger.
      */
     RingSettings ring() {
-        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, stabilize, requestTimeout, operationTimeout,
-                timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep, tombstoneRetention, peerWindow, batchLinger);
+        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, stabilize,
+                requestTimeout, operationTimeout, timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep,
+                tombstoneRetention, peerWindow, batchLinger, 1);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.p2psip.dht.chord;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -32,12 +33,15 @@ import org.p2psip.overlay.Transport;
  */
 public final class ChordDht implements Dht {
 
+    private final NodePlaces places;
+    /** The first place: the node as a single-place ring knows it. */
     private final ChordNode node;
     private final Counters counters;
     private volatile boolean closed;
 
-    private ChordDht(ChordNode node, Counters counters) {
-        this.node = node;
+    private ChordDht(NodePlaces places, Counters counters) {
+        this.places = places;
+        this.node = places.first();
         this.counters = counters;
     }
 
@@ -63,14 +67,14 @@ public final class ChordDht implements Dht {
         String configuredId = config.get(ChordOptions.NODE_ID);
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();
-        var node = new ChordNode(transport, id, ChordSettings.from(config), clock, counters);
-        node.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP), NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
-        return new ChordDht(node, counters);
+        var places = new NodePlaces(transport, id, ChordSettings.from(config), clock, counters);
+        places.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP), NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
+        return new ChordDht(places, counters);
     }
 
-    /** Completes when the node has found its place on the ring (at once for the first node). */
+    /** Completes when every place of the node has found its place on the ring (at once for a node alone with one place). */
     public CompletionStage<Void> joined() {
-        return node.joined().copy();
+        return CompletableFuture.allOf(places.places().stream().map(ChordNode::joined).toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -80,10 +84,11 @@ public final class ChordDht implements Dht {
      */
     @Override
     public CompletionStage<Void> settled() {
-        return onLoop(() -> node.membership().settled());
+        return onLoop(() -> CompletableFuture.allOf(places.places().stream().map(p -> p.membership().settled())
+                .toArray(CompletableFuture[]::new)));
     }
 
-    /** This node's overlay address and id. */
+    /** This node's overlay address and the id of its first place. */
     public NodeRef self() {
         return node.self();
     }
@@ -94,6 +99,11 @@ public final class ChordDht implements Dht {
      */
     ChordNode node() {
         return node;
+    }
+
+    /** Every place of the node, the first first; for this package's tests, as {@link #node()}. */
+    List<ChordNode> places() {
+        return places.places();
     }
 
     @Override
@@ -136,7 +146,8 @@ public final class ChordDht implements Dht {
     private <T> CompletionStage<T> operation(String aor, int type, byte[] payload, boolean idempotent,
                                              BiFunction<Integer, byte[], T> read) {
         long deadline = node.ringLoop().nanoTime() + node.settings().operationTimeout().toNanos();
-        return onLoop(() -> new OwnerCall(node, Id.hash(aor), type, payload, idempotent, deadline).run()
+        Id key = Id.hash(aor);
+        return onLoop(() -> new OwnerCall(places.placeFor(key), key, type, payload, idempotent, deadline).run()
                 .thenApply(answer -> {
                     var in = new Wire.Reader(answer);
                     int status = in.u8();
@@ -162,8 +173,11 @@ public final class ChordDht implements Dht {
         var all = new TreeMap<String, Long>(node.transport().metrics());
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
                 "chord.gets", "chord.puts", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
-        all.put("chord.records", (long) node.store().size());
-        all.put("chord.range.permille", node.table().rangePermille());
+        all.put("chord.records", places.records());
+        long ppm = places.rangePpm();
+        all.put("chord.range.permille", ppm < 0 ? -1 : ppm / 1000);
+        all.put("chord.range.ppm", ppm);
+        all.put("chord.places", (long) places.places().size());
         return all;
     }
 
@@ -176,7 +190,8 @@ public final class ChordDht implements Dht {
         if (closed) {
             return;
         }
-        CompletableFuture<Void> left = onLoop(() -> node.membership().leave());
+        CompletableFuture<Void> left = onLoop(() -> CompletableFuture.allOf(places.places().stream()
+                .map(p -> p.membership().leave()).toArray(CompletableFuture[]::new)));
         closed = true;
         if (!node.loop().inEventLoop()) {
             try {
@@ -195,7 +210,7 @@ public final class ChordDht implements Dht {
      */
     public void crash() {
         closed = true;
-        node.loop().execute(() -> node.membership().stop());
+        node.loop().execute(() -> places.places().forEach(p -> p.membership().stop()));
         node.transport().close();
     }
 }

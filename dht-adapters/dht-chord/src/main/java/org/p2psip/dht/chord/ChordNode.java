@@ -23,7 +23,7 @@ import org.p2psip.dht.ring.store.Store;
 import org.p2psip.overlay.Transport;
 
 /**
- * One Chord node: the ring core ({@link Membership}, {@link Store}, {@link RoutingTable}) spoken
+ * One Chord node, or one place of a node that takes several ({@link NodePlaces}): the ring core ({@link Membership}, {@link Store}, {@link RoutingTable}) spoken
  * in Chord's frames on the overlay transport. It sends the ring's messages and the records'
  * copies ({@link RingMessages}, {@link RecordLink}), answers its peers, and finds keys' owners.
  *
@@ -33,6 +33,7 @@ import org.p2psip.overlay.Transport;
  */
 final class ChordNode implements RingMessages, RecordLink {
 
+    private final NodePlaces host;
     private final Transport transport;
     private final ChordSettings settings;
     private final RoutingTable table;
@@ -42,12 +43,13 @@ final class ChordNode implements RingMessages, RecordLink {
     private final Counters counters;
     private final Loop loop;
 
-    ChordNode(Transport transport, Id id, ChordSettings settings, Clock clock, Counters counters) {
-        this.transport = transport;
+    ChordNode(NodePlaces host, Id id, ChordSettings settings, Clock clock, Counters counters) {
+        this.host = host;
+        this.transport = host.transport();
         this.settings = settings;
         this.counters = counters;
-        this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors());
-        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
+        this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors(), settings.places());
+        this.loop = host.loop();
         this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord");
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
         this.owner = new OwnerAnswers(store, counters);
@@ -102,12 +104,6 @@ final class ChordNode implements RingMessages, RecordLink {
         return membership.isClosing();
     }
 
-    /** Starts serving and takes a place on the ring (see {@link Membership#start}). */
-    void start(String bootstrap, List<String> members) {
-        transport.serve(this::respond);
-        loop().execute(() -> membership.start(bootstrap, members));
-    }
-
     /** This node's own step of a lookup: done if the key lies in (self, successor], else closer nodes. */
     IterativeLookup.FindAnswer find(Id key) {
         NodeRef successor = table.successor();
@@ -146,8 +142,8 @@ final class ChordNode implements RingMessages, RecordLink {
         });
     }
 
-    /** Answers a peer's request; on the loop. */
-    private CompletionStage<byte[]> respond(String sender, int type, byte[] payload) {
+    /** Answers a peer's request for this place (the place's id already read); on the loop. */
+    CompletionStage<byte[]> respond(String sender, int type, byte[] payload) {
         if (membership.isClosing()) {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is leaving"));
         }
@@ -199,7 +195,12 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     private CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload) {
-        return transport.request(to.address(), type, payload, settings.requestTimeout()).toCompletableFuture();
+        return request(to, type, payload, settings.requestTimeout());
+    }
+
+    /** A request to the place {@code to}, named in it; one of this node's own places answers without the network. */
+    CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload, Duration deadline) {
+        return host.request(to, type, payload, deadline);
     }
 
     /** A lookup of this node's own id through {@code via}: its owner and successors are this node's successors. */

@@ -37,10 +37,13 @@ public final class ChordOptions {
             Duration.ofMinutes(1), "30s", "How often expired records and old removal markers are dropped from memory.");
     public static final Option<Duration> TOMBSTONE_RETENTION = Option.duration("p2psip.chord.tombstone-retention",
             Duration.ofMinutes(10), "1h", "How long a removed record's marker is kept, so a stale replica cannot bring it back.");
+    public static final Option<Integer> PLACES = Option.integer("p2psip.chord.places", 64,
+            "1", "Places this node takes on the ring (virtual nodes), each with its own range: place 0 at the node's id, place i at the SHA-1 of address#i. 64 keep the largest share of N nodes within 1.5/N; each place stabilises on its own, so the ring's upkeep costs as many times more.");
 
     public static final List<Option<?>> ALL = List.of(NODE_ID, SUCCESSORS, REPLICAS, STABILIZE_INTERVAL,
-            STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL, CHECK_PREDECESSOR_INTERVAL, REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS,
-            JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL, TOMBSTONE_RETENTION);
+            STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL, CHECK_PREDECESSOR_INTERVAL,
+            REQUEST_TIMEOUT, OPERATION_TIMEOUT, MAX_HOPS, JOIN_RETRY_INTERVAL, REPLICA_REFRESH_INTERVAL, SWEEP_INTERVAL,
+            TOMBSTONE_RETENTION, PLACES);
 
     private ChordOptions() {
     }

@@ -10,7 +10,7 @@ import org.p2psip.dht.ring.RingSettings;
 record ChordSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle, Duration fixFingers,
                      Duration fixFingersIdle, Duration checkPredecessor,
                      Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
-                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention) {
+                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention, int places) {
 
     ChordSettings {
         if (successors < 1) {
@@ -18,6 +18,9 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
         }
         if (replicas < 0 || replicas > successors) {
             throw new IllegalArgumentException(ChordOptions.REPLICAS.name() + " must be 0.." + successors);
+        }
+        if (places < 1) {
+            throw new IllegalArgumentException(ChordOptions.PLACES.name() + " must be at least 1");
         }
     }
 
@@ -29,9 +32,9 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
      * copies to a replica one message at a time, at once (no linger).
      */
     RingSettings ring() {
-        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, checkPredecessor, requestTimeout,
-                operationTimeout, TIMEOUTS_BEFORE_SUSPICION, joinRetry, replicaRefresh, sweep, tombstoneRetention, 1,
-                Duration.ZERO);
+        return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle,
+                checkPredecessor, requestTimeout, operationTimeout, TIMEOUTS_BEFORE_SUSPICION, joinRetry, replicaRefresh, sweep, tombstoneRetention, 1,
+                Duration.ZERO, places);
     }
 
     static ChordSettings from(Config c) {
@@ -42,6 +45,6 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
                 c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
                 c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.REPLICA_REFRESH_INTERVAL),
                 c.get(ChordOptions.SWEEP_INTERVAL),
-                c.get(ChordOptions.TOMBSTONE_RETENTION));
+                c.get(ChordOptions.TOMBSTONE_RETENTION), c.get(ChordOptions.PLACES));
     }
 }

@@ -82,7 +82,7 @@ final class IterativeLookup {
             return;
         }
         hops++;
-        node.transport().request(next.address(), MessageType.FIND, new Wire.Writer().id(key).bytes(),
+        node.request(next, MessageType.FIND, new Wire.Writer().id(key).bytes(),
                 node.settings().requestTimeout()).whenComplete((bytes, failure) -> {
                     if (failure != null) {
                         failed.add(next);

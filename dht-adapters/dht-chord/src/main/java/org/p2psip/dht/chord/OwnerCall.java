@@ -69,8 +69,7 @@ final class OwnerCall {
             long left = attempts.leftMillis();
             // a write's answer waits for the replicas' answers, so it gets the operation's whole deadline
             long timeout = idempotent ? Math.min(left, node.settings().requestTimeout().toMillis()) : left;
-            answer = node.transport().request(owner.address(), type, payload, Duration.ofMillis(timeout))
-                    .toCompletableFuture();
+            answer = node.request(owner, type, payload, Duration.ofMillis(timeout));
         }
         answer.whenComplete((bytes, failure) -> {
             if (failure != null) {

@@ -43,7 +43,9 @@ final class Ring implements AutoCloseable {
                 .with(ChordOptions.FIX_FINGERS_INTERVAL.name(), "20ms")
                 .with(ChordOptions.CHECK_PREDECESSOR_INTERVAL.name(), "100ms")
                 .with(ChordOptions.REQUEST_TIMEOUT.name(), "1s")
-                .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s");
+                .with(ChordOptions.OPERATION_TIMEOUT.name(), "5s")
+                // one place per node: these tests find a key's owner, and a node's neighbours, by its one id
+                .with(ChordOptions.PLACES.name(), "1");
     }
 
     /** Sets an option of the nodes added from now on. */

@@ -17,6 +17,15 @@ import org.p2psip.dht.ring.store.Record;
 class WireRecordTest {
 
     @Test
+    void everyRequestNamesItsTargetPlaceByItsTwentyByteIdBeforeItsOwnPayload() {
+        var target = org.p2psip.dht.ring.Id.parse("00112233445566778899aabbccddeeff00112233");
+        byte[] ping = NodePlaces.addressed(target, new byte[0]);
+        assertEquals("00112233445566778899aabbccddeeff00112233", HexFormat.of().formatHex(ping));
+        byte[] get = NodePlaces.addressed(target, new Wire.Writer().string("sip:a@x").bytes());
+        assertEquals("00112233445566778899aabbccddeeff00112233" + "0007" + hex("sip:a@x"), HexFormat.of().formatHex(get));
+    }
+
+    @Test
     void aRemovalMarkerInAStoreIsCountStampKindAorAndUntil() {
         byte[] payload = StoreMessage.batch(List.of(Record.removed("sip:a@x", 7, 99)));
         assertEquals("0000000000000001" + "0000000000000007" + "01" + "0007" + hex("sip:a@x") + "0000000000000063",

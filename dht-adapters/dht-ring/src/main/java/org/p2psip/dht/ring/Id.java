@@ -76,6 +76,19 @@ public record Id(BigInteger value) implements Comparable<Id> {
         return distance.signum() == 0 ? 1000 : distance.multiply(BigInteger.valueOf(1000)).divide(RING).longValue();
     }
 
+    /**
+     * The share of the circle in (this, to], in millionths, rounded down; (a, a] is the whole
+     * circle, 1,000,000. Fine enough that the shares of a node's many places add up without
+     * the rounding of {@link #permilleTo} on each.
+     */
+    public long ppmTo(Id to) {
+        BigInteger distance = distanceTo(to);
+        return distance.signum() == 0 ? PPM : distance.multiply(BigInteger.valueOf(PPM)).divide(RING).longValue();
+    }
+
+    /** The whole circle in millionths. */
+    public static final long PPM = 1_000_000;
+
     /** Clockwise distance from this id to {@code to}. */
     public BigInteger distanceTo(Id to) {
         return to.value.subtract(value).mod(RING);

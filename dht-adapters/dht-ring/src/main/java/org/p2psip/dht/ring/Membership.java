@@ -102,17 +102,9 @@ public final class Membership {
      * as a founder, through any of the other members that answers; else starts a ring. On the loop.
      */
     public void start(String bootstrap, List<String> members) {
-        paced(stabilizePace, this::stabilize);
-        every(settings.stabilize(), () -> {
-            if (joined.isDone()) {
-                store.maintainReplicas();
-            }
-        });
-        paced(fingerPace, this::fixFingers);
-        every(settings.checkPredecessor(), this::checkPredecessor);
-        every(settings.sweep(), store::sweep);
+        schedule();
         boolean founder = bootstrap.isEmpty() || bootstrap.equals(self().address());
-        List<NodeRef> others = members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+        List<NodeRef> others = others(members);
         if (founder && others.isEmpty()) {
             joined.complete(null);
             checkPlaced();
@@ -133,6 +125,33 @@ public final class Membership {
                 paced(pace, task);
             }
         }, pace.next());
+    }
+
+    /**
+     * Starts the periodic tasks and takes a place beside {@code first}, another place of the same
+     * physical node already on the ring ({@link Places}): joins through it, or while it does not
+     * place this one, through the other {@code members} in turn. On the loop.
+     */
+    public void startBeside(NodeRef first, List<String> members) {
+        schedule();
+        table.awaitingRecords(true);
+        join(Stream.concat(Stream.of(first), others(members).stream()).distinct().toList(), 0);
+    }
+
+    private List<NodeRef> others(List<String> members) {
+        return members.stream().filter(m -> !m.equals(self().address())).map(NodeRef::at).toList();
+    }
+
+    private void schedule() {
+        paced(stabilizePace, this::stabilize);
+        every(settings.stabilize(), () -> {
+            if (joined.isDone()) {
+                store.maintainReplicas();
+            }
+        });
+        paced(fingerPace, this::fixFingers);
+        every(settings.checkPredecessor(), this::checkPredecessor);
+        every(settings.sweep(), store::sweep);
     }
 
     private void every(Duration interval, Runnable task) {
@@ -597,7 +616,13 @@ public final class Membership {
             return CompletableFuture.completedFuture(null);
         }
         NodeRef predecessor = table.predecessor();
-        return store.handOverAll(successor).thenCompose(handed -> messages.leaving(successor, predecessor));
+        // the records go to the first successor on another node: the places of this node all leave
+        // together, and one would hand its records to another that has already handed its own over
+        NodeRef heir = table.successors().stream().filter(n -> !n.address().equals(self().address())).findFirst()
+                .orElse(null);
+        CompletableFuture<Boolean> handed = heir == null ? CompletableFuture.completedFuture(true)
+                : store.handOverAll(heir);
+        return handed.thenCompose(all -> messages.leaving(successor, predecessor));
     }
 
     /** Stops the periodic tasks and answers no more, telling nobody: a crash, for tests. */

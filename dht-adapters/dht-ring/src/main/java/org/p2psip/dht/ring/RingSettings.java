@@ -21,11 +21,12 @@ import java.time.Duration;
  * @param tombstoneRetention    how long a removal marker is kept
  * @param copyWindow            copy messages in flight to one replica at most
  * @param copyLinger            how long the first copy message waits for company
+ * @param places                places each physical node takes on the ring ({@link Places}); 1: one, its address's hash
  */
 public record RingSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle,
-                           Duration fixFingers, Duration fixFingersIdle, Duration checkPredecessor, Duration requestTimeout, Duration operationTimeout,
-                           int timeoutsBeforeFailure, Duration joinRetry, Duration replicaRefresh, Duration sweep,
-                           Duration tombstoneRetention, int copyWindow, Duration copyLinger) {
+                           Duration fixFingers, Duration fixFingersIdle, Duration checkPredecessor,
+                           Duration requestTimeout, Duration operationTimeout, int timeoutsBeforeFailure, Duration joinRetry, Duration replicaRefresh, Duration sweep,
+                           Duration tombstoneRetention, int copyWindow, Duration copyLinger, int places) {
 
     public RingSettings {
         if (successors < 1) {
@@ -33,6 +34,9 @@ public record RingSettings(int successors, int replicas, Duration stabilize, Dur
         }
         if (replicas < 0 || replicas > successors) {
             throw new IllegalArgumentException("replicas must be 0.." + successors + ", not " + replicas);
+        }
+        if (places < 1) {
+            throw new IllegalArgumentException("a node takes at least 1 place on the ring, not " + places);
         }
         if (timeoutsBeforeFailure < 1) {
             throw new IllegalArgumentException("timeouts before failure must be at least 1, not " + timeoutsBeforeFailure);

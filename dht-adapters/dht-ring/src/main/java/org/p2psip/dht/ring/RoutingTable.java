@@ -13,17 +13,37 @@ public final class RoutingTable {
 
     private final NodeRef self;
     private final int successorCount;
+    /** Entries the successor list holds at most; successorCount with one place per node. */
+    private final int successorCap;
     private final NodeRef[] fingers = new NodeRef[Id.BITS];
     private NodeRef predecessor;
     private List<NodeRef> successors = List.of();
     /** A node that joined with nothing stored owns no key until its successor handed it its records. */
     private boolean awaitingRecords;
-    /** See {@link #rangePermille}; kept on every change, for the metrics read from other threads. */
-    private volatile long rangePermille = -1;
+    /** See {@link #rangePpm}; kept on every change, for the metrics read from other threads. */
+    private volatile long rangePpm = -1;
 
+    /** Entries a successor list holds at most with several places per node (a STATE answer carries it). */
+    public static final int MAX_SUCCESSORS = 64;
+
+    /** The table of a node with one place on the ring: its successor list holds {@code successorCount} nodes. */
     public RoutingTable(NodeRef self, int successorCount) {
+        this(self, successorCount, 1);
+    }
+
+    /**
+     * The table of one of a node's {@code places} places. Its successor list holds the nearest
+     * successors until they name {@code successorCount} physical nodes other than this one's
+     * (other addresses), at most {@code successorCount * places} entries and never more than
+     * {@link #MAX_SUCCESSORS}: a node's neighbouring places may be its own or one other node's, and
+     * the list must still reach past them to the other nodes that hold the replicas and that take
+     * over when a whole node fails. With one place per node that is {@code successorCount} entries.
+     */
+    public RoutingTable(NodeRef self, int successorCount, int places) {
         this.self = self;
         this.successorCount = successorCount;
+        this.successorCap = places == 1 ? successorCount
+                : (int) Math.min(MAX_SUCCESSORS, Math.max(successorCount, (long) successorCount * places));
         noteRange();
     }
 
@@ -62,8 +82,27 @@ public final class RoutingTable {
     public void successors(List<NodeRef> nodes) {
         var list = new LinkedHashSet<>(nodes);
         list.remove(self);
-        successors = list.stream().limit(successorCount).toList();
+        successors = trim(list);
         noteRange();
+    }
+
+    /** The nearest of {@code nodes} until they name enough other physical nodes (see the constructor). */
+    private List<NodeRef> trim(java.util.Collection<NodeRef> nodes) {
+        if (successorCap == successorCount) {
+            return nodes.stream().limit(successorCount).toList();
+        }
+        var kept = new ArrayList<NodeRef>();
+        var others = new java.util.HashSet<String>();
+        for (NodeRef n : nodes) {
+            if (kept.size() == successorCap || others.size() == successorCount) {
+                break;
+            }
+            kept.add(n);
+            if (!n.address().equals(self.address())) {
+                others.add(n.address());
+            }
+        }
+        return kept;
     }
 
     public NodeRef finger(int i) {
@@ -127,12 +166,18 @@ public final class RoutingTable {
      * Thread-safe, unlike the rest of the table.
      */
     public long rangePermille() {
-        return rangePermille;
+        long ppm = rangePpm;
+        return ppm < 0 ? -1 : ppm / 1000;
+    }
+
+    /** {@link #rangePermille} in millionths: the unit a node's places are summed in. Thread-safe. */
+    public long rangePpm() {
+        return rangePpm;
     }
 
     private void noteRange() {
-        rangePermille = predecessor == null && successors.isEmpty() ? 1000
-                : predecessor == null || awaitingRecords ? -1 : predecessor.id().permilleTo(self.id());
+        rangePpm = predecessor == null && successors.isEmpty() ? Id.PPM
+                : predecessor == null || awaitingRecords ? -1 : predecessor.id().ppmTo(self.id());
     }
 
     /**

@@ -143,9 +143,25 @@ public final class Store {
         size = records.size();
     }
 
-    /** The first r successors: where this node's records are copied. */
+    /**
+     * The first r successors on other physical nodes: where this node's records are copied. A
+     * successor at this node's own address, or at the address of a nearer target, is skipped (a
+     * node with several places would otherwise copy to itself, and lose every copy with one
+     * crash); with one place per node these are the first r successors.
+     */
     public List<NodeRef> replicaTargets() {
-        return table.successors().stream().limit(settings.replicas()).toList();
+        var targets = new java.util.ArrayList<NodeRef>(settings.replicas());
+        var addresses = new java.util.HashSet<String>();
+        addresses.add(table.self().address());
+        for (NodeRef n : table.successors()) {
+            if (targets.size() == settings.replicas()) {
+                break;
+            }
+            if (addresses.add(n.address())) {
+                targets.add(n);
+            }
+        }
+        return targets;
     }
 
     /** Copies what this node owns to its replicas when they need it (see {@link ReplicaUpkeep}). */

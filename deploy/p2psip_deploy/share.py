@@ -1,0 +1,59 @@
+"""A node's share of the key space and the records it holds, as `status` prints them. Only the
+nodes know them: the servlet logs its counters, the backend's metrics among them (`dht.` + the
+backend's name), as `counters {name=value, ...}` to its console every `p2psip.metrics.interval`
+when they changed (`up` sets 10 s). Chord and Bryan report `*.range.ppm` (the share in
+millionths, summed over the node's places) and `*.range.permille`, and `*.records`; a backend
+without a ring of its own (memory, Hazelcast, Bamboo) reports no share."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+COUNTERS = re.compile(r"counters \{([^}]*)\}")
+
+
+@dataclass(frozen=True)
+class Share:
+    share: float | None    # of the key space, 0..1; None when the node has not logged one (or knows none yet)
+    records: int | None    # held, owned and replica copies together
+
+    def describe(self) -> str:
+        share = f"{self.share:.3f}" if self.share is not None else "-"
+        records = str(self.records) if self.records is not None else "-"
+        return f"share {share} records {records}"
+
+
+def last_counters(text: str) -> dict[str, int]:
+    """The last `counters {...}` of a node's console, as numbers by name; empty when there is none."""
+    found = COUNTERS.findall(text)
+    if not found:
+        return {}
+    counters = {}
+    for pair in found[-1].split(","):
+        name, _, value = pair.strip().partition("=")
+        if value.strip().lstrip("-").isdigit():
+            counters[name.strip()] = int(value)
+    return counters
+
+
+def of_counters(counters: dict[str, int]) -> Share:
+    """The share (from `*.range.ppm`, else `*.range.permille`; a negative value is unknown) and
+    the records (`*.records`) among a node's counters."""
+    def first(suffix: str) -> int | None:
+        return next((v for k, v in sorted(counters.items()) if k.endswith(suffix)), None)
+
+    ppm, permille = first(".range.ppm"), first(".range.permille")
+    share = (ppm / 1_000_000 if ppm is not None and ppm >= 0
+             else permille / 1000 if ppm is None and permille is not None and permille >= 0 else None)
+    return Share(share, first(".records"))
+
+
+def of_node(folder: Path) -> Share:
+    """What a node folder's console (logs/console.log) last said; unknown when it is missing."""
+    log = Path(folder) / "logs" / "console.log"
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return Share(None, None)
+    return of_counters(last_counters(text))

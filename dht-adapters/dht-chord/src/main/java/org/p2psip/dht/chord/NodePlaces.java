@@ -1,0 +1,186 @@
+package org.p2psip.dht.chord;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.p2psip.dht.Counters;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.Places;
+import org.p2psip.overlay.Transport;
+
+/**
+ * The places one physical Chord node takes on the ring ({@link Places}), each a {@link ChordNode}
+ * of its own, on the node's one transport and one loop. Every request names the place it is for
+ * (its id, first in the payload); this answers it with that place, and a request for a place it
+ * does not host with an error, which the sender takes as it takes an unreachable node. A request
+ * to another place of the same node is answered without the network.
+ *
+ * <p>Not thread-safe: used on the transport's event loop, except the places' thread-safe readings.
+ */
+final class NodePlaces {
+
+    private final Transport transport;
+    private final Loop loop;
+    private final List<ChordNode> places = new ArrayList<>();
+    private final Map<Id, ChordNode> byId = new HashMap<>();
+
+    NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters) {
+        this.transport = transport;
+        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
+        List<Id> ids = new ArrayList<>(Places.ids(transport.address(), settings.places()));
+        ids.set(0, first);
+        for (Id id : ids) {
+            var place = new ChordNode(this, id, settings, clock, counters);
+            places.add(place);
+            byId.putIfAbsent(id, place);
+        }
+        // peers reach a node's first place at the hash of its address, whatever id it was given
+        byId.putIfAbsent(Id.hash(transport.address()), places.get(0));
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    Loop loop() {
+        return loop;
+    }
+
+    /** Every place, the first (the one at the hash of the address, or the configured id) first. */
+    List<ChordNode> places() {
+        return places;
+    }
+
+    ChordNode first() {
+        return places.get(0);
+    }
+
+    /**
+     * Starts serving; the first place takes its place as a single node would (see
+     * {@link org.p2psip.dht.ring.Membership#start}), each other one beside the first, once the
+     * one before it joined: places joining one after the other find their neighbours among the
+     * places already there, while all at once they would all take one successor and sort
+     * themselves out one stabilisation at a time.
+     */
+    void start(String bootstrap, List<String> members) {
+        transport.serve(this::respond);
+        loop.execute(() -> {
+            first().membership().start(bootstrap, members);
+            startAfter(1, members);
+        });
+    }
+
+    private void startAfter(int i, List<String> members) {
+        if (i == places.size()) {
+            return;
+        }
+        places.get(i - 1).joined().whenComplete((ok, failure) -> loop.execute(() -> {
+            if (failure == null) {
+                places.get(i).membership().startBeside(first().self(), members);
+                startAfter(i + 1, members);
+            }
+        }));
+    }
+
+    /**
+     * The place an operation on {@code key} starts from: one that owns it, else the one whose id
+     * precedes it most closely (its lookup has the fewest steps left).
+     */
+    ChordNode placeFor(Id key) {
+        if (places.size() == 1) {
+            return first();
+        }
+        ChordNode closest = null;
+        for (ChordNode place : places) {
+            if (place.table().owns(key)) {
+                return place;
+            }
+            if (closest == null || place.self().id().distanceTo(key).compareTo(closest.self().id().distanceTo(key)) < 0) {
+                closest = place;
+            }
+        }
+        return closest;
+    }
+
+    /** A request's payload as it travels: the target place's id, then the message's own payload. */
+    static byte[] addressed(Id target, byte[] payload) {
+        return new Wire.Writer().id(target).raw(payload).bytes();
+    }
+
+    /** Sends a request to the place {@code to}; a place of this same node answers without the network. */
+    CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload, Duration deadline) {
+        if (!to.address().equals(transport.address())) {
+            return transport.request(to.address(), type, addressed(to.id(), payload), deadline).toCompletableFuture();
+        }
+        var answer = new CompletableFuture<byte[]>();
+        loop.execute(() -> {
+            CompletionStage<byte[]> local;
+            try {
+                local = dispatch(transport.address(), type, to.id(), payload);
+            } catch (RuntimeException e) {
+                local = CompletableFuture.failedFuture(e);
+            }
+            local.whenComplete((bytes, failure) -> {
+                if (failure == null) {
+                    answer.complete(bytes);
+                } else {
+                    DhtException why = DhtException.from(failure);
+                    // as a peer's error answer arrives: unreachable, unless it was overloaded
+                    answer.completeExceptionally(why.reason() == Reason.OVERLOADED ? why
+                            : new DhtException(Reason.UNREACHABLE, why.getMessage()));
+                }
+            });
+        });
+        return answer;
+    }
+
+    /** Answers a peer's request: the place it names answers the rest. On the loop. */
+    private CompletionStage<byte[]> respond(String sender, int type, byte[] payload) {
+        if (payload.length < Id.BYTES) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, "a request names no place"));
+        }
+        Id target = Id.of(Arrays.copyOfRange(payload, 0, Id.BYTES));
+        return dispatch(sender, type, target, Arrays.copyOfRange(payload, Id.BYTES, payload.length));
+    }
+
+    private CompletionStage<byte[]> dispatch(String sender, int type, Id target, byte[] payload) {
+        ChordNode place = byId.get(target);
+        if (place == null) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                    transport.address() + " hosts no place " + target));
+        }
+        return place.respond(sender, type, payload);
+    }
+
+    /** Records held, summed over the places. Thread-safe. */
+    long records() {
+        return places.stream().mapToLong(p -> p.store().size()).sum();
+    }
+
+    /**
+     * The share of the ring the places own, in millionths: the sum of those that know their
+     * range; -1 when none does. Thread-safe.
+     */
+    long rangePpm() {
+        long sum = 0;
+        boolean known = false;
+        for (ChordNode place : places) {
+            long ppm = place.table().rangePpm();
+            if (ppm >= 0) {
+                sum += ppm;
+                known = true;
+            }
+        }
+        return known ? sum : -1;
+    }
+}

@@ -1,0 +1,84 @@
+package org.p2psip.dht.ring;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The places one physical node takes on the ring (virtual nodes): place 0 is the hash of its
+ * address, as a node with one place has always been; place i > 0 the hash of
+ * {@code address + "#" + i}. With a single place per node the key space is shared badly among few
+ * nodes (two nodes: one owned 0.88 of the ring); with 64 the largest share among N nodes stays
+ * within 1.5/N. Each place is a full ring member of its own ({@link RoutingTable},
+ * {@link Membership}, {@link org.p2psip.dht.ring.store.Store}); the places of one node share its
+ * loop and its link. Thread-safe.
+ */
+public final class Places {
+
+    /** Ids of every address asked for, by count of places: a peer's id is checked on every message. */
+    private static final ConcurrentHashMap<String, Set<Id>> KNOWN = new ConcurrentHashMap<>();
+    private static final int KNOWN_MAX = 4096;
+
+    private Places() {
+    }
+
+    /** The id of place {@code i} of the node at {@code address}. */
+    public static Id id(String address, int i) {
+        return i == 0 ? Id.hash(address) : Id.hash(address + "#" + i);
+    }
+
+    /** The ids of the {@code count} places of the node at {@code address}, place 0 first. */
+    public static List<Id> ids(String address, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("a node takes at least 1 place, not " + count);
+        }
+        var ids = new ArrayList<Id>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(id(address, i));
+        }
+        return ids;
+    }
+
+    /**
+     * Whether {@code id} is one of the {@code count} places of the node at {@code address}: the
+     * check that a peer names an id its address may take. Cached per address (a bounded cache:
+     * it is cleared when it grows past a few thousand addresses).
+     */
+    public static boolean isPlaceOf(Id id, String address, int count) {
+        if (count == 1) {
+            return id.equals(Id.hash(address));
+        }
+        if (KNOWN.size() > KNOWN_MAX) {
+            KNOWN.clear();
+        }
+        return KNOWN.computeIfAbsent(count + " " + address, k -> Set.copyOf(ids(address, count))).contains(id);
+    }
+
+    /**
+     * The share of the ring each of {@code addresses} owns, in millionths, once every node took
+     * its {@code places} places and the ring settled: place p owns (its predecessor, p]. What a
+     * settled ring's nodes report (their places' {@link RoutingTable#rangePpm} summed), computed
+     * from the addresses alone. In the order of {@code addresses}.
+     */
+    public static Map<String, Long> sharesPpm(List<String> addresses, int places) {
+        record Place(Id id, String address) {
+        }
+        var all = new ArrayList<Place>();
+        for (String address : addresses) {
+            ids(address, places).forEach(id -> all.add(new Place(id, address)));
+        }
+        all.sort(Comparator.comparing(Place::id));
+        var shares = new LinkedHashMap<String, Long>();
+        addresses.forEach(a -> shares.put(a, 0L));
+        for (int i = 0; i < all.size(); i++) {
+            Place p = all.get(i);
+            Place before = all.get((i + all.size() - 1) % all.size());
+            shares.merge(p.address(), before.id().ppmTo(p.id()), Long::sum);
+        }
+        return shares;
+    }
+}
