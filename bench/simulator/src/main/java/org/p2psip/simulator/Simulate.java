@@ -30,7 +30,14 @@ public final class Simulate {
             System.exit(2);
             return;
         }
-        Minute total = run(settings, System.err);
+        Minute total;
+        try {
+            total = run(settings, System.err);
+        } catch (IllegalArgumentException e) {
+            System.err.println("simulate: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         System.out.println(summary(settings, total));
     }
 
@@ -67,8 +74,12 @@ public final class Simulate {
         for (var option : settings.options().entrySet()) {
             config = config.with(option.getKey(), option.getValue());
         }
+        if (settings.places() > 1 && !settings.backend().equals("chord")) {
+            throw new IllegalArgumentException("--places applies to chord only");
+        }
         return switch (settings.backend()) {
-            case "chord" -> new ChordBackend(time, latencies, config, settings.seed());
+            case "chord" -> new ChordBackend(time, latencies,
+                    config.with("p2psip.chord.places", String.valueOf(settings.places())), settings.seed());
             case "bryan" -> new BryanBackend(time, latencies, config);
             default -> new BambooBackend(time, latencies, config, settings.seed());
         };

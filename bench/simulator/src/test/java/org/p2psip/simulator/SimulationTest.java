@@ -1,0 +1,75 @@
+package org.p2psip.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs of real nodes in virtual time: the same seed gives the same run, and overlays of 200 nodes
+ * answer every lookup correctly and keep every acknowledged record. The runs under churn that the
+ * issue's targets ask for are in the bench (bench/simulate), where their figures are reported.
+ */
+class SimulationTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void theSameSeedGivesTheSameRunMinuteByMinute() throws IOException {
+        run("chord", 40, 5, 2, 7, folder.resolve("a"));
+        run("chord", 40, 5, 2, 7, folder.resolve("b"));
+        List<String> first = csv(folder.resolve("a"));
+        List<String> second = csv(folder.resolve("b"));
+        assertEquals(first, second);
+        assertTrue(first.size() == 3 && !first.get(1).equals(first.get(2)), "two minutes with traffic: " + first);
+    }
+
+    @Test
+    void anotherSeedGivesAnotherRun() throws IOException {
+        run("chord", 40, 5, 2, 7, folder.resolve("a"));
+        run("chord", 40, 5, 2, 8, folder.resolve("b"));
+        List<String> first = csv(folder.resolve("a"));
+        List<String> other = csv(folder.resolve("b"));
+        assertTrue(!first.equals(other), "seeds 7 and 8 ran alike: " + first);
+    }
+
+    @Test
+    void chordWithoutChurnAnswersEveryLookupAndLosesNothing() {
+        assertPerfect(run("chord", 200, 0, 2, 1, folder));
+    }
+
+    @Test
+    void bambooWithoutChurnAnswersEveryLookupAndLosesNothing() {
+        assertPerfect(run("bamboo", 200, 0, 2, 1, folder));
+    }
+
+    private static void assertPerfect(Minute total) {
+        assertTrue(total.gets > 500, "too few lookups to judge: " + total.gets);
+        assertEquals(total.gets, total.correct, "lookups not correct: " + total.row());
+        assertEquals(0, total.putsFailed, "puts failed: " + total.row());
+        assertEquals(0, total.lost, "acknowledged records lost: " + total.row());
+        assertTrue(total.hopsQuantile(0.5) >= 1, "lookups took no hops: " + total.row());
+    }
+
+    private static Minute run(String backend, int nodes, double session, double minutes, long seed, Path out) {
+        var settings = Settings.parse("--backend", backend, "--nodes", String.valueOf(nodes), "--session-time",
+                String.valueOf(session), "--duration", String.valueOf(minutes), "--seed", String.valueOf(seed),
+                "--warmup", "1", "--out", out.toString());
+        return Simulate.run(settings, new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    private static List<String> csv(Path out) throws IOException {
+        try (var files = Files.list(out)) {
+            Path table = files.filter(f -> f.toString().endsWith(".csv")).findFirst().orElseThrow();
+            return Files.readAllLines(table);
+        }
+    }
+}
