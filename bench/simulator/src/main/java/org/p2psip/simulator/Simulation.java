@@ -2,8 +2,10 @@ package org.p2psip.simulator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -32,7 +34,7 @@ final class Simulation {
     private final List<Member> ready = new ArrayList<>();
     private final Map<Member, Integer> readyAt = new HashMap<>();
     private final Map<Member, long[]> hopsSeen = new HashMap<>();
-    private final List<Member> all = new ArrayList<>();
+    private final Set<Member> all = new LinkedHashSet<>();
     private int nextAddress;
     private boolean churning;
     private Minute minute = new Minute(0);
@@ -125,7 +127,7 @@ final class Simulation {
         String address = "10." + (n >> 16 & 255) + "." + (n >> 8 & 255) + "." + (n & 255) + ":5060";
         String bootstrap = ready.isEmpty() ? "" : ready.get(random.nextInt(ready.size())).address();
         if (!all.isEmpty() && bootstrap.isEmpty()) {
-            bootstrap = all.get(0).address(); // the founder, still joining itself
+            bootstrap = all.iterator().next().address(); // the founder, still joining itself
         }
         Member member = backend.start(address, bootstrap);
         all.add(member);

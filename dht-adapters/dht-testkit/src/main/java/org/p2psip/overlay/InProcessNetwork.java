@@ -2,7 +2,6 @@ package org.p2psip.overlay;
 
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
@@ -147,8 +146,8 @@ public final class InProcessNetwork implements AutoCloseable {
         if (target == null) {
             return false;
         }
-        int bytes = frame.payload().length + frame.sender().getBytes(StandardCharsets.UTF_8).length
-                + FRAME_OVERHEAD_BYTES;
+        // addresses are host:port, ASCII: a character is a byte
+        int bytes = frame.payload().length + frame.sender().length() + FRAME_OVERHEAD_BYTES;
         traffic(frame.sender()).sent.add(bytes);
         sentTotal.add(bytes);
         if (silenced.contains(to) || silenced.contains(frame.sender()) || lost()) {
