@@ -180,7 +180,7 @@ final class PeerRing implements RingMessages, RecordLink {
         if (table.owns(newcomer.id()) || newcomer.equals(table.predecessor()) || table.successors().isEmpty()) {
             peer.counters().increment("bryan.admitted");
             PeerResponse admitted = links200(true);
-            membership().handIn(newcomer, table.predecessor());
+            membership().handIn(newcomer);
             return admitted;
         }
         NodeRef next = peer.links().nextHop(newcomer.id());

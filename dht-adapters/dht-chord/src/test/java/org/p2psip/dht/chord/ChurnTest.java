@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.config.NodeOptions;
@@ -128,6 +129,40 @@ class ChurnTest {
             assertAllReadable(through, 2000);
         }
         assertTrue(again.metrics().get("chord.join.retries") >= 1, "its bootstrap, node 0, was tried first");
+    }
+
+    /**
+     * A node crashed, and a fresh one joined just after it, before its successor noticed the
+     * crash: the successor, still naming the dead node its predecessor, handed the newcomer only
+     * the range between the two. The newcomer then learnt of the dead node's own predecessor and
+     * owned the dead node's range too, without its records (the successor held their copies):
+     * every acknowledged binding there read as absent. Neither the successor's probe of its
+     * predecessor nor fix-fingers run here, so that the successor hears of the crash only through
+     * the newcomer's notify, as in the overlay simulator's run that lost a record.
+     */
+    @Test
+    void aNodeJoiningBeforeItsSuccessorNoticedTheCrashOfThePredecessorTakesOverThatRangeWithItsRecords() {
+        ring = new Ring(clock, false)
+                .with(ChordOptions.CHECK_PREDECESSOR_INTERVAL.name(), "1h")
+                .with(ChordOptions.FIX_FINGERS_INTERVAL.name(), "1h");
+        for (int i = 0; i < 4; i++) {
+            ring.add();
+        }
+        ring.awaitSettled();
+        writeAll(2000);
+        List<ChordDht> sorted = ring.byId();
+        int p = sorted.get(1) == ring.nodes.get(0) ? 2 : 1; // not the bootstrap the joiner asks
+        ChordDht victim = sorted.get(p);
+        Id after = sorted.get(p + 1).self().id();
+        String address = IntStream.range(0, 10_000).mapToObj(i -> "joiner-" + i + ":6070")
+                .filter(a -> Id.hash(a).inOpen(victim.self().id(), after)).findFirst().orElseThrow();
+        victim.crash();
+        ring.nodes.remove(victim);
+        ring.add(address);
+        ring.awaitSettled();
+        for (ChordDht through : ring.nodes) {
+            assertAllReadable(through, 2000);
+        }
     }
 
     /** Four in-process nodes configured as deploy lays them out (node 0 the founder, all listed as members), 2,000 AORs written. */
