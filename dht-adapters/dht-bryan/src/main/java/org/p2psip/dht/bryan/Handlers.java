@@ -7,6 +7,8 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.store.Batches;
+import org.p2psip.dht.ring.store.Record;
 import org.p2psip.dht.ring.store.Store;
 import org.p2psip.dht.ring.store.Write;
 
@@ -160,12 +162,48 @@ final class Handlers {
         if (!in.contentType().equals(RecordsBody.TYPE)) {
             return peer.reply(400, "A copy needs a body of " + RecordsBody.TYPE, null, List.of(), "", new byte[0]);
         }
+        List<Record> received;
         try {
-            peer.store().merge(RecordsBody.decode(in.body()));
+            received = RecordsBody.decode(in.body());
         } catch (MalformedBindingException e) {
             return peer.reply(400, "Bad records body: " + e.getMessage(), null, List.of(), "", new byte[0]);
         }
+        List<Record> passed = behind(peer, in.sender().peer(), received);
+        peer.store().merge(received);
+        if (!passed.isEmpty()) {
+            peer.counters().add("bryan.copies.passed-back", passed.size());
+            var batches = new Batches(passed, peer.ring());
+            NodeRef predecessor = peer.links().table().predecessor();
+            for (int i = 0; batches.has(i); i++) {
+                peer.ring().send(predecessor, batches.get(i));
+            }
+        }
         return peer.reply(200, "OK", null, List.of(), "", new byte[0]);
+    }
+
+    /**
+     * The records of a copy that belong to a peer before this one, sent by a peer after it, and
+     * newer than what this peer holds: they go on to the predecessor. A peer hands a new
+     * predecessor the range between it and the old one, (old, new]; while joins ran concurrently
+     * the ring may have held several peers there that the hander never saw (a peer placed by one
+     * that believed it owned the newcomer's id), each already serving its own part. Kept only by
+     * the new predecessor, as if a replica, the hander's acknowledged writes in those parts were
+     * never seen by their owners, which answered "absent" for them for good. Passed back from
+     * predecessor to predecessor, each record ends at its owner. A replica copy comes from the
+     * owner, before this peer, and is not passed back; nor is a record this peer held already, so
+     * that two peers never pass one back and forth.
+     */
+    private static List<Record> behind(BryanPeer peer, NodeRef sender, List<Record> received) {
+        NodeRef predecessor = peer.links().table().predecessor();
+        if (predecessor == null || predecessor.equals(sender)) {
+            return List.of();
+        }
+        Id self = peer.self().id();
+        Store store = peer.store();
+        return received.stream()
+                .filter(r -> !r.key().inHalfOpen(predecessor.id(), self) && sender.id().inOpen(self, r.key()))
+                .filter(r -> store.record(r.key()) == null || store.record(r.key()).stamp() < r.stamp())
+                .toList();
     }
 
     private static CompletableFuture<PeerResponse> answer(BryanPeer peer, int status, String reason) {
