@@ -49,7 +49,7 @@ public final class Simulate {
         rows.add(Minute.HEADER);
         long started = System.nanoTime();
         try (Backend backend = backend(settings, time, latencies)) {
-            var simulation = new Simulation(settings, time, backend);
+            var simulation = new Simulation(settings, time, backend, log);
             Minute total = simulation.run(minute -> {
                 rows.add(minute.row());
                 log.printf(Locale.ROOT, "simulate: minute %d: %d nodes, %.2f%% correct, %d crashes, "

@@ -1,5 +1,6 @@
 package org.p2psip.simulator;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -26,6 +27,7 @@ final class Simulation {
     private static final long QUIET_FROM = 45 * SECOND;
 
     private final Settings settings;
+    private final PrintStream log;
     private final SimulatedTime time;
     private final Backend backend;
     private final SplittableRandom random;
@@ -39,13 +41,14 @@ final class Simulation {
     private boolean churning;
     private Minute minute = new Minute(0);
 
-    Simulation(Settings settings, SimulatedTime time, Backend backend) {
+    Simulation(Settings settings, SimulatedTime time, Backend backend, PrintStream log) {
         this.settings = settings;
+        this.log = log;
         this.time = time;
         this.backend = backend;
         this.random = new SplittableRandom(settings.seed());
         this.churn = new Churn(settings.churn(), settings.sessionMinutes(), random.split());
-        this.workload = new Workload(time, random.split(), settings.records());
+        this.workload = new Workload(time, random.split(), settings.records(), log);
     }
 
     /** Runs the whole simulation; {@code each} gets every measured minute as it ends. Returns the totals. */
@@ -87,6 +90,10 @@ final class Simulation {
         while (ready.size() < settings.nodes() && waited < 10 * MINUTE) {
             time.runFor(SECOND);
             waited += SECOND;
+        }
+        if (ready.size() < settings.nodes()) {
+            log.printf("simulate: %d of %d nodes had not joined 10 minutes after the last one started%n",
+                    settings.nodes() - ready.size(), settings.nodes());
         }
         time.runFor((long) (settings.warmupMinutes() * MINUTE));
         for (Member member : ready) {

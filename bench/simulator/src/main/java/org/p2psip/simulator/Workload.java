@@ -1,5 +1,6 @@
 package org.p2psip.simulator;
 
+import java.io.PrintStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +25,7 @@ final class Workload {
     private static final long HUNG_NANOS = 60_000_000_000L;
 
     private final SimulatedTime time;
+    private final PrintStream log;
     private final SplittableRandom random;
     private final Record[] records;
 
@@ -38,8 +40,9 @@ final class Workload {
         }
     }
 
-    Workload(SimulatedTime time, SplittableRandom random, int records) {
+    Workload(SimulatedTime time, SplittableRandom random, int records, PrintStream log) {
         this.time = time;
+        this.log = log;
         this.random = random;
         this.records = new Record[records];
         for (int i = 0; i < records; i++) {
@@ -168,7 +171,7 @@ final class Workload {
                 check(record, from, attempt + 1, minute, done);
             } else {
                 minute.lost++;
-                System.err.println("simulate: lost " + record.aor + " acked " + record.acked + " maybe " + record.maybe
+                log.println("simulate: lost " + record.aor + " acked " + record.acked + " maybe " + record.maybe
                         + " last read " + (failure != null ? failure : found.version()) + " through " + member.address());
                 done.run();
             }
