@@ -77,11 +77,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Map<Id, Long> deadUntil = new HashMap<>();
     private final Set<Id> probing = new HashSet<>();
     private final Map<Id, Integer> silences = new HashMap<>();
+    /** When each known node last answered or spoke to this one ({@link #nanoTime}). */
+    private final Map<Id, Long> lastHeard = new HashMap<>();
+    private final Duration tablePeriod;
     private final RootService root;
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
     private volatile boolean closed;
     private boolean leaving;
+    /**
+     * Between a join's first message and its taking the root's state: the others may know this
+     * node already (it asked them the way), but its tables hold only the few nodes met so far,
+     * so it must not take itself for any key's root. It sends requests on instead.
+     */
+    private volatile boolean joining;
 
     /**
      * @param loop    where all the node's work runs
@@ -102,6 +111,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.rtt = new RttEstimator(config.get(BambooOptions.MIN_TIMEOUT), config.get(BambooOptions.MAX_TIMEOUT));
         this.deadline = config.get(BambooOptions.DEADLINE);
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
+        this.tablePeriod = config.get(BambooOptions.TABLE_PERIOD);
         this.random = new Random(self.id().value().longValue());
         this.storage = openStorage.apply(loop);
         this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
@@ -160,16 +170,24 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         if (bootstrap.isBlank() || bootstrap.equals(self.address())) {
             return CompletableFuture.completedFuture(null);
         }
-        return onLoop(() -> network.request(bootstrap, new Ping(self), maxTimeout)
-                .thenComposeAsync(pong -> {
-                    heard(((Pong) pong).from());
-                    return locate(self.id(), nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>());
-                }, loop)
-                .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
-                .thenCompose(state -> {
-                    ((Handles) state).handles().forEach(this::heard);
-                    return maintenance.exchangeLeafSets();
-                }));
+        return onLoop(() -> {
+            joining = true;
+            return network.request(bootstrap, new Ping(self), maxTimeout)
+                    .thenComposeAsync(pong -> {
+                        NodeHandle first = ((Pong) pong).from();
+                        heard(first);
+                        // from the bootstrap, not from this node's tables: they hold the bootstrap
+                        // alone, which makes this node the nearest to its own id, its own "root"
+                        return locate(self.id(), nanoTime() + deadline.toNanos(), new Step(first, false), 0, 0, new HashSet<>());
+                    }, loop)
+                    .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
+                    .thenCompose(state -> {
+                        ((Handles) state).handles().forEach(this::heard);
+                        joining = false; // its leaf set is now the root's neighbourhood: it may be a root
+                        return maintenance.exchangeLeafSets();
+                    })
+                    .whenComplete((v, e) -> joining = false); // a failed attempt leaves it serving alone until the next
+        });
     }
 
     /**
@@ -258,7 +276,17 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             counters.add("bamboo.lookup.hops", found.hops());
             counters.increment("bamboo.lookup.hops." + found.hops());
             if (found.root().equals(self)) {
-                return root.execute(request);
+                Step own = router.next(request.key());
+                if (own.last() && own.node().equals(self)) {
+                    return root.execute(request);
+                }
+                // a hop named this node, or every way on failed: this node is no root of the key
+                // by its own leaf set, and a write stored here would be out of every holder's reach
+                if (own.last() && tries < MAX_RETRIES) {
+                    return attempt(request, deadlineAt, own, tries + 1, avoid);
+                }
+                return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                        "no way to the root of " + request.key() + " from " + self));
             }
             // the root's work (storage, replicas) takes unknown time under load: it gets the whole
             // deadline, and a silent root is found by leaf-set maintenance, not by this request
@@ -302,7 +330,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         Duration timeout = min(rtt.timeout(via.id()), left);
         return send(via, new Lookup(self, key), timeout).thenCompose(reply -> {
             Hop hop = (Hop) unlessFailure(reply);
-            if (hop.node().equals(via)) {
+            if (hop.node().equals(via) || (joining && hop.node().equals(self))) {
+                // a joining node looks up its own id: the hop that names it knows its neighbourhood
                 return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
             }
             if (!hop.last() && avoid.contains(hop.node().id())) {
@@ -357,11 +386,27 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return done(new Handles(maintenance.tableState(t.row())));
         } else if (request instanceof Lookup l) {
             heard(l.from());
-            Step step = router.next(l.key());
+            NodeHandle on = joining ? router.nearestOther(l.key(), l.from().id()) : null;
+            if (on != null) {
+                return done(new Hop(on, false));
+            }
+            Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id()) : router.next(l.key());
+            vouchFor(step.node());
             return done(new Hop(step.node(), step.last() || step.node().equals(self)));
         } else if (request instanceof Keyed k) {
+            NodeHandle on = joining ? router.nearestOther(k.key(), self.id()) : null;
+            if (on != null) {
+                return done(new Redirect(new Hop(on, false)));
+            }
             Step step = router.next(k.key());
-            return step.node().equals(self) ? root.execute(k) : done(new Redirect(new Hop(step.node(), step.last())));
+            if (step.node().equals(self)) {
+                // the root only by its leaf set's word: nearest among the nodes it merely knows
+                // would make it a root no other node's repair or lookup finds
+                return step.last() ? root.execute(k)
+                        : done(new Failure(Reason.UNREACHABLE, "node " + self + " knows no way to " + k.key()));
+            }
+            vouchFor(step.node());
+            return done(new Redirect(new Hop(step.node(), step.last())));
         } else if (request instanceof Store s) {
             heard(s.from());
             return storage.mergeAll(s.copies()).thenApply(n -> new Done());
@@ -377,6 +422,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return;
         }
         deadUntil.remove(node.id());
+        lastHeard.put(node.id(), nanoTime());
         boolean changed = leafSet.add(node);
         table.add(node);
         if (changed) {
@@ -414,6 +460,22 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     }
 
     /**
+     * A node this one names as the next hop: if it has not been heard from for a table period, it
+     * is probed (a routing-table entry is otherwise only checked when tuning picks its row, and a
+     * dead one named to every origin would send them all the wrong way until then). Its strikes
+     * drop it; the origin meanwhile routes around it.
+     */
+    private void vouchFor(NodeHandle next) {
+        if (next.equals(self)) {
+            return;
+        }
+        Long heardAt = lastHeard.get(next.id());
+        if (heardAt == null || nanoTime() - heardAt > tablePeriod.toNanos()) {
+            suspect(next);
+        }
+    }
+
+    /**
      * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
      * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout is
      * routed around and {@link #suspect}ed instead). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
@@ -445,6 +507,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         long now = nanoTime();
         deadUntil.values().removeIf(until -> until - now < 0);
         silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
+        lastHeard.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
     }
 
     /**
@@ -461,6 +524,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (e == null) {
                 rtt.observe(to.id(), Duration.ofNanos(nanoTime() - start));
                 silences.remove(to.id());
+                lastHeard.put(to.id(), nanoTime());
                 reply.complete(m);
             } else {
                 Throwable cause = DhtException.unwrap(e);

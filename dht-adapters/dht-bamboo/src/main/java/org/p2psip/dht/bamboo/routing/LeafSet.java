@@ -73,10 +73,14 @@ public final class LeafSet {
 
     /**
      * Whether {@code key} lies between the farthest members of the two sides, so that the node
-     * nearest it is known here. A side not full means the whole overlay is known.
+     * nearest it is known here. A side not full, or sides that share a member (the two ways
+     * round meet), mean the whole overlay is known.
      */
     public boolean covers(Id key) {
         if (clockwise.size() < side || counter.size() < side) {
+            return true;
+        }
+        if (clockwise.stream().anyMatch(n -> counter.stream().anyMatch(m -> m.id().equals(n.id())))) {
             return true;
         }
         Id from = counter.get(counter.size() - 1).id();

@@ -46,6 +46,42 @@ public final class Router {
         return new Step(rareCase(key, avoid), false);
     }
 
+    /**
+     * As {@link #next(Id)} with {@code joiner} left out: the way for a node's lookup of its own
+     * id when it joins, which must end at its nearest neighbour rather than at itself.
+     */
+    public Step nextForJoin(Id key, Id joiner) {
+        if (leafSet.covers(key)) {
+            NodeHandle best = self;
+            for (NodeHandle n : leafSet.members()) {
+                if (!n.id().equals(joiner) && key.closer(n.id(), best.id())) {
+                    best = n;
+                }
+            }
+            return new Step(best, true);
+        }
+        NodeHandle entry = table.next(key);
+        if (entry != null && !entry.id().equals(joiner)) {
+            return new Step(entry, false);
+        }
+        return new Step(rareCase(key, java.util.Set.of(joiner)), false);
+    }
+
+    /**
+     * The known node nearest {@code key} other than this one and {@code asker}, null when there
+     * is none: where a node that is still joining sends a request on, since
+     * tables made of the few nodes it has met so far are no ground to call itself a key's root.
+     */
+    public NodeHandle nearestOther(Id key, Id asker) {
+        NodeHandle best = null;
+        for (NodeHandle n : candidates()) {
+            if (!n.id().equals(asker) && (best == null || key.closer(n.id(), best.id()))) {
+                best = n;
+            }
+        }
+        return best;
+    }
+
     private NodeHandle rareCase(Id key) {
         return rareCase(key, java.util.Set.of());
     }
