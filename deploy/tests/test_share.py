@@ -25,6 +25,14 @@ def test_the_last_counters_of_a_console_count_and_a_share_in_thousandths_alone_i
     assert share.of_counters(share.last_counters(console)) == share.Share(0.5, 7)
 
 
+def test_bryans_share_summed_over_its_places_is_read_as_chords_is():
+    console = ("counters {dht.bryan.places=64, dht.bryan.range.permille=289, dht.bryan.range.ppm=289512, "
+               "dht.bryan.records=5678, dht.bryan.requests.in=12}\n")
+    found = share.of_counters(share.last_counters(console))
+    assert found == share.Share(0.289512, 5678)
+    assert found.describe() == "share 0.290 records 5678"
+
+
 def test_an_unknown_range_or_a_backend_without_one_prints_dashes(tmp_path):
     assert share.of_counters({"dht.chord.range.ppm": -1, "dht.chord.records": 3}).describe() == "share - records 3"
     assert share.of_counters({"dht.memory.gets": 1}).describe() == "share - records -"

@@ -15,7 +15,7 @@ import java.util.Map;
  * @param seed             every draw (latencies, churn, workload) comes from it
  * @param opsPerNodeMinute user operations per node and minute (a get or a put of a registration)
  * @param records          how many AORs the workload writes and reads
- * @param places           places on the ring per node (Chord only; 1: one id per node)
+ * @param places           places on the ring per node (Chord and Bryan; 1: one id per node)
  * @param joinsPerSecond   how fast the overlay is built before the measurement
  * @param warmupMinutes    time after the last join before the measurement starts
  * @param out              folder for the per-minute CSV

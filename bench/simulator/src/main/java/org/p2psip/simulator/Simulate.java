@@ -74,13 +74,14 @@ public final class Simulate {
         for (var option : settings.options().entrySet()) {
             config = config.with(option.getKey(), option.getValue());
         }
-        if (settings.places() > 1 && !settings.backend().equals("chord")) {
-            throw new IllegalArgumentException("--places applies to chord only");
+        if (settings.places() > 1 && settings.backend().equals("bamboo")) {
+            throw new IllegalArgumentException("--places applies to chord and bryan only");
         }
         return switch (settings.backend()) {
             case "chord" -> new ChordBackend(time, latencies,
                     config.with("p2psip.chord.places", String.valueOf(settings.places())), settings.seed());
-            case "bryan" -> new BryanBackend(time, latencies, config);
+            case "bryan" -> new BryanBackend(time, latencies,
+                    config.with("p2psip.bryan.places", String.valueOf(settings.places())));
             default -> new BambooBackend(time, latencies, config, settings.seed());
         };
     }

@@ -1,13 +1,6 @@
 package org.p2psip.integration;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +12,6 @@ import org.junit.jupiter.api.Test;
  */
 class ChordNodesIT extends SharedBindingsIT {
 
-    private static final Pattern NODE = Pattern.compile("^node .* share (\\S+) records (\\S+)");
     /** How long the places may take to settle after up and to be logged (the nodes log every second here). */
     private static final Duration SETTLE = Duration.ofSeconds(120);
 
@@ -38,47 +30,7 @@ class ChordNodesIT extends SharedBindingsIT {
     @Test
     @Order(0)
     void statusShowsFourNodesSharingTheKeySpaceWithinThreeEighthsEach() {
-        long end = System.nanoTime() + SETTLE.toNanos();
-        List<String> lines;
-        List<Double> shares;
-        do {
-            lines = deployment.status();
-            shares = shares(lines);
-            if (shares.size() == 4 && Math.abs(sum(shares) - 1) <= 0.002) {
-                break;
-            }
-            pause();
-        } while (System.nanoTime() < end);
-        assertEquals(4, shares.size(), "a share for each of the four nodes in status: " + lines);
-        assertEquals(1, sum(shares), 0.002, "the shares add up to the whole ring: " + lines);
-        for (double share : shares) {
-            assertTrue(share <= 0.375, "every node's share is at most 0.375: " + lines);
-        }
-    }
-
-    /** The share on each node line; a line whose share is unknown yet ("-") gives none. */
-    private static List<Double> shares(List<String> lines) {
-        var shares = new ArrayList<Double>();
-        for (String line : lines) {
-            Matcher m = NODE.matcher(line);
-            if (m.find() && !m.group(1).equals("-")) {
-                shares.add(Double.parseDouble(m.group(1)));
-            }
-        }
-        return shares;
-    }
-
-    private static double sum(List<Double> shares) {
-        return shares.stream().mapToDouble(Double::doubleValue).sum();
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(1000); // polling status until the ring settled, not waiting a fixed time
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail(e);
-        }
+        StatusShares.assertEvenlyShared(deployment, 4, SETTLE);
     }
 }
 

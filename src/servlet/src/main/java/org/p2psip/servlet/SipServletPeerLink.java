@@ -29,7 +29,7 @@ import org.p2psip.dht.bryan.PeerResponse;
 
 /**
  * Peer REGISTERs through the SIP servlet container itself: sent as UAC requests made with the
- * {@link SipFactory}, their responses handed back by {@link BryanSipServlet#doResponse}, and
+ * {@link SipFactory} to {@code sip:host:port;transport=tcp;peer-id=PEER-ID} (the target place), their responses handed back by {@link BryanSipServlet#doResponse}, and
  * received ones answered with {@code createResponse}. The container's own parser reads every
  * message; only the DHT-* header values are the overlay's to read. Thread-safe.
  *
@@ -62,7 +62,8 @@ final class SipServletPeerLink extends AbstractPeerLink {
         try {
             Address peer = factory.createAddress(request.peerUri());
             SipServletRequest register = factory.createRequest(session, "REGISTER", peer, peer);
-            register.setRequestURI(factory.createURI("sip:" + target + uriParameters));
+            register.setRequestURI(factory.createURI("sip:" + target + uriParameters + (request.target().isEmpty() ? ""
+                    : ";" + PeerRequest.TARGET_PARAMETER + "=" + request.target())));
             if (request.expires() >= 0) {
                 register.setExpires(request.expires());
             }
@@ -118,7 +119,7 @@ final class SipServletPeerLink extends AbstractPeerLink {
         PeerRequest peerRequest;
         try {
             peerRequest = new PeerRequest(request.getTo().getURI().toString(), request.getExpires(),
-                    dhtHeaders(request), contentType(request), body(request));
+                    dhtHeaders(request), contentType(request), body(request), targetOf(request));
         } catch (IOException | RuntimeException e) {
             send(request, PeerResponse.refusal(400, "Unreadable peer REGISTER: " + e.getMessage()));
             return;
@@ -145,6 +146,12 @@ final class SipServletPeerLink extends AbstractPeerLink {
         } finally {
             Sessions.release(request);
         }
+    }
+
+    /** The target place's Peer-ID, the Request-URI's {@code peer-id} parameter; "" without one. */
+    private static String targetOf(SipServletRequest request) {
+        String place = request.getRequestURI().getParameter(PeerRequest.TARGET_PARAMETER);
+        return place == null ? "" : place;
     }
 
     private static List<PeerHeader> dhtHeaders(SipServletMessage message) {

@@ -17,7 +17,8 @@ import org.p2psip.dht.ring.NodeRef;
 record Answer(int status, String reason, NodeRef responder, NodeRef contact, List<LinkHeader> links,
               String contentType, byte[] body) {
 
-    static Answer read(PeerResponse response, Signature signature, String requestAuth) {
+    /** @param places the places each peer of the overlay takes: every Peer-ID named must be one of its address's */
+    static Answer read(PeerResponse response, Signature signature, String requestAuth, int places) {
         boolean refusal = response.status() >= 400 && response.values(PeerIdHeader.NAME).isEmpty();
         if (refusal) {
             return new Answer(response.status(), response.reason(), null, null, List.of(), "", new byte[0]);
@@ -27,16 +28,16 @@ record Answer(int status, String reason, NodeRef responder, NodeRef contact, Lis
         }
         try {
             List<String> ids = response.values(PeerIdHeader.NAME);
-            NodeRef responder = ids.size() == 1 ? PeerIdHeader.parse(ids.get(0)).peer() : null;
+            NodeRef responder = ids.size() == 1 ? PeerIdHeader.parse(ids.get(0), places).peer() : null;
             NodeRef contact = null;
             if (response.status() / 100 == 3) {
                 String uri = response.contact().trim();
                 uri = uri.startsWith("<") && uri.endsWith(">") ? uri.substring(1, uri.length() - 1) : uri;
-                contact = PeerUri.parse("Contact", response.contact(), uri);
+                contact = PeerUri.parse("Contact", response.contact(), uri, places);
             }
             var links = new ArrayList<LinkHeader>();
             for (String link : response.values(LinkHeader.NAME)) {
-                links.add(LinkHeader.parse(link));
+                links.add(LinkHeader.parse(link, places));
             }
             return new Answer(response.status(), response.reason(), responder, contact, List.copyOf(links),
                     response.contentType(), response.body());
@@ -47,10 +48,15 @@ record Answer(int status, String reason, NodeRef responder, NodeRef contact, Lis
 
     /** One operation's answer from the body of a batch's 200, which {@code responder} signed. */
     static Answer of(OpsBody.Reply reply, NodeRef responder) {
+        return of(reply, responder, 1);
+    }
+
+    /** As {@link #of(OpsBody.Reply, NodeRef)}, from an overlay whose peers take {@code places} places. */
+    static Answer of(OpsBody.Reply reply, NodeRef responder, int places) {
         NodeRef contact = null;
         if (reply.status() / 100 == 3) {
             try {
-                contact = PeerUri.parse("Contact", reply.contact(), reply.contact());
+                contact = PeerUri.parse("Contact", reply.contact(), reply.contact(), places);
             } catch (MalformedHeaderException e) {
                 throw new DhtException(Reason.UNREACHABLE, "a batch answer with a bad contact: " + e.getMessage());
             }

@@ -1,6 +1,7 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -29,12 +30,15 @@ import org.p2psip.dht.ring.NodeRef;
  */
 public final class BryanDht implements Dht {
 
+    private final PeerPlaces places;
+    /** The first place: the peer as a one-place ring knows it. */
     private final BryanPeer peer;
     private final Counters counters;
     private volatile boolean closed;
 
-    private BryanDht(BryanPeer peer, Counters counters) {
-        this.peer = peer;
+    private BryanDht(PeerPlaces places, Counters counters) {
+        this.places = places;
+        this.peer = places.first();
         this.counters = counters;
     }
 
@@ -45,9 +49,9 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock) {
         var counters = new Counters();
-        var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters);
-        peer.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(peer, counters);
+        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters);
+        places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
+        return new BryanDht(places, counters);
     }
 
     /**
@@ -57,15 +61,20 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
         var counters = new Counters();
-        var peer = new BryanPeer(link, BryanSettings.from(config), clock, counters, loop);
-        peer.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(peer, counters);
+        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop);
+        places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
+        return new BryanDht(places, counters);
     }
 
-    /** Completes when the peer has its place on the ring (at once for the first peer). */
+    /** Completes when every place of the peer has its place on the ring (at once for the first peer of one place). */
     @Override
     public CompletionStage<Void> joined() {
-        return peer.joined().copy();
+        return all(BryanPeer::joined);
+    }
+
+    /** Completes when the stage {@code each} gives of every place has, failed when one failed. */
+    private CompletableFuture<Void> all(Function<BryanPeer, CompletableFuture<Void>> each) {
+        return CompletableFuture.allOf(places.places().stream().map(each).toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -75,7 +84,7 @@ public final class BryanDht implements Dht {
      */
     @Override
     public CompletionStage<Void> settled() {
-        return peer.onLoop(() -> peer.membership().settled());
+        return places.onLoop(() -> all(p -> p.membership().settled()));
     }
 
     /**
@@ -84,9 +93,10 @@ public final class BryanDht implements Dht {
      * then every key it would own is still served by no one, and operations wait for the ring.
      */
     public CompletionStage<Void> placed() {
-        return peer.membership().placed().copy();
+        return all(p -> p.membership().placed());
     }
 
+    /** This peer's SIP address and the Peer-ID of its first place. */
     public NodeRef self() {
         return peer.self();
     }
@@ -97,6 +107,11 @@ public final class BryanDht implements Dht {
      */
     BryanPeer peer() {
         return peer;
+    }
+
+    /** Every place of the peer, the first first; for this package's tests, as {@link #peer()}. */
+    List<BryanPeer> places() {
+        return places.places();
     }
 
     @Override
@@ -145,8 +160,8 @@ public final class BryanDht implements Dht {
         if (closed) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
         }
-        return peer.onLoop(() -> RoutedCall.forUser(peer, new OpsBody.Op(op, contentType, body), idempotent,
-                peer.settings().operationTimeout()).run().thenApply(read))
+        return places.onLoop(() -> RoutedCall.forUser(places.placeFor(op.key()), new OpsBody.Op(op, contentType, body),
+                idempotent, peer.settings().operationTimeout()).run().thenApply(read))
                 .whenComplete((result, failure) -> {
                     if (failure != null) {
                         counters.increment("bryan.operation.failures");
@@ -159,19 +174,26 @@ public final class BryanDht implements Dht {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
+                "bryan.places.refused", "bryan.refused",
                 ReplayGuard.REPLAYED, ReplayGuard.STALE));
-        all.put("bryan.records", (long) peer.store().size());
-        all.put("bryan.range.permille", peer.links().table().rangePermille());
+        all.put("bryan.records", places.records());
+        long ppm = places.rangePpm();
+        all.put("bryan.range.permille", ppm < 0 ? -1 : ppm / 1000);
+        all.put("bryan.range.ppm", ppm);
+        all.put("bryan.places", (long) places.places().size());
         return all;
     }
 
-    /** Leaves gracefully (records to the successor, Expires: 0 to the neighbours), waiting a few request deadlines at most. */
+    /**
+     * Leaves gracefully, every place at once (its records to its first successor on another peer,
+     * Expires: 0 to its neighbours), waiting a few request deadlines at most.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
-        CompletableFuture<Void> left = peer.onLoop(() -> peer.membership().leave());
+        CompletableFuture<Void> left = places.onLoop(() -> all(p -> p.membership().leave()));
         closed = true;
         try {
             left.get(3 * peer.settings().requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -179,7 +201,7 @@ public final class BryanDht implements Dht {
             counters.increment("bryan.leave.incomplete"); // the neighbours repair as after a failure
         }
         peer.link().close();
-        peer.shutdownLoop();
+        places.shutdownLoop();
     }
 
     /**
@@ -189,8 +211,8 @@ public final class BryanDht implements Dht {
      */
     public void crash() {
         closed = true;
-        peer.loop().execute(() -> peer.membership().stop());
+        peer.loop().execute(() -> places.places().forEach(p -> p.membership().stop()));
         peer.link().close();
-        peer.shutdownLoop();
+        places.shutdownLoop();
     }
 }

@@ -7,12 +7,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.NodeRef;
@@ -20,13 +19,15 @@ import org.p2psip.dht.ring.RoutingTable;
 import org.p2psip.dht.ring.store.Store;
 
 /**
- * One peer: the ring core ({@link Membership}, {@link Store}) with its links, the answers it
- * gives to peer REGISTERs and the requests it sends. Thread confinement instead of locks: all
- * state is used on the peer's single loop thread; requests arriving from the transport and answers
- * to this peer's requests hop onto it. Only {@link #counters} are read from other threads.
+ * One place of a peer ({@link PeerPlaces}), or the whole peer when it takes one: the ring core
+ * ({@link Membership}, {@link Store}) with its links, the answers it gives to peer REGISTERs for
+ * it and the requests it sends. Thread confinement instead of locks: all state is used on the
+ * peer's single loop thread; requests arriving from the transport and answers to this place's
+ * requests hop onto it. Only {@link #counters} are read from other threads.
  */
 final class BryanPeer {
 
+    private final PeerPlaces host;
     private final PeerLink link;
     private final BryanSettings settings;
     private final Links links;
@@ -35,51 +36,19 @@ final class BryanPeer {
     private final PeerRing ring;
     private final Outbox outbox;
     private final Signature signature;
-    private final Stamper stamper;
-    private final ReplayGuard replays;
     private final Counters counters;
     private final Loop loop;
-    private final Runnable stopLoop;
 
-    /** A peer on a loop thread of its own. */
-    BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters) {
-        this(link, settings, clock, counters, ownThread(link.address()));
-    }
-
-    /** A peer on {@code loop} (a simulation's, shared by many peers), which it never shuts down. */
-    BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Loop loop) {
-        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }));
-    }
-
-    private record OwnLoop(Loop loop, Runnable stop) {
-    }
-
-    private static OwnLoop ownThread(String address) {
-        var thread = new AtomicReference<Thread>();
-        var executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "bryan-peer-" + address);
-            t.setDaemon(true);
-            thread.set(t);
-            return t;
-        });
-        // Every user's operation sets deadline timers that its answer cancels; left queued until they
-        // would have fired (seconds later), tens of thousands of dead timers made every task's way
-        // through the loop's queue dearer.
-        executor.setRemoveOnCancelPolicy(true);
-        return new OwnLoop(new Loop(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
-    }
-
-    private BryanPeer(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own) {
-        this.link = link;
-        this.settings = settings;
-        this.counters = counters;
-        var table = new RoutingTable(NodeRef.at(link.address()), settings.successors());
+    /** The place at {@code id} of the peer {@code host}, on its link and loop. */
+    BryanPeer(PeerPlaces host, Id id, Clock clock) {
+        this.host = host;
+        this.link = host.link();
+        this.settings = host.settings();
+        this.counters = host.counters();
+        var table = new RoutingTable(new NodeRef(id, link.address()), settings.successors(), settings.places());
         this.links = new Links(table);
-        this.signature = new Signature(settings.secret());
-        this.stamper = new Stamper(clock);
-        this.replays = new ReplayGuard(clock, settings.replayWindow(), counters);
-        this.loop = own.loop();
-        this.stopLoop = own.stop();
+        this.signature = host.signature();
+        this.loop = host.loop();
         this.ring = new PeerRing(this);
         this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan");
         this.membership = new Membership(table, store, settings.ring(), loop, ring, counters, "bryan");
@@ -134,12 +103,6 @@ final class BryanPeer {
         return membership.isClosing();
     }
 
-    /** Starts answering peers and takes a place on the ring (see {@link Membership#start}); members are SIP addresses. */
-    void start(String bootstrap, List<String> members) {
-        link.serve(this::receive);
-        loop.execute(() -> membership.start(bootstrap, members));
-    }
-
     /** Runs {@code work} on the loop after {@code millis}; null if the peer is closed. */
     ScheduledFuture<?> schedule(Runnable work, long millis) {
         return loop.schedule(work, millis);
@@ -147,27 +110,7 @@ final class BryanPeer {
 
     /** Runs {@code work} on the loop (at once if already there); failures arrive unwrapped. */
     <T> CompletableFuture<T> onLoop(Supplier<CompletableFuture<T>> work) {
-        return loop.call(work, self().toString());
-    }
-
-    /** A peer REGISTER arrived (on a transport thread): answer it on the loop. */
-    private CompletionStage<PeerResponse> receive(PeerRequest request) {
-        counters.increment("bryan.requests.in");
-        return onLoop(() -> {
-            if (isClosing()) {
-                return CompletableFuture.completedFuture(PeerResponse.refusal(480, "Peer leaving"));
-            }
-            Incoming in;
-            try {
-                in = Incoming.read(request, signature, settings.overlay());
-                replays.admit(in.sender().peer().address(), in.stamp());
-                membership.heardFrom(in.sender().peer().address());
-            } catch (Refusal r) {
-                counters.increment("bryan.refused");
-                return CompletableFuture.completedFuture(r.response());
-            }
-            return Handlers.handle(this, in).thenApply(reply -> signature.sign(reply, in.auth()));
-        });
+        return host.onLoop(work);
     }
 
     /** A response from this peer: its DHT-PeerID first, then what the handler adds. */
@@ -201,18 +144,21 @@ final class BryanPeer {
     }
 
     /**
-     * Stamps, signs and sends a request to {@code to}; the answer is checked and arrives on the loop. A
-     * transport failure or an answer that does not verify fails the stage with DhtException. A
-     * signed answer means the peer is alive ({@link Membership#heard}).
+     * Names the place {@code to} as the target, stamps, signs and sends a request to it (a place of
+     * this same peer without the link); the answer is checked and arrives on the loop. A transport
+     * failure or an answer that does not verify fails the stage with DhtException. A signed answer
+     * means the peer is alive ({@link Membership#heard}); one saying it hosts no such place
+     * ({@link PeerPlaces#NO_SUCH_PLACE}) fails the stage as UNREACHABLE, after dropping the place.
      */
     CompletableFuture<Answer> send(NodeRef to, PeerRequest unsigned, Duration timeout) {
-        PeerRequest signed = signature.sign(stamper.stamp(unsigned));
+        PeerRequest signed = signature.sign(host.stamper().stamp(unsigned.toPlace(to.id().toString())));
         String auth = Signature.authOf(signed);
         counters.increment("bryan.requests.out");
         var result = new CompletableFuture<Answer>();
         CompletionStage<PeerResponse> sent;
         try {
-            sent = link.send(to.address(), signed, timeout);
+            sent = to.address().equals(link.address()) ? host.sendToSibling(signed, timeout)
+                    : link.send(to.address(), signed, timeout);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, "cannot send to " + to + ": " + e, e));
         }
@@ -222,7 +168,13 @@ final class BryanPeer {
                 return;
             }
             try {
-                Answer answer = Answer.read(response, signature, auth);
+                Answer answer = Answer.read(response, signature, auth, settings.places());
+                if (answer.status() == PeerPlaces.NO_SUCH_PLACE && answer.responder() != null) {
+                    var gone = new DhtException(Reason.UNREACHABLE, to + " is not there: " + answer.reason());
+                    membership.failed(to, gone);
+                    result.completeExceptionally(gone);
+                    return;
+                }
                 if (answer.responder() != null) {
                     membership.heard(to);
                 }
@@ -234,7 +186,4 @@ final class BryanPeer {
         return result;
     }
 
-    void shutdownLoop() {
-        stopLoop.run();
-    }
 }

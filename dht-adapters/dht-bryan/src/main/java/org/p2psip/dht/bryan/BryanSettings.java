@@ -12,7 +12,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                      Duration stabilizeIdle, Duration fixFingers, Duration fixFingersIdle, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
                      Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger,
-                     int peerWindow, Duration replayWindow) {
+                     int peerWindow, Duration replayWindow, int places) {
 
     BryanSettings {
         if (secret.isEmpty()) {
@@ -31,6 +31,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
         if (replayWindow.isNegative() || replayWindow.isZero()) {
             throw new IllegalArgumentException(BryanOptions.REPLAY_WINDOW.name() + " must be positive");
         }
+        if (places < 1) {
+            throw new IllegalArgumentException(BryanOptions.PLACES.name() + " must be at least 1");
+        }
         if (timeoutsBeforeFailure < 1) {
             throw new IllegalArgumentException(BryanOptions.TIMEOUTS_BEFORE_FAILURE.name() + " must be at least 1");
         }
@@ -46,7 +49,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
                 c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES),
                 c.get(BryanOptions.BATCH_LINGER), c.get(BryanOptions.PEER_WINDOW),
-                c.get(BryanOptions.REPLAY_WINDOW));
+                c.get(BryanOptions.REPLAY_WINDOW), c.get(BryanOptions.PLACES));
     }
 
     /**
@@ -56,7 +59,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
     RingSettings ring() {
         return new RingSettings(successors, replicas, stabilize, stabilizeIdle, fixFingers, fixFingersIdle, stabilize,
                 requestTimeout, operationTimeout, timeoutsBeforeFailure, joinRetry, replicaRefresh, sweep,
-                tombstoneRetention, peerWindow, batchLinger, 1);
+                tombstoneRetention, peerWindow, batchLinger, places);
     }
 
     /**

@@ -15,7 +15,8 @@ import org.p2psip.dht.ring.NodeRef;
 record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampHeader stamp, int expires,
                 String contentType, byte[] body, String auth) {
 
-    static Incoming read(PeerRequest request, Signature signature, String overlay) throws Refusal {
+    /** @param places the places each peer of the overlay takes: every Peer-ID named must be one of its address's */
+    static Incoming read(PeerRequest request, Signature signature, String overlay, int places) throws Refusal {
         PeerIdHeader sender;
         var links = new ArrayList<LinkHeader>();
         OpHeader op = null;
@@ -25,9 +26,9 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampH
             if (ids.size() != 1) {
                 throw new Refusal(400, "Exactly one DHT-PeerID expected, got " + ids.size());
             }
-            sender = PeerIdHeader.parse(ids.get(0));
+            sender = PeerIdHeader.parse(ids.get(0), places);
             for (String link : request.values(LinkHeader.NAME)) {
-                links.add(LinkHeader.parse(link));
+                links.add(LinkHeader.parse(link, places));
             }
             List<String> ops = request.values(OpHeader.NAME);
             if (ops.size() > 1) {

@@ -34,9 +34,15 @@ record LinkHeader(NodeRef peer, Kind kind, int index, long expires) {
                 + ";expires=" + expires;
     }
 
+    /** A link whose Peer-ID is its address's own (peers of one place). */
     static LinkHeader parse(String text) {
+        return parse(text, 1);
+    }
+
+    /** @param places the places each peer of the overlay takes ({@link PeerUri#parse}) */
+    static LinkHeader parse(String text, int places) {
         HeaderValue v = HeaderValue.parse(NAME, text, true);
-        NodeRef peer = PeerUri.parse(NAME, text, v.head());
+        NodeRef peer = PeerUri.parse(NAME, text, v.head(), places);
         Matcher m = LINK.matcher(v.required(NAME, text, "link"));
         if (!m.matches()) {
             throw new MalformedHeaderException(NAME, text, "link must be P, Sn or Fn");

@@ -128,7 +128,7 @@ final class Outbox {
         var ops = batch.stream().map(Waiting::op).toList();
         PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), new OpHeader(OpHeader.Op.BATCH, null, -1),
                 OpsBody.OPS_TYPE, OpsBody.encodeOps(ops));
-        return peer.send(target, request, timeout).thenApply(answer -> split(answer, batch.size()));
+        return peer.send(target, request, timeout).thenApply(answer -> split(answer, batch.size(), peer.settings().places()));
     }
 
     /** An operation that leaves without company: its own peer REGISTER, built only now. */
@@ -137,7 +137,7 @@ final class Outbox {
     }
 
     /** One answer per operation: each from the 200's body, or the batch's own when it was refused whole. */
-    private static List<Answer> split(Answer answer, int count) {
+    private static List<Answer> split(Answer answer, int count, int places) {
         if (answer.status() != 200) {
             return Collections.nCopies(count, answer);
         }
@@ -153,7 +153,7 @@ final class Outbox {
         if (replies.size() != count) {
             throw new DhtException(Reason.UNREACHABLE, replies.size() + " answers to a batch of " + count);
         }
-        return replies.stream().map(r -> Answer.of(r, answer.responder())).toList();
+        return replies.stream().map(r -> Answer.of(r, answer.responder(), places)).toList();
     }
 
     private record Waiting(OpsBody.Op op, long queuedNanos, long deadlineNanos, CompletableFuture<Answer> answer) {

@@ -19,9 +19,15 @@ record PeerIdHeader(NodeRef peer, String overlay, long expires) {
                 + ";expires=" + expires;
     }
 
+    /** A header whose Peer-ID is its address's own (a peer of one place). */
     static PeerIdHeader parse(String text) {
+        return parse(text, 1);
+    }
+
+    /** @param places the places each peer of the overlay takes ({@link PeerUri#parse}) */
+    static PeerIdHeader parse(String text, int places) {
         HeaderValue v = HeaderValue.parse(NAME, text, true);
-        NodeRef peer = PeerUri.parse(NAME, text, v.head());
+        NodeRef peer = PeerUri.parse(NAME, text, v.head(), places);
         if (!v.required(NAME, text, "algorithm").equalsIgnoreCase(ALGORITHM)) {
             throw new MalformedHeaderException(NAME, text, "only algorithm=" + ALGORITHM + " is implemented");
         }

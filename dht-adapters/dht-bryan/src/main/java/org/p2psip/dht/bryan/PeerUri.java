@@ -6,11 +6,13 @@ import java.util.regex.Pattern;
 import org.p2psip.config.HostPort;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.Places;
 
 /**
  * A peer's URI, {@code sip:PEER-ID@host:port}: the Peer-ID (40 hex digits) as user part and the
- * peer's SIP address. The Peer-ID must be the SHA-1 of {@code host:port}, so a peer cannot choose
- * its place on the ring.
+ * peer's SIP address. The Peer-ID must be one of the places the address may take
+ * ({@link Places#isPlaceOf}: SHA-1 of {@code host:port}, or of {@code host:port#i} for i below the
+ * overlay's places), so a peer cannot choose its places on the ring.
  */
 final class PeerUri {
 
@@ -24,7 +26,8 @@ final class PeerUri {
         return "sip:" + peer.id() + "@" + peer.address();
     }
 
-    static NodeRef parse(String header, String text, String uri) {
+    /** @param places the places each peer of the overlay takes: the Peer-ID must be one of its address's */
+    static NodeRef parse(String header, String text, String uri, int places) {
         Matcher m = URI.matcher(uri);
         if (!m.matches()) {
             throw new MalformedHeaderException(header, text, "the URI is not sip:PEER-ID@host:port");
@@ -40,8 +43,9 @@ final class PeerUri {
             throw new MalformedHeaderException(header, text, "port " + port + " out of range");
         }
         Id id = Id.parse(m.group(1).toLowerCase(Locale.ROOT));
-        if (!id.equals(Id.hash(address))) {
-            throw new MalformedHeaderException(header, text, "the Peer-ID is not the SHA-1 of " + address);
+        if (!Places.isPlaceOf(id, address, places)) {
+            throw new MalformedHeaderException(header, text, places == 1 ? "the Peer-ID is not the SHA-1 of " + address
+                    : "the Peer-ID is none of the " + places + " places of " + address);
         }
         return new NodeRef(id, address);
     }

@@ -49,9 +49,7 @@ final class Signature {
 
     /** The request with a DHT-Auth header appended. */
     PeerRequest sign(PeerRequest request) {
-        var headers = new java.util.ArrayList<>(request.headers());
-        headers.add(new PeerHeader(NAME, value(requestText(request))));
-        return new PeerRequest(request.peerUri(), request.expires(), headers, request.contentType(), request.body());
+        return request.with(new PeerHeader(NAME, value(requestText(request))));
     }
 
     /** The response with a DHT-Auth header appended, bound to the request's own DHT-Auth. */
@@ -79,7 +77,7 @@ final class Signature {
     }
 
     private static String requestText(PeerRequest r) {
-        return "REGISTER\n" + r.peerUri() + "\n" + r.expires() + "\n" + headerLines(r.headers())
+        return "REGISTER\n" + r.target() + "\n" + r.peerUri() + "\n" + r.expires() + "\n" + headerLines(r.headers())
                 + r.contentType() + "\n" + digest(r.body());
     }
 

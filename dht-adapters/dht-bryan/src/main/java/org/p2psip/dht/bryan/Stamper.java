@@ -2,7 +2,6 @@ package org.p2psip.dht.bryan;
 
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,9 +31,7 @@ final class Stamper {
 
     /** The request with a DHT-Stamp appended; sign it afterwards, so that DHT-Auth covers the stamp. */
     PeerRequest stamp(PeerRequest unsigned) {
-        var headers = new ArrayList<>(unsigned.headers());
-        headers.add(new PeerHeader(StampHeader.NAME,
+        return unsigned.with(new PeerHeader(StampHeader.NAME,
                 new StampHeader(clock.millis(), epoch, sequence.incrementAndGet()).print()));
-        return new PeerRequest(unsigned.peerUri(), unsigned.expires(), headers, unsigned.contentType(), unsigned.body());
     }
 }

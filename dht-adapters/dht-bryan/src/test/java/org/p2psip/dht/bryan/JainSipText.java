@@ -15,6 +15,7 @@ import javax.sip.PeerUnavailableException;
 import javax.sip.SipFactory;
 import javax.sip.address.Address;
 import javax.sip.address.AddressFactory;
+import javax.sip.address.SipURI;
 import javax.sip.header.ContactHeader;
 import javax.sip.header.ContentTypeHeader;
 import javax.sip.header.ExpiresHeader;
@@ -55,7 +56,11 @@ final class JainSipText {
             int colon = from.lastIndexOf(':');
             var via = HEADERS.createViaHeader(from.substring(0, colon), Integer.parseInt(from.substring(colon + 1)), "udp",
                     "z9hG4bK" + UUID.randomUUID());
-            Request request = MESSAGES.createRequest(ADDRESSES.createURI("sip:" + target), Request.REGISTER,
+            var uri = ADDRESSES.createSipURI(null, target);
+            if (!r.target().isEmpty()) {
+                uri.setParameter(PeerRequest.TARGET_PARAMETER, r.target());
+            }
+            Request request = MESSAGES.createRequest(uri, Request.REGISTER,
                     HEADERS.createCallIdHeader(UUID.randomUUID().toString()), HEADERS.createCSeqHeader(cseq, Request.REGISTER),
                     HEADERS.createFromHeader(peer, Long.toHexString(cseq)), HEADERS.createToHeader(peer, null),
                     List.of(via), HEADERS.createMaxForwardsHeader(70));
@@ -77,8 +82,9 @@ final class JainSipText {
     static PeerRequest readRequest(byte[] text) throws ParseException {
         SIPRequest m = (SIPRequest) new StringMsgParser().parseSIPMessage(text, true, false, null);
         ExpiresHeader expires = (ExpiresHeader) m.getHeader(ExpiresHeader.NAME);
+        String place = ((SipURI) m.getRequestURI()).getParameter(PeerRequest.TARGET_PARAMETER);
         return new PeerRequest(m.getTo().getAddress().getURI().toString(), expires == null ? -1 : expires.getExpires(),
-                dhtHeaders(m), contentTypeOf(m), m.getRawContent());
+                dhtHeaders(m), contentTypeOf(m), m.getRawContent(), place == null ? "" : place);
     }
 
     static byte[] response(byte[] requestText, PeerResponse r) throws ParseException {

@@ -25,7 +25,7 @@ import org.p2psip.dht.ring.NodeRef;
  * class and says how a link is made ({@link #link}) and, if its transport cannot tell a peer that
  * is not there from a silent one, {@link #nobodyThere}. The contract is the interface's: a request
  * reaches the served handler and its response comes back with every part the overlay reads
- * intact; every request completes, at the latest at its deadline; a closed link serves nothing.
+ * intact, the target place's Peer-ID too; every request completes, at the latest at its deadline; a closed link serves nothing.
  */
 public abstract class PeerLinkContract {
 
@@ -103,7 +103,7 @@ public abstract class PeerLinkContract {
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(next, LinkHeader.Kind.S, 1, 600).print()),
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(next, LinkHeader.Kind.F, 159, 600).print()),
                 new PeerHeader(OpHeader.NAME, new OpHeader(OpHeader.Op.PUT, Id.hash("sip:alice@example.com"), 7).print())),
-                RecordsBody.SET_TYPE, everyByte());
+                RecordsBody.SET_TYPE, everyByte(), org.p2psip.dht.ring.Places.id(answerer.address(), 5).toString());
         var answer = new PeerResponse(302, "Moved Temporarily", PeerUri.print(next), List.of(
                 new PeerHeader(PeerIdHeader.NAME, new PeerIdHeader(NodeRef.at(answerer.address()), "contract", 600).print()),
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(from, LinkHeader.Kind.P, 0, 600).print())),
@@ -119,6 +119,7 @@ public abstract class PeerLinkContract {
 
         PeerRequest received = handed.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertEquals(sent.peerUri(), received.peerUri());
+        assertEquals(sent.target(), received.target(), "the target place's Peer-ID");
         assertEquals(sent.expires(), received.expires());
         assertSameHeaders(sent.headers(), received.headers());
         assertEquals(sent.contentType(), received.contentType());

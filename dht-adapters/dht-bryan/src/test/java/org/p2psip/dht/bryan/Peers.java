@@ -38,7 +38,8 @@ final class Peers implements AutoCloseable {
     Config config(String bootstrap) {
         Config config = Config.empty().with("p2psip.overlay.secret", SECRET).with("p2psip.bryan.bootstrap", bootstrap)
                 .with("p2psip.bryan.stabilize-interval", "100ms").with("p2psip.bryan.fix-fingers-interval", "50ms")
-                .with("p2psip.bryan.request-timeout", "300ms").with("p2psip.bryan.operation-timeout", "8s");
+                .with("p2psip.bryan.request-timeout", "300ms").with("p2psip.bryan.operation-timeout", "8s")
+                .with("p2psip.bryan.places", "1"); // these tests follow each peer's one place; PlacesTest takes several
         for (var e : extra.entrySet()) {
             config = config.with(e.getKey(), e.getValue());
         }
@@ -118,7 +119,7 @@ final class Peers implements AutoCloseable {
     }
 
     /** Reads {@code p}'s state on its loop, where the state lives. */
-    private static <T> T read(BryanDht p, Function<BryanPeer, T> read) {
+    static <T> T read(BryanDht p, Function<BryanPeer, T> read) {
         BryanPeer peer = p.peer();
         try {
             return peer.onLoop(() -> CompletableFuture.completedFuture(read.apply(peer))).get(5, TimeUnit.SECONDS);
@@ -137,7 +138,12 @@ final class Peers implements AutoCloseable {
 
     /** Polls {@code condition} until it holds, for at most a minute; the message says what was awaited. */
     static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        await(condition, what, Duration.ofSeconds(60));
+    }
+
+    /** Polls {@code condition} until it holds, for at most {@code patience}; the message says what was awaited. */
+    static void await(BooleanSupplier condition, String what, Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("gave up waiting for " + what);

@@ -1,0 +1,251 @@
+package org.p2psip.dht.bryan;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.p2psip.dht.Counters;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Places;
+
+/**
+ * The places one physical peer takes on the ring ({@link Places}), each a {@link BryanPeer} of its
+ * own (links, membership, records), on the peer's one link and one loop. Every peer REGISTER names
+ * its target place in the Request-URI ({@link PeerRequest#target}); this checks it once (signature,
+ * overlay, replay), answers it with that place, and refuses one for a place it does not host with
+ * {@code 404}, which the sender takes as an unreachable peer and drops. A request to another place
+ * of this same peer is answered without the link. The {@link Stamper} and the {@link ReplayGuard}
+ * are the physical peer's: the replay guard keeps one sequence per sending address.
+ *
+ * <p>Thread confinement: the places and the guard are used on the loop only; the links, the
+ * stamper and the thread-safe readings ({@link #records}, {@link #rangePpm}) from anywhere.
+ */
+final class PeerPlaces {
+
+    private final PeerLink link;
+    private final BryanSettings settings;
+    private final Counters counters;
+    private final Signature signature;
+    private final Stamper stamper;
+    private final ReplayGuard replays;
+    private final Loop loop;
+    private final Runnable stopLoop;
+    private final List<BryanPeer> places = new ArrayList<>();
+    private final Map<String, BryanPeer> byId = new HashMap<>();
+
+    /** A peer on a loop thread of its own. */
+    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters) {
+        this(link, settings, clock, counters, ownThread(link.address()));
+    }
+
+    /** A peer on {@code loop} (a simulation's, shared by many peers), which it never shuts down. */
+    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Loop loop) {
+        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }));
+    }
+
+    private record OwnLoop(Loop loop, Runnable stop) {
+    }
+
+    private static OwnLoop ownThread(String address) {
+        var thread = new AtomicReference<Thread>();
+        var executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "bryan-peer-" + address);
+            t.setDaemon(true);
+            thread.set(t);
+            return t;
+        });
+        // Every user's operation sets deadline timers that its answer cancels; left queued until they
+        // would have fired (seconds later), tens of thousands of dead timers made every task's way
+        // through the loop's queue dearer.
+        executor.setRemoveOnCancelPolicy(true);
+        return new OwnLoop(new Loop(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
+    }
+
+    private PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own) {
+        this.link = link;
+        this.settings = settings;
+        this.counters = counters;
+        this.signature = new Signature(settings.secret());
+        this.stamper = new Stamper(clock);
+        this.replays = new ReplayGuard(clock, settings.replayWindow(), counters);
+        this.loop = own.loop();
+        this.stopLoop = own.stop();
+        for (Id id : Places.ids(link.address(), settings.places())) {
+            var place = new BryanPeer(this, id, clock);
+            places.add(place);
+            byId.put(id.toString(), place);
+        }
+    }
+
+    PeerLink link() {
+        return link;
+    }
+
+    BryanSettings settings() {
+        return settings;
+    }
+
+    Counters counters() {
+        return counters;
+    }
+
+    Signature signature() {
+        return signature;
+    }
+
+    Stamper stamper() {
+        return stamper;
+    }
+
+    Loop loop() {
+        return loop;
+    }
+
+    /** Every place, the first (at the hash of the address, the place of a one-place peer) first. */
+    List<BryanPeer> places() {
+        return places;
+    }
+
+    BryanPeer first() {
+        return places.get(0);
+    }
+
+    /**
+     * Starts answering peers; the first place takes its place as a single peer would (see
+     * {@link org.p2psip.dht.ring.Membership#start}), each other one beside the first once the one
+     * before it joined, so that each finds its neighbours among the places already there.
+     */
+    void start(String bootstrap, List<String> members) {
+        link.serve(this::receive);
+        loop.execute(() -> {
+            first().membership().start(bootstrap, members);
+            startAfter(1, members);
+        });
+    }
+
+    private void startAfter(int i, List<String> members) {
+        if (i == places.size()) {
+            return;
+        }
+        places.get(i - 1).joined().whenComplete((ok, failure) -> loop.execute(() -> {
+            if (failure == null) {
+                places.get(i).membership().startBeside(first().self(), members);
+                startAfter(i + 1, members);
+            }
+        }));
+    }
+
+    /**
+     * The place a user's operation on {@code key} starts from: one that is responsible for it, else
+     * the one whose id precedes it most closely (its routing has the fewest steps left). On the loop.
+     */
+    BryanPeer placeFor(Id key) {
+        if (places.size() == 1) {
+            return first();
+        }
+        BryanPeer closest = null;
+        for (BryanPeer place : places) {
+            if (place.links().table().owns(key)) {
+                return place;
+            }
+            if (closest == null || place.self().id().distanceTo(key).compareTo(closest.self().id().distanceTo(key)) < 0) {
+                closest = place;
+            }
+        }
+        return closest;
+    }
+
+    /** Runs {@code work} on the loop (at once if already there); failures arrive unwrapped. */
+    <T> CompletableFuture<T> onLoop(Supplier<CompletableFuture<T>> work) {
+        return loop.call(work, link.address());
+    }
+
+    /**
+     * A signed request to a place of this same peer: answered on the loop, after whatever runs
+     * there now, as if it had come through the link (checked, guarded against replay), without it;
+     * failed with TIMEOUT when no answer came within {@code deadline} (on the loop's clock, which
+     * a simulation's is).
+     */
+    CompletableFuture<PeerResponse> sendToSibling(PeerRequest signed, Duration deadline) {
+        var answer = new CompletableFuture<PeerResponse>();
+        ScheduledFuture<?> timer = loop.schedule(() -> answer.completeExceptionally(new DhtException(Reason.TIMEOUT,
+                link.address() + " did not answer itself within " + deadline)), deadline.toMillis());
+        if (timer == null) {
+            return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, link.address() + " is closed"));
+        }
+        answer.whenComplete((r, e) -> timer.cancel(false));
+        loop.execute(() -> receive(signed).whenComplete((response, failure) -> {
+            if (failure == null) {
+                answer.complete(response);
+            } else {
+                answer.completeExceptionally(failure);
+            }
+        }));
+        return answer;
+    }
+
+    /** A peer REGISTER arrived (on a transport thread, or a sibling's on the loop): the place it names answers it on the loop. */
+    private CompletionStage<PeerResponse> receive(PeerRequest request) {
+        counters.increment("bryan.requests.in");
+        return onLoop(() -> {
+            BryanPeer place = request.target().isEmpty() ? first() : byId.get(request.target().toLowerCase(java.util.Locale.ROOT));
+            if (place != null && place.isClosing()) {
+                return CompletableFuture.completedFuture(PeerResponse.refusal(480, "Peer leaving"));
+            }
+            Incoming in;
+            try {
+                in = Incoming.read(request, signature, settings.overlay(), settings.places());
+                replays.admit(in.sender().peer().address(), in.stamp());
+            } catch (Refusal r) {
+                counters.increment("bryan.refused");
+                return CompletableFuture.completedFuture(r.response());
+            }
+            if (place == null) {
+                // signed by the first place, so that the sender believes it: no such peer lives here
+                counters.increment("bryan.places.refused");
+                return CompletableFuture.completedFuture(signature.sign(first().reply(NO_SUCH_PLACE,
+                        "No Such Peer: " + link.address() + " hosts no place " + request.target(), null, List.of(), "",
+                        new byte[0]), in.auth()));
+            }
+            place.membership().heardFrom(in.sender().peer().address());
+            return Handlers.handle(place, in).thenApply(reply -> signature.sign(reply, in.auth()));
+        });
+    }
+
+    /** The status of a request for a place the peer does not host: the Peer-ID does not exist at its address. */
+    static final int NO_SUCH_PLACE = 404;
+
+    /** Records held, summed over the places. Thread-safe. */
+    long records() {
+        return places.stream().mapToLong(p -> p.store().size()).sum();
+    }
+
+    /** The share of the ring the places own, in millionths: the sum of those that know their range; -1 when none does. Thread-safe. */
+    long rangePpm() {
+        long sum = 0;
+        boolean known = false;
+        for (BryanPeer place : places) {
+            long ppm = place.links().table().rangePpm();
+            if (ppm >= 0) {
+                sum += ppm;
+                known = true;
+            }
+        }
+        return known ? sum : -1;
+    }
+
+    void shutdownLoop() {
+        stopLoop.run();
+    }
+}

@@ -1,0 +1,242 @@
+package org.p2psip.dht.bryan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.Places;
+
+/**
+ * Peers that take several places on the ring: their places together own the whole ring once it
+ * settled, a whole peer's crash (all its places at once) loses no acknowledged record, the peer
+ * restarted on its address takes its places back, and four peers of 64 places share the ring
+ * within 1.5/4 each.
+ */
+class PlacesTest {
+
+    private static final int PLACES = 8;
+    private static final int AORS = 2000;
+    /**
+     * A request deadline that holds on a loaded machine of two cores: a write is acknowledged only
+     * once its replicas took their copies, and 300 ms copies timed out there (the tests check what
+     * survives, not how fast).
+     */
+    private static final Map<String, String> PATIENT = Map.of("p2psip.bryan.request-timeout", "1s");
+    private final Clock clock = Clock.systemUTC();
+    private Peers peers;
+
+    @AfterEach
+    void close() {
+        peers.close();
+    }
+
+    @Test
+    void fourPeersWithEightPlacesEachOwnTheWholeRingBetweenThem() {
+        peers = ringOfFour(25200, PLACES);
+        long sum = peers.live.stream().mapToLong(p -> p.metrics().get("bryan.range.ppm")).sum();
+        assertTrue(sum <= Id.PPM && sum > Id.PPM - 4 * PLACES, "the peers' shares add up to the ring: " + sum);
+        peers.live.forEach(p -> assertEquals(PLACES, p.metrics().get("bryan.places"), "places of " + p.self()));
+        peers.live.forEach(p -> assertEquals(p.metrics().get("bryan.range.ppm") / 1000,
+                p.metrics().get("bryan.range.permille"), "the share in thousandths, as status reads it"));
+    }
+
+    @Test
+    void fourPeersWith64PlacesEachOwnAtMostThreeEighthsOfTheRing() {
+        // the SIP addresses deploy/p2psip gives four nodes by default: Bryan's Peer-IDs hash them
+        // each of 256 places stabilises on its own: timers that hold on a loaded machine of two cores
+        peers = ringOfFour(5070, 64, Map.of("p2psip.bryan.request-timeout", "1s",
+                "p2psip.bryan.stabilize-interval", "200ms", "p2psip.bryan.stabilize-idle-interval", "800ms",
+                "p2psip.bryan.fix-fingers-interval", "200ms", "p2psip.bryan.fix-fingers-idle-interval", "1600ms"));
+        Map<String, Long> expected = Places.sharesPpm(peers.live.stream().map(p -> p.self().address()).toList(), 64);
+        for (BryanDht peer : peers.live) {
+            long share = peer.metrics().get("bryan.range.ppm");
+            System.out.printf("bryan places: %s owns %.3f of the ring with 64 places%n", peer.self().address(), share / 1e6);
+            assertTrue(share <= 375_000, peer.self().address() + " owns at most 0.375 of the ring, not " + share / 1e6);
+            assertEquals((double) expected.get(peer.self().address()), (double) share, 4 * 64,
+                    "the share " + peer.self().address() + " reports is what its places' ids give");
+        }
+    }
+
+    @Test
+    void aWholePeerCrashedLosesNoAcknowledgedRecordAndTakesItsPlacesBackWhenRestarted() {
+        peers = ringOfFour(25200, PLACES, PATIENT);
+        List<String> written = writeAll();
+        assertEquals(AORS, written.size(), "every put on a fresh AOR is acknowledged on a quiet ring");
+
+        BryanDht victim = peers.live.get(2);
+        int port = Integer.parseInt(victim.self().address().substring(victim.self().address().lastIndexOf(':') + 1));
+        peers.crash(victim);
+        awaitWholeRing();
+        for (BryanDht through : peers.live) {
+            assertAllReadable(through, written);
+        }
+
+        BryanDht again = peers.add(port);
+        awaitWholeRing();
+        for (BryanPeer place : again.places()) {
+            // asked until the ring answers: a finger repair may still route round an old link
+            Peers.await(() -> place.self().equals(ownerOf(peers.live.get(0), place.self().id())),
+                    "the restarted peer's place " + place.self() + " to own its own id again");
+        }
+        Peers.await(() -> again.metrics().get("bryan.records") > 0, "the restarted peer to hold records again");
+        for (BryanDht through : peers.live) {
+            assertAllReadable(through, written);
+        }
+    }
+
+    /** Four in-process peers of {@code places} places at 127.0.0.1:base.., joined through the first, settled. */
+    private Peers ringOfFour(int base, int places) {
+        return ringOfFour(base, places, Map.of());
+    }
+
+    /** As {@link #ringOfFour(int, int)}, the peers' configuration also having {@code extra}. */
+    private Peers ringOfFour(int base, int places, Map<String, String> extra) {
+        var options = new java.util.HashMap<>(extra);
+        options.put("p2psip.bryan.places", String.valueOf(places));
+        peers = new Peers(clock, options);
+        for (int i = 0; i < 4; i++) {
+            peers.add(base + i);
+        }
+        awaitWholeRing();
+        return peers;
+    }
+
+    /**
+     * Waits until every place of every peer knows its range and the ranges add up to the ring (no
+     * gap, no overlap: each place's predecessor is the place before it), and every peer settled.
+     */
+    private void awaitWholeRing() {
+        long started = System.nanoTime();
+        var lastSeen = new StringBuilder();
+        long[] said = {started};
+        try {
+            Peers.await(() -> {
+                if (System.nanoTime() - said[0] > 10_000_000_000L) {
+                    said[0] = System.nanoTime();
+                    System.out.printf("bryan places: after %.0f s, %s; %s%n", (said[0] - started) / 1e9, lastSeen, progress());
+                }
+                long sum = 0;
+                int places = 0;
+                for (BryanDht peer : peers.live) {
+                    for (BryanPeer place : peer.places()) {
+                        long ppm = place.links().table().rangePpm();
+                        if (ppm < 0) {
+                            lastSeen.setLength(0);
+                            lastSeen.append(place.self()).append(" knows no range yet, joined ")
+                                    .append(place.joined().isDone());
+                            if (place.joined().isDone()) {
+                                lastSeen.append(Peers.<String>read(peer, any -> describe(place)));
+                            }
+                            return false;
+                        }
+                        sum += ppm;
+                        places++;
+                    }
+                }
+                lastSeen.setLength(0);
+                lastSeen.append(places).append(" places own ").append(sum).append(" ppm");
+                return sum <= Id.PPM && sum > Id.PPM - places;
+            }, "the places of " + peers.live.size() + " peers to own the whole ring", Duration.ofMinutes(6));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last seen: " + lastSeen + ";" + progress(), e);
+        }
+        System.out.printf("bryan places: %d peers own the whole ring after %.1f s%n", peers.live.size(),
+                (System.nanoTime() - started) / 1e9);
+        peers.live.forEach(p -> get(p.settled().toCompletableFuture()));
+    }
+
+    /** The place {@code through} finds responsible for {@code key}; null when the lookup failed. */
+    private static NodeRef ownerOf(BryanDht through, Id key) {
+        try {
+            return Peers.read(through, first -> first.ring().ownerOf(key)).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String describe(BryanPeer place) {
+        var table = place.links().table();
+        return " (predecessor " + table.predecessor() + ", awaiting " + table.awaitingRecords() + ", successors "
+                + table.successors().stream().limit(3).toList() + ")";
+    }
+
+    /** How far the places got, and what the peers counted: what a test that gave up waiting needs to say. */
+    private String progress() {
+        var text = new StringBuilder();
+        for (BryanDht peer : peers.live) {
+            long joined = peer.places().stream().filter(p -> p.joined().isDone()).count();
+            var c = peer.peer().counters();
+            text.append(String.format(" [%s joined %d, requests out %d, join retries %d, retries %d, admitted %d,"
+                            + " suspected %d, refused %d, places refused %d]", peer.self().address(), joined,
+                    c.get("bryan.requests.out"), c.get("bryan.join.retries"), c.get("bryan.retries"),
+                    c.get("bryan.admitted"), c.get("bryan.suspected"), c.get("bryan.refused"),
+                    c.get("bryan.places.refused")));
+        }
+        return text.toString();
+    }
+
+    /** Puts {@link #AORS} fresh AORs through the peers in turn; returns those acknowledged. */
+    private List<String> writeAll() {
+        var puts = new ArrayList<CompletableFuture<Boolean>>();
+        for (int i = 0; i < AORS; i++) {
+            BryanDht through = peers.live.get(i % peers.live.size());
+            puts.add(through.put(new BindingSet(aor(i), 0, clock.millis() + 86_400_000, List.of(binding(i))))
+                    .toCompletableFuture());
+        }
+        var acknowledged = new ArrayList<String>();
+        for (int i = 0; i < AORS; i++) {
+            if (get(puts.get(i))) {
+                acknowledged.add(aor(i));
+            }
+        }
+        return acknowledged;
+    }
+
+    /** Every AOR of {@code aors} reads back through {@code through}, repeated while the ring repairs. */
+    private void assertAllReadable(BryanDht through, List<String> aors) {
+        var missing = new ArrayList<String>();
+        Peers.await(() -> {
+            missing.clear();
+            var gets = aors.stream().map(aor -> through.get(aor).toCompletableFuture()).toList();
+            for (int i = 0; i < gets.size(); i++) {
+                try {
+                    if (gets.get(i).get().bindings().size() != 1) {
+                        missing.add(aors.get(i));
+                    }
+                } catch (Exception e) {
+                    missing.add(aors.get(i) + " (" + e.getCause() + ")");
+                }
+            }
+            return missing.isEmpty();
+        }, "every acknowledged record readable through " + through.self() + "; missing " + missing);
+    }
+
+    private static <T> T get(CompletableFuture<T> stage) {
+        try {
+            return stage.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String aor(int i) {
+        return "sip:user" + i + "@places.example.com";
+    }
+
+    private static Binding binding(int i) {
+        return new Binding(aor(i), "sip:user" + i + "@10.0." + (i / 250) + "." + (i % 250), 4_102_444_800_000L,
+                Binding.Q_UNSPECIFIED, "call-" + i, 1, List.of(), "", 0);
+    }
+}
