@@ -52,8 +52,8 @@ public final class BryanOptions {
             "SIP transport of the peers' own REGISTERs: tcp (one connection to each peer it talks to: no retransmission timers, and the peers' messages do not wait behind the users' datagrams in the stack's queue) or udp.");
     public static final Option<Duration> REPLAY_WINDOW = Option.duration("p2psip.bryan.replay-window",
             Duration.ofSeconds(30), "1m", "How far the sent-at of a peer request's DHT-Stamp may lie from the receiver's clock, either way: a request outside it is refused (403 Stale Request), one inside it is served once (403 Replayed Request after), and a sender silent that long is forgotten. It also bounds the clock skew allowed between nodes: keep them on NTP.");
-    public static final Option<Integer> PLACES = Option.integer("p2psip.bryan.places", 64,
-            "1", "Places this peer takes on the ring (virtual nodes), each with its own range and links: place 0 at the SHA-1 of its SIP address, place i at the SHA-1 of address#i; every peer of an overlay takes the same number (a Peer-ID that is none of its address's places is refused). 64 keep the largest share of N peers within 1.5/N; each place stabilises on its own, so the ring's upkeep costs as many times more.");
+    public static final Option<Integer> PLACES = Option.integer("p2psip.bryan.places", 1,
+            "64", "Places this peer takes on the ring (virtual nodes), each with its own range and links: place 0 at the SHA-1 of its SIP address, place i at the SHA-1 of address#i; every peer of an overlay takes the same number (a Peer-ID that is none of its address's places is refused). 64 keep the largest share of N peers within 1.5/N, but a deployment of peers with 64 places does not yet answer every registration (see Places), so the default is one.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL,
