@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.p2psip.config.Config;
-import org.p2psip.dht.Dht;
 import org.p2psip.dht.bamboo.BambooDht;
 import org.p2psip.dht.bamboo.storage.SharedEnvironment;
 import org.p2psip.overlay.InProcessNetwork;
@@ -50,24 +49,11 @@ final class BambooBackend implements Backend {
     public Member start(String address, String bootstrap) {
         Config own = config.with("p2psip.overlay.bootstrap", bootstrap);
         BambooDht dht = BambooDht.start(network.transport(address, OverlaySettings.from(own)), own, clock, storage);
-        return new Member() {
-            @Override
-            public String address() {
-                return address;
-            }
-
-            @Override
-            public Dht dht() {
-                return dht;
-            }
-
-            @Override
-            public void crash() {
-                network.silence(address);
-                dht.crash();
-                storage.remove(address);
-            }
-        };
+        return new Member(address, dht, () -> {
+            network.silence(address);
+            dht.crash();
+            storage.remove(address);
+        });
     }
 
     @Override

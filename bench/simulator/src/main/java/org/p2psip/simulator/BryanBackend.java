@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.p2psip.config.Config;
-import org.p2psip.dht.Dht;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.testkit.SimulatedTime;
@@ -39,22 +38,7 @@ final class BryanBackend implements Backend {
         var link = new SimulatedLink(address, time, latencies, links, sent);
         links.put(address, link);
         BryanDht dht = BryanDht.start(link, config.with("p2psip.bryan.bootstrap", bootstrap), clock, loop);
-        return new Member() {
-            @Override
-            public String address() {
-                return address;
-            }
-
-            @Override
-            public Dht dht() {
-                return dht;
-            }
-
-            @Override
-            public void crash() {
-                dht.crash();
-            }
-        };
+        return new Member(address, dht, dht::crash);
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.p2psip.simulator;
 
 import java.time.Clock;
 import org.p2psip.config.Config;
-import org.p2psip.dht.Dht;
 import org.p2psip.dht.chord.ChordDht;
 import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
@@ -31,22 +30,7 @@ final class ChordBackend implements Backend {
     public Member start(String address, String bootstrap) {
         Config own = config.with("p2psip.overlay.bootstrap", bootstrap);
         ChordDht dht = ChordDht.start(network.transport(address, OverlaySettings.from(own)), own, clock);
-        return new Member() {
-            @Override
-            public String address() {
-                return address;
-            }
-
-            @Override
-            public Dht dht() {
-                return dht;
-            }
-
-            @Override
-            public void crash() {
-                dht.crash();
-            }
-        };
+        return new Member(address, dht, dht::crash);
     }
 
     @Override

@@ -158,7 +158,7 @@ final class Simulation {
             }
             collectHops(member);
             forget(member);
-            member.crash();
+            member.crashNow();
             minute.crashes++;
             startNode(); // a fresh node takes its place, keeping the overlay's size
         }, churn.sessionNanos(), TimeUnit.NANOSECONDS);
