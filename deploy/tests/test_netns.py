@@ -181,9 +181,10 @@ def test_two_chord_nodes_in_namespaces_register_through_one_and_find_the_binding
     if no_namespaces:
         pytest.skip(f"network namespaces are not available: {no_namespaces}")
     run_dir = tmp_path / "run"
-    # the warm-up cut to 5 s: this checks the namespaces, not how soon the nodes carry full load
+    # the warm-up cut to 5 s: this checks the namespaces, not how soon the nodes carry full load; and
+    # one place per node, whose ring settles within that (64 places join one after another)
     up = p2psip("up", "--dht", "chord", "--nodes", "2", "--netns", "--base-port", "27070", "--heap", "256m",
-                "--set", "p2psip.warmup.timeout=5s", run_dir=run_dir)
+                "--set", "p2psip.warmup.timeout=5s", "--set", "p2psip.chord.places=1", run_dir=run_dir)
     try:
         assert up.returncode == 0, up.stderr[-2000:]
         network = netns.load(run_dir)
