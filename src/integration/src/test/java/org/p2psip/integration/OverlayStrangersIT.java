@@ -12,6 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.MethodOrderer;
@@ -36,7 +38,10 @@ class OverlayStrangersIT extends DeployedNodes {
     private static final int USERS = 300;
     /** REGISTERs per second during the flood: a modest rate, far below a node's capacity. */
     private static final int RATE = 50;
-    /** Chord's PING (dht-adapters/dht-chord/README.md): an empty request answered empty. */
+    /**
+     * Chord's PING (dht-adapters/dht-chord/README.md): a request of only its target place, the
+     * node's first (at the SHA-1 of its overlay address), answered empty.
+     */
     private static final int PING = 4;
 
     OverlayStrangersIT() {
@@ -68,7 +73,8 @@ class OverlayStrangersIT extends DeployedNodes {
     @Order(2)
     void aCapturedFrameIsServedOnceAndItsReplayOnANewConnectionNever() throws IOException {
         var codec = new FrameCodec(deployment.nodeProperty(0, "p2psip.overlay.secret").getBytes(StandardCharsets.UTF_8));
-        byte[] captured = frame(codec, System.currentTimeMillis());
+        byte[] target = firstPlace(deployment.overlay(0));
+        byte[] captured = frame(codec, System.currentTimeMillis(), target);
 
         try (var first = connect()) {
             first.getOutputStream().write(captured);
@@ -81,7 +87,7 @@ class OverlayStrangersIT extends DeployedNodes {
             assertClosedUnanswered(replay, "the same frame again, on a new connection");
         }
         try (var stale = connect()) {
-            stale.getOutputStream().write(frame(codec, System.currentTimeMillis() - 120_000));
+            stale.getOutputStream().write(frame(codec, System.currentTimeMillis() - 120_000, target));
             assertClosedUnanswered(stale, "a frame stamped two minutes ago, outside the replay window");
         }
         assertEquals(0, sipp.register(deployment.node(1), 100, 10_000, RATE), "node 1 still registers; " + sipp.where());
@@ -89,12 +95,21 @@ class OverlayStrangersIT extends DeployedNodes {
                 "node 0 still finds what node 1 registered: the ring is as it was; " + sipp.where());
     }
 
-    /** A Chord PING request as a node sends it, stamped sentAt on a channel of its own. */
-    private static byte[] frame(FrameCodec codec, long sentAt) {
+    /** A Chord PING request to {@code target} as a node sends it, stamped sentAt on a channel of its own. */
+    private static byte[] frame(FrameCodec codec, long sentAt, byte[] target) {
         ByteBuf out = Unpooled.buffer();
-        var ping = new Frame(Frame.Kind.REQUEST, PING, 7L, "127.0.0.1:25599", new byte[0]);
+        var ping = new Frame(Frame.Kind.REQUEST, PING, 7L, "127.0.0.1:25599", target);
         codec.encode(ping, new Stamp(sentAt, new SecureRandom().nextLong(), 1), out);
         return ByteBufUtil.getBytes(out);
+    }
+
+    /** The id of a node's first place: the SHA-1 of its overlay address, 20 bytes. */
+    private static byte[] firstPlace(String overlayAddress) {
+        try {
+            return MessageDigest.getInstance("SHA-1").digest(overlayAddress.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-1", e);
+        }
     }
 
     private Socket connect() throws IOException {
