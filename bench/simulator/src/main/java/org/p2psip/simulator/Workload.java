@@ -62,7 +62,7 @@ final class Workload {
         var watchdog = time.schedule(() -> {
             if (record.busy) {
                 record.busy = false;
-                count(put, minute, false);
+                countHung(put, minute);
             }
         }, HUNG_NANOS, TimeUnit.NANOSECONDS);
         if (put) {
@@ -128,13 +128,14 @@ final class Workload {
         }
     }
 
-    private void count(boolean put, Minute minute, boolean ok) {
+    /** An operation that never ended: a failed put or get. */
+    private void countHung(boolean put, Minute minute) {
         if (put) {
             minute.puts++;
-            minute.putsFailed += ok ? 0 : 1;
+            minute.putsFailed++;
         } else {
             minute.gets++;
-            minute.failed += ok ? 0 : 1;
+            minute.failed++;
         }
     }
 
