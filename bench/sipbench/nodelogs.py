@@ -4,11 +4,10 @@ when it stops. The bench reads lookups and hops from them to report the mean hop
 measurement, and the share of the ring each node owns, which only the nodes know."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-COUNTERS = re.compile(r"counters \{([^}]*)\}")
+from p2psip_deploy.share import last_counters  # one reader of the counter line, deploy status's
 # The interval the bench gives the nodes (deploy/p2psip up --set), so a measurement's counters
 # are at most this old when it ends.
 METRICS_INTERVAL = "1s"
@@ -26,19 +25,6 @@ class Lookups:
 
     def mean_hops(self) -> float | None:
         return self.hops / self.lookups if self.lookups > 0 else None
-
-
-def last_counters(text: str) -> dict[str, int]:
-    """The last `counters {...}` of a node's log, as numbers by name; empty when there is none."""
-    found = COUNTERS.findall(text)
-    if not found:
-        return {}
-    counters = {}
-    for pair in found[-1].split(","):
-        name, _, value = pair.strip().partition("=")
-        if value.strip().lstrip("-").isdigit():
-            counters[name] = int(value)
-    return counters
 
 
 def lookups(counters: dict[str, int]) -> Lookups:
