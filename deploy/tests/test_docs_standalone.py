@@ -5,9 +5,9 @@ import subprocess
 
 from p2psip_deploy import layout
 
-# A path that leaves the repository: the sibling folder the project was started from, or any
-# "../" climbing out of the root from a top-level file.
-OUTSIDE = re.compile(r"(\.\./)+shared/|\bshared/design/")
+# A path that leaves the repository: the sibling folder the project was started from, or the
+# folder one machine happens to hold its checkout in.
+OUTSIDE = re.compile(r"(\.\./)+shared/|\bshared/design/|(^|[\s(`'\"])/work/")
 
 
 def tracked_files():
