@@ -62,7 +62,8 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
               --hold S            tcp persistent: keep connections S s after the last registration (0: until a signal)
               --ring-ms MS        tcp: an INVITE rings MS ms before its 200 (default 0: at once)
               --state FILE        refresh state: read at start if present, written at the end
-              --retry-503 N       send a registration refused 503 with Retry-After again after it, N times at most (default 0)
+              --retry-503 N       a registration refused 503 with Retry-After goes again after it, N times at most
+                                  (default 0: the 503 fails it)
               --csv FILE          one line per registration: user, start, latency, outcome, retransmissions
               --quiet             no progress lines on stderr
             """;

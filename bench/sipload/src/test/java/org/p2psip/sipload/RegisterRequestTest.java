@@ -74,7 +74,8 @@ class RegisterRequestTest {
     @Test
     void anOverloadedServers503TellsWhenToComeBackInRetryAftersLeadingSeconds() {
         byte[] busy = ("SIP/2.0 503 Service Unavailable\r\nVia: SIP/2.0/UDP h:1;branch=z9hG4bKx\r\n"
-                + "Retry-After: 18 (overloaded);duration=60\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+                + "Retry-After: 18 (overloaded);duration=60\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8);
         assertEquals(18, Response.parse(busy, busy.length).retryAfter());
         byte[] bare = "SIP/2.0 503 Service Unavailable\r\nVia: SIP/2.0/UDP h:1;branch=z9hG4bKx\r\n\r\n"
                 .getBytes(StandardCharsets.UTF_8);
