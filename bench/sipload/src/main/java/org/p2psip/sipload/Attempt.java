@@ -19,6 +19,7 @@ final class Attempt {
     Stage stage = Stage.AWAITING_OK;
     boolean answeredStale;     // a 401 stale=true was answered once already: another is a failure
     boolean unchallenged;      // ended in 200 without the challenge the mode expected
+    int retried503;            // REGISTERs sent again after a 503's Retry-After (--retry-503 bounds it)
     int retransmissions;
 
     Attempt(Phone phone, long startedNanos) {

@@ -28,13 +28,15 @@ import org.p2psip.auth.Algorithm;
  *                    null with {@code tlsInsecure}
  * @param trustStorePassword tls: the PKCS#12 trust store's password; null: none
  * @param tlsInsecure tls: accept any server certificate (measurements only)
+ * @param retry503    how often a registration refused 503 with Retry-After is sent again after the
+ *                    seconds it states, as a phone does (RFC 3261 §21.5.4); 0: the 503 fails it
  */
 public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path users, Mode mode, double rate,
                           double durationSeconds, long attempts, Algorithm algorithm, int expires, long t1Millis,
                           long timeoutMillis, double primeRate, int limit, Path state, Path csv, boolean quiet,
                           int offset, String transport, boolean persistent, Sources sources, boolean outbound,
                           long keepaliveSeconds, double holdSeconds, long ringMillis, Path trustStore,
-                          String trustStorePassword, boolean tlsInsecure) {
+                          String trustStorePassword, boolean tlsInsecure, int retry503) {
 
     static final String USAGE = """
             usage: sipload --target HOST:PORT --users FILE.csv --mode plain|first|refresh [options]
@@ -60,6 +62,8 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
               --hold S            tcp persistent: keep connections S s after the last registration (0: until a signal)
               --ring-ms MS        tcp: an INVITE rings MS ms before its 200 (default 0: at once)
               --state FILE        refresh state: read at start if present, written at the end
+              --retry-503 N       a registration refused 503 with Retry-After goes again after it, N times at most
+                                  (default 0: the 503 fails it)
               --csv FILE          one line per registration: user, start, latency, outcome, retransmissions
               --quiet             no progress lines on stderr
             """;
@@ -81,6 +85,7 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
         long timeout = -1;
         double primeRate = -1;
         int limit = 0;
+        int retry503 = 0;
         boolean quiet = false;
         var stream = new StreamChoices();
         for (int i = 0; i < args.length; i++) {
@@ -118,6 +123,7 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
                 case "--limit" -> limit = (int) positive(name, Integer.parseInt(value));
                 case "--state" -> state = Path.of(value);
                 case "--csv" -> csv = Path.of(value);
+                case "--retry-503" -> retry503 = (int) atLeastZero(name, Integer.parseInt(value));
                 default -> stream.set(name, value);
             }
         }
@@ -132,7 +138,7 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
                 timeout > 0 ? timeout : Timing.timerFMillis(t1), primeRate > 0 ? primeRate : rate, limit, state, csv,
                 quiet, stream.offset, stream.transport, stream.persistent, stream.sources, stream.outbound,
                 stream.keepalive, stream.hold, stream.ringMillis, stream.trustStore, stream.trustStorePassword,
-                stream.tlsInsecure);
+                stream.tlsInsecure, retry503);
     }
 
     /** Over connections, TCP or TLS: everything but UDP. */
@@ -210,13 +216,6 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
             return value;
         }
 
-        private static double atLeastZero(String name, double value) {
-            if (!(value >= 0)) {
-                throw new IllegalArgumentException(name + " must be 0 or more, not " + value);
-            }
-            return value;
-        }
-
         private static String choice(String name, String value, String one, String other) {
             if (!value.equals(one) && !value.equals(other)) {
                 throw new IllegalArgumentException(name + ": " + one + " or " + other + ", not " + value);
@@ -244,6 +243,13 @@ public record LoadOptions(InetSocketAddress target, InetSocketAddress bind, Path
     private static double positive(String name, double value) {
         if (!(value > 0)) {
             throw new IllegalArgumentException(name + " must be above 0, not " + value);
+        }
+        return value;
+    }
+
+    private static double atLeastZero(String name, double value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException(name + " must be 0 or more, not " + value);
         }
         return value;
     }

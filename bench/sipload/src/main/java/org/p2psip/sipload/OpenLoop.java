@@ -10,8 +10,10 @@ import java.util.PriorityQueue;
  * The load's event loop on one thread, no thread per registration: attempts start on an open-loop
  * schedule (attempt k at start + k / rate, whatever the answers do), each on the next idle phone;
  * responses are matched to their transaction by the branch of their top Via; Timer E retransmits
- * (over UDP) and Timer F gives up. A run ends when every attempt was started and every started one
- * ended, or when {@link Stop} says so. The {@link Transport} moves the bytes.
+ * (over UDP) and Timer F gives up; a registration refused 503 with Retry-After waits in {@link
+ * Resends}, its phone still busy, until its REGISTER goes again. A run ends when every attempt was
+ * started and every started one ended, or when {@link Stop} says so. The {@link Transport} moves
+ * the bytes.
  *
  * <p>Not thread-safe: one run at a time on the thread that made it.
  */
@@ -60,6 +62,7 @@ final class OpenLoop {
                 next++;
             }
             run.expire(now);
+            run.resend(now);
             progress.maybe(now, run.tally);
             if (next >= attempts && run.inFlight == 0) {
                 break; // the last attempt just ended: nothing left to wait for
@@ -71,6 +74,7 @@ final class OpenLoop {
             if (!timers.isEmpty()) {
                 wake = Math.min(wake, timers.peek().nanos());
             }
+            wake = Math.min(wake, run.resends.nextNanos());
             transport.await(wake, run);
         }
         return run.tally;
@@ -82,7 +86,8 @@ final class OpenLoop {
         final ArrayDeque<Phone> idle;
         final AttemptLog log;
         final Tally tally = new Tally();
-        long inFlight;
+        final Resends resends = new Resends();
+        long inFlight;          // started and not ended: a transaction out, or waiting in resends
 
         Run(RegisterFlow flow, ArrayDeque<Phone> idle, AttemptLog log) {
             this.flow = flow;
@@ -141,6 +146,18 @@ final class OpenLoop {
             }
         }
 
+        /** Registrations whose Retry-After ran out: their REGISTER again, once the phone can send. */
+        void resend(long now) {
+            for (Attempt attempt = resends.poll(now); attempt != null; attempt = resends.poll(now)) {
+                if (transport.ready(attempt.phone, now)) {
+                    tally.retried503++;
+                    send(attempt, flow.retry(attempt), now);
+                } else {
+                    connectionFailed(attempt, now);
+                }
+            }
+        }
+
         @Override
         public void response(Response response, long now) {
             Transaction t = open.get(response.branch());
@@ -158,19 +175,25 @@ final class OpenLoop {
             Reaction reaction = flow.onFinal(attempt, response);
             transport.finished(attempt.phone, now);
             if (reaction instanceof Reaction.Answer) {
-                if (attempt.answeredStale && response.status() == 401) {
-                    tally.staleAnswered++;
-                }
-                if (transport.ready(attempt.phone, now)) {
-                    send(attempt, flow.challengeAnswer(attempt), now);
-                } else {
-                    connectionFailed(attempt, now);
-                }
+                answerChallenge(attempt, response, now);
+            } else if (reaction instanceof Reaction.Retry retry) {
+                resends.add(attempt, now, retry.seconds()); // not ended: its phone stays busy meanwhile
             } else if (reaction instanceof Reaction.Failed failed) {
                 tally.failedWith(failed.status());
                 end(attempt, now, Integer.toString(failed.status()));
             } else {
                 completed(attempt, now);
+            }
+        }
+
+        private void answerChallenge(Attempt attempt, Response challenge, long now) {
+            if (attempt.answeredStale && challenge.status() == 401) {
+                tally.staleAnswered++;
+            }
+            if (transport.ready(attempt.phone, now)) {
+                send(attempt, flow.challengeAnswer(attempt), now);
+            } else {
+                connectionFailed(attempt, now);
             }
         }
 

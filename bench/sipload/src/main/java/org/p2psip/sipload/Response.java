@@ -9,9 +9,11 @@ import java.util.Locale;
  * What the load reads of a response: its status, the branch of its top Via (which client
  * transaction it answers, RFC 3261 §17.1.3) and its WWW-Authenticate values. Headers in compact
  * form ("v") and in any case are understood; the body is ignored. Of a 200 to an RFC 5626 client
- * it also reads whether it requires outbound and its Flow-Timer (-1 when absent).
+ * it also reads whether it requires outbound and its Flow-Timer (-1 when absent); of any response
+ * its Retry-After's seconds (-1 when absent), which a 503 of an overloaded server carries.
  */
-record Response(int status, String branch, List<String> wwwAuthenticate, boolean requireOutbound, int flowTimer) {
+record Response(int status, String branch, List<String> wwwAuthenticate, boolean requireOutbound, int flowTimer,
+                int retryAfter) {
 
     /** The response in {@code data[0..length)}, or null when it is no SIP response (a request, garbage). */
     static Response parse(byte[] data, int length) {
@@ -28,6 +30,7 @@ record Response(int status, String branch, List<String> wwwAuthenticate, boolean
         String branch = null;
         boolean outbound = false;
         int flowTimer = -1;
+        int retryAfter = -1;
         var challenges = new ArrayList<String>(2);
         int start = text.indexOf("\r\n") + 2;
         while (start > 1 && start < text.length()) {
@@ -50,11 +53,14 @@ record Response(int status, String branch, List<String> wwwAuthenticate, boolean
                     outbound |= hasToken(value, "outbound");
                 } else if (name.equals("flow-timer")) {
                     flowTimer = seconds(value);
+                } else if (name.equals("retry-after")) {
+                    retryAfter = deltaSeconds(value);
                 }
             }
             start = end + 2;
         }
-        return branch == null ? null : new Response(status, branch, List.copyOf(challenges), outbound, flowTimer);
+        return branch == null ? null : new Response(status, branch, List.copyOf(challenges), outbound, flowTimer,
+                retryAfter);
     }
 
     private static boolean hasToken(String list, String token) {
@@ -72,6 +78,23 @@ record Response(int status, String branch, List<String> wwwAuthenticate, boolean
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /**
+     * RFC 3261 §20.33: Retry-After is delta-seconds, then an optional comment and parameters
+     * ("120 (busy);duration=60"): only the leading digits count (more than nine mean "not soon":
+     * the largest int); -1 when there are none.
+     */
+    private static int deltaSeconds(String value) {
+        String text = value.strip();
+        int end = 0;
+        while (end < text.length() && text.charAt(end) >= '0' && text.charAt(end) <= '9') {
+            end++;
+        }
+        if (end == 0) {
+            return -1;
+        }
+        return end > 9 ? Integer.MAX_VALUE : Integer.parseInt(text.substring(0, end));
     }
 
     boolean isProvisional() {

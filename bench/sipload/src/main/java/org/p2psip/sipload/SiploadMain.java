@@ -70,7 +70,7 @@ public final class SiploadMain {
                 }
             }
             var flow = new RegisterFlow(options.mode(), options.algorithm(), ids, transport.name(), options.outbound(),
-                    options.expires());
+                    options.expires(), options.retry503());
             long attempts = options.plannedAttempts(ready.size());
             Tally tally;
             try (AttemptLog log = options.csv() == null ? null : new AttemptLog(options.csv())) {
@@ -140,7 +140,7 @@ public final class SiploadMain {
         }
         int count = unprimed.size();
         var first = new RegisterFlow(Mode.FIRST, options.algorithm(), ids, transport.name(), options.outbound(),
-                options.expires());
+                options.expires(), options.retry503());
         Tally tally = loop.run(first, unprimed, count, options.primeRate(), new Progress(progress, "prime"), null);
         if (progress != null) {
             progress.printf("sipload primed %d of %d phones (%d failed)%n", tally.completed, count, tally.failed());

@@ -17,9 +17,11 @@ import java.util.stream.Collectors;
  *     below the rate asked, the generator could not keep up and the server was not what was measured;
  * <li>completed, completed_per_s (over the same time), failed = timeouts + unexpected + not_started,
  *     statuses (final statuses that failed an attempt, STATUS:COUNT joined by '/');
- * <li>stale_answered, unchallenged (mode first: 200 without a 401), retransmissions, strays
- *     (responses to no open transaction);
- * <li>p50_ms, p99_ms: from the first REGISTER sent to the final 200, completed attempts only
+ * <li>stale_answered, unchallenged (mode first: 200 without a 401), retransmissions,
+ *     retried_503 (REGISTERs sent again after a 503's Retry-After, --retry-503: those 503s failed
+ *     nothing, so they are not in statuses), strays (responses to no open transaction);
+ * <li>p50_ms, p99_ms: from the first REGISTER sent to the final 200 (a retried one's too, waits
+ *     included: what the phone's user waits), completed attempts only
  *     (empty without any); primed: phones given a first registration before a refresh run;
  * <li>transport, connection (tcp, tls: persistent or per-transaction), connection_failures (registrations
  *     whose connection could not open or closed before the final answer: part of failed),
@@ -88,12 +90,12 @@ final class Summary {
         return String.format(Locale.ROOT, "sipload mode=%s algorithm=%s target=%s:%d rate=%s seconds=%.3f attempts=%d "
                         + "started=%d not_started=%d offered_rate=%.1f completed=%d completed_per_s=%.1f failed=%d "
                         + "timeouts=%d unexpected=%d statuses=%s stale_answered=%d unchallenged=%d retransmissions=%d "
-                        + "strays=%d p50_ms=%s p99_ms=%s primed=%d",
+                        + "retried_503=%d strays=%d p50_ms=%s p99_ms=%s primed=%d",
                 options.mode().wireName(), options.algorithm().wireName(), options.target().getHostString(),
                 options.target().getPort(), number(options.rate()), seconds, attempts, t.started, t.notStarted,
                 t.started / offeredSeconds, t.completed, t.completed / offeredSeconds, t.failed(), t.timeouts,
-                t.failedByStatusTotal(), statuses, t.staleAnswered, t.unchallenged, t.retransmissions, t.strays,
-                millis(t.latencies.percentileMillis(50)), millis(t.latencies.percentileMillis(99)), primed);
+                t.failedByStatusTotal(), statuses, t.staleAnswered, t.unchallenged, t.retransmissions, t.retried503,
+                t.strays, millis(t.latencies.percentileMillis(50)), millis(t.latencies.percentileMillis(99)), primed);
     }
 
     private static String millis(double value) {

@@ -6,7 +6,8 @@ import java.util.TreeMap;
 /**
  * What one run of the load counted: attempts started (and those it could not start, every phone
  * being busy), completed, failed (by time-out, by final status), retransmissions, stale nonces
- * answered, and the latency of each completed attempt. Used by the load's one thread only.
+ * answered, REGISTERs sent again after a 503's Retry-After, and the latency of each completed
+ * attempt. Used by the load's one thread only.
  */
 final class Tally {
     long started;
@@ -17,6 +18,7 @@ final class Tally {
     long unchallenged;        // completed without the challenge mode first expects
     long staleAnswered;       // 401 stale=true answered with the new nonce
     long retransmissions;
+    long retried503;          // REGISTERs sent again after a 503's Retry-After (those 503s failed nothing)
     long strays;              // responses to no open transaction (late, duplicated)
     long firstStartNanos = -1;
     long lastStartNanos = -1;

@@ -29,6 +29,20 @@ class LoadOptionsTest {
     }
 
     @Test
+    void retry503IsOffByDefaultCountsRetriesAndRefusesANegativeCount() {
+        assertEquals(0, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "first").retry503(),
+                "by default a 503 fails its registration, as before the option");
+        assertEquals(3, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "first", "--retry-503", "3")
+                .retry503());
+        assertEquals(2, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "plain", "--transport", "tcp",
+                "--retry-503", "2").retry503(), "over any transport");
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--retry-503", "-1"));
+        assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",
+                "--mode", "plain", "--retry-503"));
+    }
+
+    @Test
     void missingOrUnknownOptionsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--users", "u", "--mode", "first"));
         assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--target", "h:1", "--users", "u",

@@ -72,6 +72,17 @@ class RegisterRequestTest {
     }
 
     @Test
+    void anOverloadedServers503TellsWhenToComeBackInRetryAftersLeadingSeconds() {
+        byte[] busy = ("SIP/2.0 503 Service Unavailable\r\nVia: SIP/2.0/UDP h:1;branch=z9hG4bKx\r\n"
+                + "Retry-After: 18 (overloaded);duration=60\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals(18, Response.parse(busy, busy.length).retryAfter());
+        byte[] bare = "SIP/2.0 503 Service Unavailable\r\nVia: SIP/2.0/UDP h:1;branch=z9hG4bKx\r\n\r\n"
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals(-1, Response.parse(bare, bare.length).retryAfter(), "no Retry-After: no time to come back");
+    }
+
+    @Test
     void aResponseIsMatchedByItsTopViasBranchAndKeepsEveryChallenge() {
         String text = "SIP/2.0 401 Unauthorized\r\n"
                 + "v: SIP/2.0/UDP 10.0.0.1:5099;rport=5099;branch=z9hG4bKAb.1;received=10.0.0.1, SIP/2.0/UDP x;branch=other\r\n"

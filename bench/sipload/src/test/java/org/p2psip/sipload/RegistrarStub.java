@@ -29,7 +29,9 @@ import org.p2psip.auth.Nonces;
  * to the right credentials, 401 otherwise, 403 to another user's. It stores nothing; it records
  * what it received (each request once, however often retransmitted), so that a test can check
  * what the client sent. It may drop the first copy of
- * every request (the client must retransmit) and ignore chosen users (the client must time out).
+ * every request (the client must retransmit), ignore chosen users (the client must time out), and
+ * play an overloaded server: refuse each user's first REGISTER 503 (the client may come back after
+ * its Retry-After).
  * Its clock is the test's ({@link #clockMillis}), so that nonces age on demand.
  */
 final class RegistrarStub implements AutoCloseable {
@@ -44,6 +46,10 @@ final class RegistrarStub implements AutoCloseable {
     final Set<String> silentUsers = ConcurrentHashMap.newKeySet();
     volatile boolean authenticate = true;
     volatile boolean dropFirstCopies;
+    volatile boolean overloadOnce;                 // each user's first REGISTER from now on gets 503
+    volatile int retryAfter = 1;                   // the 503's Retry-After seconds; -1: none
+    final Set<String> refused = ConcurrentHashMap.newKeySet();         // the users refused 503
+    private final Set<String> refusedBranches = ConcurrentHashMap.newKeySet();
     private final Map<String, Boolean> seenBranches = new ConcurrentHashMap<>();
     private final DatagramSocket socket;
     private final Authenticator authenticator;
@@ -101,6 +107,11 @@ final class RegistrarStub implements AutoCloseable {
         }
         String head = "Via: " + via + "\r\nFrom: " + h.get("from") + "\r\nTo: " + to + ";tag=stub\r\nCall-ID: "
                 + h.get("call-id") + "\r\nCSeq: " + cseq + "\r\n";
+        if (overloadOnce && (refusedBranches.contains(branch) || refused.add(user))) {
+            refusedBranches.add(branch); // its retransmissions get the same answer
+            return "SIP/2.0 503 Service Unavailable\r\n" + head
+                    + (retryAfter >= 0 ? "Retry-After: " + retryAfter + "\r\n" : "") + "Content-Length: 0\r\n\r\n";
+        }
         if (!authenticate) {
             return "SIP/2.0 200 OK\r\n" + head + "Content-Length: 0\r\n\r\n";
         }

@@ -117,6 +117,55 @@ class SiploadAgainstStubTest {
     }
 
     @Test
+    void aRegistrationRefused503WithRetryAfterComesBackOnItsCallIdWithTheNextCseqWithoutCredentialsAndCompletes()
+            throws IOException {
+        stub.overloadOnce = true;
+        Map<String, String> s = run("--mode", "first", "--retry-503", "1");
+        assertEquals("20", s.get("completed"), s.toString());
+        assertEquals("0", s.get("failed"), s.toString());
+        assertEquals(Integer.toString(stub.refused.size()), s.get("retried_503"), "one re-send per 503: " + s);
+        assertEquals(USERS, stub.refused.size());
+        assertEquals("", s.get("statuses"), "a 503 answered by coming back failed nothing: " + s);
+        assertTrue(Double.parseDouble(s.get("p50_ms")) >= 1000, "latency from the first REGISTER, wait included: " + s);
+        List<RegistrarStub.Received> ofU3 = of(stub.received, "u3");
+        assertEquals(List.of(1, 2, 3), ofU3.stream().map(r -> r.cseq()).toList(), "refused, again, the answer");
+        assertEquals(1, ofU3.stream().map(r -> r.callId()).distinct().count(), "one Call-ID: " + ofU3);
+        assertEquals("", ofU3.get(1).authorization(), "still awaiting its challenge: no credentials");
+    }
+
+    @Test
+    void aRefreshRefused503ComesBackWithItsCredentialsOnTheNextNonceCount() throws IOException {
+        Path state = folder.resolve("state.tsv");
+        run("--mode", "first", "--state", state.toString());
+        int before = stub.received.size();
+        stub.overloadOnce = true;
+        Map<String, String> s = run("--mode", "refresh", "--attempts", "20", "--state", state.toString(),
+                "--retry-503", "1");
+        assertEquals("20", s.get("completed"), s.toString());
+        assertEquals("20", s.get("retried_503"), s.toString());
+        List<RegistrarStub.Received> ofU5 = of(stub.received.subList(before, stub.received.size()), "u5");
+        assertEquals(2, ofU5.size(), "the refused refresh and its re-send: " + ofU5);
+        assertEquals(ofU5.get(0).callId(), ofU5.get(1).callId());
+        assertEquals(ofU5.get(0).cseq() + 1, ofU5.get(1).cseq());
+        assertEquals(List.of(1, 2, 3), stub.nonceCounts("u5"),
+                "the challenge's answer, the refused refresh, its re-send");
+    }
+
+    @Test
+    void withoutRetry503OrWithoutRetryAfterEveryRefusedRegistrationFailsOn503() throws IOException {
+        stub.overloadOnce = true;
+        Map<String, String> s = run("--mode", "first");
+        assertEquals("0", s.get("completed"), s.toString());
+        assertEquals("503:20", s.get("statuses"), "the default fails every refused registration: " + s);
+        assertEquals("0", s.get("retried_503"), s.toString());
+        stub.refused.clear();
+        stub.retryAfter = -1;
+        s = run("--mode", "first", "--retry-503", "1");
+        assertEquals("503:20", s.get("statuses"), "no Retry-After: no time to come back, so no re-send: " + s);
+        assertEquals("0", s.get("retried_503"), s.toString());
+    }
+
+    @Test
     void plainRegistrationsOfARegistrarWithoutAuthenticationComplete() throws IOException {
         stub.authenticate = false;
         Path log = folder.resolve("registrations.csv");
@@ -135,6 +184,10 @@ class SiploadAgainstStubTest {
         var out = new ByteArrayOutputStream();
         SiploadMain.run(LoadOptions.parse(args.toArray(String[]::new)), new PrintStream(out, true, StandardCharsets.UTF_8), null);
         return StubUsers.summary(out.toString(StandardCharsets.UTF_8).strip());
+    }
+
+    private static List<RegistrarStub.Received> of(List<RegistrarStub.Received> received, String user) {
+        return received.stream().filter(r -> r.user().equals(user)).toList();
     }
 
     private static RegistrarStub.Received last(List<RegistrarStub.Received> received, String user) {

@@ -80,6 +80,33 @@ class SiploadOverTcpTest {
     }
 
     @Test
+    void persistentPhonesRefused503ComeBackOnTheirOwnConnectionsAndComplete() throws Exception {
+        stub.registrar.overloadOnce = true;
+        var out = new ByteArrayOutputStream();
+        assertEquals(0, run(out, stub.address(), "--mode", "first", "--retry-503", "1"));
+        Map<String, String> s = StubUsers.lastSummary(out);
+        assertEquals("20", s.get("completed"), s.toString());
+        assertEquals(Integer.toString(stub.registrar.refused.size()), s.get("retried_503"), s.toString());
+        assertEquals(USERS, stub.registrar.refused.size());
+        assertEquals("20", s.get("connections_opened"), "each re-send on its phone's connection: " + s);
+        assertEquals(20, stub.accepted.get());
+        List<RegistrarStub.Received> ofU3 = stub.registrar.received.stream()
+                .filter(r -> r.user().equals("u3")).toList();
+        assertEquals(List.of(1, 2, 3), ofU3.stream().map(r -> r.cseq()).toList(), "refused, again, the answer");
+        assertEquals(1, ofU3.stream().map(r -> r.callId()).distinct().count(), "one Call-ID: " + ofU3);
+    }
+
+    @Test
+    void withoutRetry503EveryPhoneRefused503Fails() throws Exception {
+        stub.registrar.overloadOnce = true;
+        var out = new ByteArrayOutputStream();
+        assertEquals(1, run(out, stub.address(), "--mode", "first"));
+        Map<String, String> s = StubUsers.lastSummary(out);
+        assertEquals("503:20", s.get("statuses"), s.toString());
+        assertEquals("0", s.get("retried_503"), s.toString());
+    }
+
+    @Test
     void aRefusedConnectionFailsItsRegistrationAtOnce() throws Exception {
         String nobody;
         try (var probe = new ServerSocket(0)) {
