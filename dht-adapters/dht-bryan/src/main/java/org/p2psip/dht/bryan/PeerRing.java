@@ -47,20 +47,38 @@ final class PeerRing implements RingMessages, RecordLink {
         return peer.send(to, request, peer.settings().requestTimeout());
     }
 
-    /** One routed join REGISTER through {@code via}: the admitting peer's 200 names it and its links. */
+    /**
+     * A join, as Chord's: a find routed through {@code via} for the point just after this peer's
+     * Peer-ID, whose owner is this peer's successor-to-be (just after, so that a peer restarted on
+     * its address is not sent to its own old place), then a join REGISTER to that owner alone, which
+     * admits it by taking it as its P ({@link #admit}). The REGISTER itself was once routed, and the
+     * bootstrap it met first, anywhere on the ring, could not tell it from a fresh peer's
+     * stabilisation.
+     */
     @Override
     public CompletableFuture<Placement> join(NodeRef via, Duration within) {
-        return RoutedCall.forRing(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true,
-                within).run().handle((outcome, failure) -> {
-                    if (failure != null || outcome.status() != 200 || outcome.responder() == null
-                            || outcome.responder().equals(peer.self())) {
-                        return Placement.none();
-                    }
-                    var successors = new ArrayList<NodeRef>();
-                    successors.add(outcome.responder());
-                    successors.addAll(outcome.linked(LinkHeader.Kind.S));
-                    return new Placement(successors, outcome.links().stream().map(LinkHeader::peer).toList());
-                });
+        Id after = peer.self().id().plusPowerOfTwo(0);
+        var find = new OpHeader(OpHeader.Op.FIND, after, -1);
+        PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), find, "", new byte[0]);
+        return RoutedCall.forRing(peer, after, request, null, via, true, within).run()
+                .thenCompose(found -> admittedBy(found.responder()))
+                .exceptionally(failure -> Placement.none());
+    }
+
+    /** The join REGISTER to {@code owner}: its 200 names it and its links, which place this peer. */
+    private CompletableFuture<Placement> admittedBy(NodeRef owner) {
+        if (owner == null || owner.equals(peer.self())) {
+            return CompletableFuture.completedFuture(Placement.none());
+        }
+        return send(owner, registration((int) peer.linkExpires(), false)).thenApply(answer -> {
+            if (answer.status() != 200 || answer.responder() == null || answer.responder().equals(peer.self())) {
+                return Placement.none();
+            }
+            var successors = new ArrayList<NodeRef>();
+            successors.add(answer.responder());
+            successors.addAll(answer.linked(LinkHeader.Kind.S));
+            return new Placement(successors, answer.links().stream().map(LinkHeader::peer).toList());
+        });
     }
 
     /** A find sent to {@code member} itself: a peer on a ring answers it 200 or 302, one not on a ring 480. */
@@ -71,15 +89,21 @@ final class PeerRing implements RingMessages, RecordLink {
                 .handle((answer, failure) -> failure == null && (answer.status() == 200 || answer.status() / 100 == 3));
     }
 
-    /** Stabilisation: REGISTER with S1 naming this peer's links; S1 takes this peer as its P if it lies closer. */
+    /**
+     * Stabilisation: REGISTER with S1 naming this peer's links; S1 takes this peer as its P if it
+     * lies closer. A peer still waiting for its records names no links: its REGISTER is a join, which
+     * S1 answers by taking it as P and handing it its records, as Chord's successor does on a fresh
+     * notify, or by refusing with its links when another peer lies between them.
+     */
     @Override
     public CompletableFuture<Neighbours> state(NodeRef successor) {
-        return send(successor, registration((int) peer.linkExpires(), true)).thenApply(answer -> {
-            if (answer.status() != 200) {
+        return send(successor, registration((int) peer.linkExpires(), !table().awaitingRecords())).thenApply(answer -> {
+            List<NodeRef> successors = answer.linked(LinkHeader.Kind.S);
+            if (answer.status() != 200 && successors.isEmpty()) {
                 return null;
             }
             List<NodeRef> predecessor = answer.linked(LinkHeader.Kind.P);
-            return new Neighbours(predecessor.isEmpty() ? null : predecessor.get(0), answer.linked(LinkHeader.Kind.S));
+            return new Neighbours(predecessor.isEmpty() ? null : predecessor.get(0), successors);
         });
     }
 
@@ -167,30 +191,39 @@ final class PeerRing implements RingMessages, RecordLink {
     }
 
     /**
-     * A join: admitted here when this peer is the newcomer's successor-to-be, else redirected
-     * closer. A newcomer that is still this peer's predecessor restarted on its address (same
-     * Peer-ID, nothing stored): admitted here too, and a peer that would send it to itself sends it
-     * to the peer after it. The admitted newcomer is handed its records ({@link Membership#handIn}).
+     * A join, or the stabilisation of a peer still waiting for its records: admitted here when this
+     * peer takes the newcomer as its predecessor (it lies between this peer's P and this peer, is
+     * this peer's P restarted on its address, or this peer knows no P), which hands it its records
+     * ({@link Membership#notified}, fresh). Admitting a newcomer without taking it as P let this
+     * peer admit others into the same range, each handed its records and each serving a part of
+     * the range while its successor link skipped the others: after 40 peers joined 20 a second, a
+     * third of them served keys another served too, for half a minute. Else redirected closer, with
+     * this peer's links for a stabilising peer to learn the peer between them. A peer that would
+     * send it to itself sends it to the peer after it.
      */
     private PeerResponse admit(NodeRef newcomer) {
         if (!membership().joined().isDone() || membership().isClosing()) {
             return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
         }
         RoutingTable table = table();
-        if (table.owns(newcomer.id()) || newcomer.equals(table.predecessor()) || table.successors().isEmpty()) {
+        // a peer that has not got its own records yet would hand the newcomer an empty range
+        if (table.awaitingRecords()) {
+            return peer.reply(480, "Not serving yet", null, peer.links().headers(peer.linkExpires(), false), "",
+                    new byte[0]);
+        }
+        if (membership().notified(newcomer, true)) {
             peer.counters().increment("bryan.admitted");
-            PeerResponse admitted = links200(true);
-            membership().handIn(newcomer);
-            return admitted;
+            return links200(true);
         }
         NodeRef next = peer.links().nextHop(newcomer.id());
         if (next.equals(newcomer)) {
             next = peer.links().nextHop(newcomer.id().plusPowerOfTwo(0));
         }
+        List<LinkHeader> links = peer.links().headers(peer.linkExpires(), false);
         if (next.equals(peer.self()) || next.equals(newcomer)) {
-            return peer.reply(480, "Ring repairing: no closer peer known", null, List.of(), "", new byte[0]);
+            return peer.reply(480, "Ring repairing: no closer peer known", null, links, "", new byte[0]);
         }
-        return peer.reply(302, "Moved Temporarily", next, List.of(), "", new byte[0]);
+        return peer.reply(302, "Moved Temporarily", next, links, "", new byte[0]);
     }
 
     private PeerResponse links200(boolean withFingers) {
