@@ -168,6 +168,12 @@ final class PeerRing implements RingMessages, RecordLink {
     /** This peer's answer to a plain peer registration: leave, stabilisation, predecessor check or join. */
     PeerResponse registration(Incoming in) {
         NodeRef sender = in.sender().peer();
+        if (!membership().joined().isDone()) {
+            // answering as a member, a place whose join's 200 was lost took a stabilising peer as
+            // its P and named no successors: that peer dropped the rest of its list, and every find
+            // through it for this place's successor was routed to this place, which never joined
+            return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
+        }
         if (in.expires() == 0) {
             List<NodeRef> before = in.linked(LinkHeader.Kind.P);
             membership().left(sender, before.isEmpty() ? null : before.get(0), in.linked(LinkHeader.Kind.S));
