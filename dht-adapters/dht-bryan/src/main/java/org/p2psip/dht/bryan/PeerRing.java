@@ -24,6 +24,8 @@ import org.p2psip.dht.ring.store.RecordLink;
 final class PeerRing implements RingMessages, RecordLink {
 
     private final BryanPeer peer;
+    /** The peer the last join REGISTER went to that neither placed nor refused this one; null when none. */
+    private NodeRef ownerToBe;
 
     PeerRing(BryanPeer peer) {
         this.peer = peer;
@@ -53,32 +55,62 @@ final class PeerRing implements RingMessages, RecordLink {
      * its address is not sent to its own old place), then a join REGISTER to that owner alone, which
      * admits it by taking it as its P ({@link #admit}). The REGISTER itself was once routed, and the
      * bootstrap it met first, anywhere on the ring, could not tell it from a fresh peer's
-     * stabilisation.
+     * stabilisation. When the last attempt's join REGISTER went unanswered, or its owner-to-be
+     * did not serve yet, this attempt asks that peer again instead ({@link #admittedBy}).
      */
     @Override
     public CompletableFuture<Placement> join(NodeRef via, Duration within) {
+        NodeRef again = ownerToBe;
+        ownerToBe = null;
+        if (again != null) {
+            return admittedBy(again, 0).exceptionally(failure -> Placement.none());
+        }
         Id after = peer.self().id().plusPowerOfTwo(0);
         var find = new OpHeader(OpHeader.Op.FIND, after, -1);
         PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), find, "", new byte[0]);
         return RoutedCall.forRing(peer, after, request, null, via, true, within).run()
-                .thenCompose(found -> admittedBy(found.responder()))
+                .thenCompose(found -> admittedBy(found.responder(), 0))
                 .exceptionally(failure -> Placement.none());
     }
 
-    /** The join REGISTER to {@code owner}: its 200 names it and its links, which place this peer. */
-    private CompletableFuture<Placement> admittedBy(NodeRef owner) {
-        if (owner == null || owner.equals(peer.self())) {
+    /**
+     * The join REGISTER to {@code owner}: its 200 names it and its links, which place this peer. A
+     * refusal says where to ask next, within {@code max-hops}: the refuser's P when that lies
+     * between this peer and the refuser (a peer admitted there since the find), else the 302's
+     * Contact. An owner that did not answer may have admitted this peer all the same (it took it as
+     * its P, and the peers before it then stabilise with this peer), and one that does not serve
+     * yet is the right owner: the next attempt asks it again, as the restarted P it admits again.
+     * Every attempt once began with a new find through the bootstrap place, which the silent owner
+     * had meanwhile told of this peer, and which then routed the find to this peer itself.
+     */
+    private CompletableFuture<Placement> admittedBy(NodeRef owner, int hops) {
+        if (owner == null || owner.equals(peer.self()) || hops > peer.settings().maxHops()) {
             return CompletableFuture.completedFuture(Placement.none());
         }
-        return send(owner, registration((int) peer.linkExpires(), false)).thenApply(answer -> {
-            if (answer.status() != 200 || answer.responder() == null || answer.responder().equals(peer.self())) {
-                return Placement.none();
+        return send(owner, registration((int) peer.linkExpires(), false)).handle((answer, failure) -> {
+            if (failure != null) {
+                ownerToBe = owner;
+                return CompletableFuture.completedFuture(Placement.none());
             }
-            var successors = new ArrayList<NodeRef>();
-            successors.add(answer.responder());
-            successors.addAll(answer.linked(LinkHeader.Kind.S));
-            return new Placement(successors, answer.links().stream().map(LinkHeader::peer).toList());
-        });
+            if (answer.status() == 200 && answer.responder() != null && !answer.responder().equals(peer.self())) {
+                var successors = new ArrayList<NodeRef>();
+                successors.add(answer.responder());
+                successors.addAll(answer.linked(LinkHeader.Kind.S));
+                return CompletableFuture.completedFuture(
+                        new Placement(successors, answer.links().stream().map(LinkHeader::peer).toList()));
+            }
+            List<NodeRef> before = answer.linked(LinkHeader.Kind.P);
+            if (!before.isEmpty() && before.get(0).id().inOpen(peer.self().id(), owner.id())) {
+                return admittedBy(before.get(0), hops + 1);
+            }
+            if (answer.status() / 100 == 3 && answer.contact() != null) {
+                return admittedBy(answer.contact(), hops + 1);
+            }
+            if (answer.status() == 480 && !answer.links().isEmpty()) {
+                ownerToBe = owner; // on the ring, not serving yet
+            }
+            return CompletableFuture.completedFuture(Placement.none());
+        }).thenCompose(next -> next);
     }
 
     /** A find sent to {@code member} itself: a peer on a ring answers it 200 or 302, one not on a ring 480. */
