@@ -51,6 +51,11 @@ class SimulationTest {
         assertPerfect(run("bamboo", 200, 0, 2, 1, folder));
     }
 
+    @Test
+    void bryanWithoutChurnAnswersEveryLookupAndLosesNothing() {
+        assertPerfect(run("bryan", 200, 0, 2, 1, folder));
+    }
+
     private static void assertPerfect(Minute total) {
         assertTrue(total.gets > 500, "too few lookups to judge: " + total.gets);
         assertEquals(total.gets, total.correct, "lookups not correct: " + total.row());

@@ -24,6 +24,8 @@ import org.p2psip.dht.ring.store.RecordLink;
 final class PeerRing implements RingMessages, RecordLink {
 
     private final BryanPeer peer;
+    /** The peer the last join REGISTER went to that neither placed nor refused this one; null when none. */
+    private NodeRef ownerToBe;
 
     PeerRing(BryanPeer peer) {
         this.peer = peer;
@@ -47,20 +49,68 @@ final class PeerRing implements RingMessages, RecordLink {
         return peer.send(to, request, peer.settings().requestTimeout());
     }
 
-    /** One routed join REGISTER through {@code via}: the admitting peer's 200 names it and its links. */
+    /**
+     * A join, as Chord's: a find routed through {@code via} for the point just after this peer's
+     * Peer-ID, whose owner is this peer's successor-to-be (just after, so that a peer restarted on
+     * its address is not sent to its own old place), then a join REGISTER to that owner alone, which
+     * admits it by taking it as its P ({@link #admit}). The REGISTER itself was once routed, and the
+     * bootstrap it met first, anywhere on the ring, could not tell it from a fresh peer's
+     * stabilisation. When the last attempt's join REGISTER went unanswered, or its owner-to-be
+     * did not serve yet, this attempt asks that peer again instead ({@link #admittedBy}).
+     */
     @Override
     public CompletableFuture<Placement> join(NodeRef via, Duration within) {
-        return RoutedCall.forRing(peer, peer.self().id(), registration((int) peer.linkExpires(), false), null, via, true,
-                within).run().handle((outcome, failure) -> {
-                    if (failure != null || outcome.status() != 200 || outcome.responder() == null
-                            || outcome.responder().equals(peer.self())) {
-                        return Placement.none();
-                    }
-                    var successors = new ArrayList<NodeRef>();
-                    successors.add(outcome.responder());
-                    successors.addAll(outcome.linked(LinkHeader.Kind.S));
-                    return new Placement(successors, outcome.links().stream().map(LinkHeader::peer).toList());
-                });
+        NodeRef again = ownerToBe;
+        ownerToBe = null;
+        if (again != null) {
+            return admittedBy(again, 0).exceptionally(failure -> Placement.none());
+        }
+        Id after = peer.self().id().plusPowerOfTwo(0);
+        var find = new OpHeader(OpHeader.Op.FIND, after, -1);
+        PeerRequest request = peer.request((int) peer.linkExpires(), List.of(), find, "", new byte[0]);
+        return RoutedCall.forRing(peer, after, request, null, via, true, within).run()
+                .thenCompose(found -> admittedBy(found.responder(), 0))
+                .exceptionally(failure -> Placement.none());
+    }
+
+    /**
+     * The join REGISTER to {@code owner}: its 200 names it and its links, which place this peer. A
+     * refusal says where to ask next, within {@code max-hops}: the refuser's P when that lies
+     * between this peer and the refuser (a peer admitted there since the find), else the 302's
+     * Contact. An owner that did not answer may have admitted this peer all the same (it took it as
+     * its P, and the peers before it then stabilise with this peer), and one that does not serve
+     * yet is the right owner: the next attempt asks it again, as the restarted P it admits again.
+     * Every attempt once began with a new find through the bootstrap place, which the silent owner
+     * had meanwhile told of this peer, and which then routed the find to this peer itself.
+     */
+    private CompletableFuture<Placement> admittedBy(NodeRef owner, int hops) {
+        if (owner == null || owner.equals(peer.self()) || hops > peer.settings().maxHops()) {
+            return CompletableFuture.completedFuture(Placement.none());
+        }
+        return send(owner, registration((int) peer.linkExpires(), false)).handle((answer, failure) -> {
+            if (failure != null) {
+                ownerToBe = owner;
+                return CompletableFuture.completedFuture(Placement.none());
+            }
+            if (answer.status() == 200 && answer.responder() != null && !answer.responder().equals(peer.self())) {
+                var successors = new ArrayList<NodeRef>();
+                successors.add(answer.responder());
+                successors.addAll(answer.linked(LinkHeader.Kind.S));
+                return CompletableFuture.completedFuture(
+                        new Placement(successors, answer.links().stream().map(LinkHeader::peer).toList()));
+            }
+            List<NodeRef> before = answer.linked(LinkHeader.Kind.P);
+            if (!before.isEmpty() && before.get(0).id().inOpen(peer.self().id(), owner.id())) {
+                return admittedBy(before.get(0), hops + 1);
+            }
+            if (answer.status() / 100 == 3 && answer.contact() != null) {
+                return admittedBy(answer.contact(), hops + 1);
+            }
+            if (answer.status() == 480 && !answer.links().isEmpty()) {
+                ownerToBe = owner; // on the ring, not serving yet
+            }
+            return CompletableFuture.completedFuture(Placement.none());
+        }).thenCompose(next -> next);
     }
 
     /** A find sent to {@code member} itself: a peer on a ring answers it 200 or 302, one not on a ring 480. */
@@ -71,15 +121,21 @@ final class PeerRing implements RingMessages, RecordLink {
                 .handle((answer, failure) -> failure == null && (answer.status() == 200 || answer.status() / 100 == 3));
     }
 
-    /** Stabilisation: REGISTER with S1 naming this peer's links; S1 takes this peer as its P if it lies closer. */
+    /**
+     * Stabilisation: REGISTER with S1 naming this peer's links; S1 takes this peer as its P if it
+     * lies closer. A peer still waiting for its records names no links: its REGISTER is a join, which
+     * S1 answers by taking it as P and handing it its records, as Chord's successor does on a fresh
+     * notify, or by refusing with its links when another peer lies between them.
+     */
     @Override
     public CompletableFuture<Neighbours> state(NodeRef successor) {
-        return send(successor, registration((int) peer.linkExpires(), true)).thenApply(answer -> {
-            if (answer.status() != 200) {
+        return send(successor, registration((int) peer.linkExpires(), !table().awaitingRecords())).thenApply(answer -> {
+            List<NodeRef> successors = answer.linked(LinkHeader.Kind.S);
+            if (answer.status() != 200 && successors.isEmpty()) {
                 return null;
             }
             List<NodeRef> predecessor = answer.linked(LinkHeader.Kind.P);
-            return new Neighbours(predecessor.isEmpty() ? null : predecessor.get(0), answer.linked(LinkHeader.Kind.S));
+            return new Neighbours(predecessor.isEmpty() ? null : predecessor.get(0), successors);
         });
     }
 
@@ -144,6 +200,12 @@ final class PeerRing implements RingMessages, RecordLink {
     /** This peer's answer to a plain peer registration: leave, stabilisation, predecessor check or join. */
     PeerResponse registration(Incoming in) {
         NodeRef sender = in.sender().peer();
+        if (!membership().joined().isDone()) {
+            // answering as a member, a place whose join's 200 was lost took a stabilising peer as
+            // its P and named no successors: that peer dropped the rest of its list, and every find
+            // through it for this place's successor was routed to this place, which never joined
+            return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
+        }
         if (in.expires() == 0) {
             List<NodeRef> before = in.linked(LinkHeader.Kind.P);
             membership().left(sender, before.isEmpty() ? null : before.get(0), in.linked(LinkHeader.Kind.S));
@@ -167,30 +229,39 @@ final class PeerRing implements RingMessages, RecordLink {
     }
 
     /**
-     * A join: admitted here when this peer is the newcomer's successor-to-be, else redirected
-     * closer. A newcomer that is still this peer's predecessor restarted on its address (same
-     * Peer-ID, nothing stored): admitted here too, and a peer that would send it to itself sends it
-     * to the peer after it. The admitted newcomer is handed its records ({@link Membership#handIn}).
+     * A join, or the stabilisation of a peer still waiting for its records: admitted here when this
+     * peer takes the newcomer as its predecessor (it lies between this peer's P and this peer, is
+     * this peer's P restarted on its address, or this peer knows no P), which hands it its records
+     * ({@link Membership#notified}, fresh). Admitting a newcomer without taking it as P let this
+     * peer admit others into the same range, each handed its records and each serving a part of
+     * the range while its successor link skipped the others: after 40 peers joined 20 a second, a
+     * third of them served keys another served too, for half a minute. Else redirected closer, with
+     * this peer's links for a stabilising peer to learn the peer between them. A peer that would
+     * send it to itself sends it to the peer after it.
      */
     private PeerResponse admit(NodeRef newcomer) {
         if (!membership().joined().isDone() || membership().isClosing()) {
             return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
         }
         RoutingTable table = table();
-        if (table.owns(newcomer.id()) || newcomer.equals(table.predecessor()) || table.successors().isEmpty()) {
+        // a peer that has not got its own records yet would hand the newcomer an empty range
+        if (table.awaitingRecords()) {
+            return peer.reply(480, "Not serving yet", null, peer.links().headers(peer.linkExpires(), false), "",
+                    new byte[0]);
+        }
+        if (membership().notified(newcomer, true)) {
             peer.counters().increment("bryan.admitted");
-            PeerResponse admitted = links200(true);
-            membership().handIn(newcomer);
-            return admitted;
+            return links200(true);
         }
         NodeRef next = peer.links().nextHop(newcomer.id());
         if (next.equals(newcomer)) {
             next = peer.links().nextHop(newcomer.id().plusPowerOfTwo(0));
         }
+        List<LinkHeader> links = peer.links().headers(peer.linkExpires(), false);
         if (next.equals(peer.self()) || next.equals(newcomer)) {
-            return peer.reply(480, "Ring repairing: no closer peer known", null, List.of(), "", new byte[0]);
+            return peer.reply(480, "Ring repairing: no closer peer known", null, links, "", new byte[0]);
         }
-        return peer.reply(302, "Moved Temporarily", next, List.of(), "", new byte[0]);
+        return peer.reply(302, "Moved Temporarily", next, links, "", new byte[0]);
     }
 
     private PeerResponse links200(boolean withFingers) {

@@ -333,6 +333,12 @@ public final class Membership {
             if (!self().equals(between) || table.awaitingRecords()) {
                 messages.notify(table.successor(), table.awaitingRecords());
             }
+            if (rest.get(0) == between) {
+                // a closer successor: ask it at once. A node placed far from its place (its owner-to-be's
+                // predecessor was stale while many joined) otherwise came one peer nearer per round,
+                // and served keys of the peers it skipped for half a minute
+                stabilize();
+            }
         });
     }
 
@@ -427,14 +433,15 @@ public final class Membership {
 
     /**
      * Notify: {@code candidate} thinks it is this node's predecessor; {@code fresh} when it joined
-     * with nothing stored and owns nothing until this node handed it its records.
+     * with nothing stored and owns nothing until this node handed it its records. Returns whether
+     * this node took it as its predecessor (for a fresh one: and began handing it its records).
      */
-    public void notified(NodeRef candidate, boolean fresh) {
+    public boolean notified(NodeRef candidate, boolean fresh) {
         NodeRef old = table.predecessor();
         boolean restarted = fresh && candidate.equals(old);
         // the old predecessor itself lies outside (old, self): only a restarted one gets through
         if (candidate.equals(self()) || (old != null && !candidate.id().inOpen(old.id(), self().id()) && !restarted)) {
-            return;
+            return false;
         }
         boolean wasAlone = old == null && table.successors().isEmpty();
         table.predecessor(candidate);
@@ -454,6 +461,7 @@ public final class Membership {
             // load both nodes again and could drop it again (seen: one every minute in a bench run)
             store.handOver(self().id(), candidate);
         }
+        return true;
     }
 
     /**
