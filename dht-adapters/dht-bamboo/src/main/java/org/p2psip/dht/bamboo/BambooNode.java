@@ -380,7 +380,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         } else if (request instanceof LeafSetExchange x) {
             heard(x.from());
             x.members().forEach(this::learn);
-            return done(new Handles(leafSet.members()));
+            return done(new Handles(maintenance.missingFrom(x)));
         } else if (request instanceof TableRequest t) {
             heard(t.from());
             return done(new Handles(maintenance.tableState(t.row())));
@@ -424,7 +424,9 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         deadUntil.remove(node.id());
         lastHeard.put(node.id(), nanoTime());
         boolean changed = leafSet.add(node);
-        table.add(node);
+        if (table.add(node)) {
+            maintenance.tableChanged();
+        }
         if (changed) {
             maintenance.leafSetChanged();
         }
@@ -448,15 +450,45 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     }
 
     /**
-     * A known node that did not answer a lookup in time: probed with the patient timeout, so that
-     * a dead one is struck off ({@link #STRIKES} unanswered probes) while a slow one stays. One
-     * probe at a time per node.
+     * A known node that did not answer a lookup in time: probed until it answers or has missed
+     * {@link #STRIKES} pings in a row, so that a dead one is struck off within a few round-trip
+     * timeouts while a slow one stays. One probe at a time per node.
      */
     private void suspect(NodeHandle node) {
         if (closed || !probing.add(node.id())) {
             return;
         }
-        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> probing.remove(node.id()));
+        probe(node);
+    }
+
+    /**
+     * One ping of a probe, waiting the node's RTT-based timeout, which doubles after each one it
+     * misses (bounded by {@code timeout.max}); a miss is a strike, so a dead node is dropped after
+     * {@link #STRIKES} of them and the probe ends, as it does when the node answers.
+     */
+    private void probe(NodeHandle node) {
+        send(node, new Ping(self), rtt.timeout(node.id())).whenComplete((pong, e) -> {
+            if (e != null && !closed && (leafSet.contains(node.id()) || table.contains(node.id()))) {
+                probe(node);
+            } else {
+                probing.remove(node.id());
+            }
+        });
+    }
+
+    /**
+     * Keepalive: probes each leaf-set member not heard from for {@code quiet}. Any message from
+     * or answer by a member counts as hearing it, so a pair of neighbours that talk anyway sends
+     * no ping, and one ping a keepalive serves both ends.
+     */
+    void keepAlive(Duration quiet) {
+        long now = nanoTime();
+        for (NodeHandle member : leafSet.members()) {
+            Long heardAt = lastHeard.get(member.id());
+            if (heardAt == null || now - heardAt >= quiet.toNanos()) {
+                suspect(member);
+            }
+        }
     }
 
     /**
@@ -494,7 +526,9 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         silences.remove(node.id());
         counters.increment("bamboo.peers.dropped");
         boolean changed = leafSet.remove(node.id());
-        table.remove(node.id());
+        if (table.remove(node.id())) {
+            maintenance.tableChanged();
+        }
         rtt.forget(node.id());
         deadUntil.put(node.id(), nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
         if (changed) {
