@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
@@ -18,8 +20,10 @@ import org.p2psip.dht.bamboo.wire.Message.*;
  * What a key's root does with an operation: runs it on its storage (every read-modify-write of
  * the node is serialised on the storage thread, which is how concurrent compare-and-sets of one
  * AOR are ordered), then copies the key's resulting values to its replicas, the leaf-set
- * members nearest the key, and answers only when each replica has answered or been dropped as
- * failed. Runs on the node's loop.
+ * members nearest the key, and acknowledges the write only once that many copies were stored:
+ * a replica that does not answer Done is replaced by the next-nearest member, and a write that
+ * runs out of members is answered as a failure, never as stored (see {@link Copies}). Runs on the
+ * node's loop.
  */
 final class RootService {
 
@@ -70,16 +74,63 @@ final class RootService {
         return storage.values(key).thenCompose(values -> replicate(key, values));
     }
 
-    /** Sends the key's values to each replica; completes when every one answered or failed. */
+    /**
+     * Stores the key's values on {@code replicas} leaf-set members, nearest the key first;
+     * completes once that many answered Done, fails when the members run out first.
+     */
     private CompletionStage<Void> replicate(Id key, List<StoredValue> values) {
-        List<CompletableFuture<?>> sent = new ArrayList<>();
-        var copy = List.of(new KeyValues(key, values));
-        for (NodeHandle target : node.leafSet().nearest(key, replicas + 1)) {
-            if (!target.equals(node.self())) {
-                sent.add(node.send(target, new Store(node.self(), copy), node.maxTimeout())
-                        .handle((m, e) -> null).toCompletableFuture());
-            }
+        List<NodeHandle> candidates = new ArrayList<>(node.leafSet().nearest(key, Integer.MAX_VALUE));
+        candidates.remove(node.self());
+        var copies = new Copies(key, new Store(node.self(), List.of(new KeyValues(key, values))), candidates,
+                Math.min(replicas, candidates.size()));
+        return copies.start();
+    }
+
+    /**
+     * One write's copies: {@code wanted} sent at once to the first candidates, and each one that
+     * fails (no Done within the patient timeout, or refused) replaced by the next candidate.
+     * Succeeds at the {@code wanted}-th Done; fails when a copy fails and no candidate is left.
+     */
+    private final class Copies {
+        private final Id key;
+        private final Store store;
+        private final List<NodeHandle> candidates;
+        private final int wanted;
+        private final CompletableFuture<Void> outcome = new CompletableFuture<>();
+        private int next;
+        private int stored;
+
+        Copies(Id key, Store store, List<NodeHandle> candidates, int wanted) {
+            this.key = key;
+            this.store = store;
+            this.candidates = candidates;
+            this.wanted = wanted;
         }
-        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+
+        CompletableFuture<Void> start() {
+            if (wanted == 0) {
+                outcome.complete(null); // alone in the overlay: nobody to copy to
+            }
+            while (next < wanted) {
+                sendNext();
+            }
+            return outcome;
+        }
+
+        private void sendNext() {
+            NodeHandle target = candidates.get(next++);
+            node.send(target, store, node.maxTimeout()).whenComplete((m, e) -> {
+                if (e == null && m instanceof Done) {
+                    if (++stored == wanted) {
+                        outcome.complete(null);
+                    }
+                } else if (next < candidates.size()) {
+                    sendNext();
+                } else {
+                    outcome.completeExceptionally(new DhtException(Reason.UNREACHABLE, "only " + stored + " of "
+                            + wanted + " replicas of " + key + " stored: the write is on the root, not acknowledged"));
+                }
+            });
+        }
     }
 }
