@@ -53,6 +53,8 @@ import org.p2psip.dht.bamboo.wire.Network;
 public final class BambooNode implements ValueStore, AutoCloseable {
 
     static final int MAX_RETRIES = 6;
+    /** Most nodes a lookup asks a hop to route around (each costs 20 bytes). */
+    static final int MAX_AVOIDED = 16;
     /** Timeouts in a row after which a peer is taken for dead. */
     static final int STRIKES = 3;
 
@@ -328,7 +330,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
         NodeHandle via = step.node();
         Duration timeout = min(rtt.timeout(via.id()), left);
-        return send(via, new Lookup(self, key), timeout).thenCompose(reply -> {
+        return send(via, new Lookup(self, key, avoided(avoid)), timeout).thenCompose(reply -> {
             Hop hop = (Hop) unlessFailure(reply);
             if (hop.node().equals(via) || (joining && hop.node().equals(self))) {
                 // a joining node looks up its own id: the hop that names it knows its neighbourhood
@@ -351,6 +353,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                     ? locate(key, deadlineAt, null, hopsSoFar, tries + 1, avoid)
                     : CompletableFuture.failedFuture(e);
         });
+    }
+
+    /**
+     * What a lookup tells each hop to route around: the nodes that did not answer it so far (a
+     * hop would otherwise name the same dead entry again and again), at most {@link #MAX_AVOIDED}.
+     */
+    private static List<Id> avoided(Set<Id> avoid) {
+        return avoid.stream().limit(MAX_AVOIDED).toList();
     }
 
     // ---- requests arriving from the network ----
@@ -390,7 +400,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (on != null) {
                 return done(new Hop(on, false));
             }
-            Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id()) : router.next(l.key());
+            Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id())
+                    : router.next(l.key(), new HashSet<>(l.avoid()));
             vouchFor(step.node());
             return done(new Hop(step.node(), step.last() || step.node().equals(self)));
         } else if (request instanceof Keyed k) {
