@@ -473,12 +473,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     }
 
     /**
-     * One ping of a probe, waiting the node's RTT-based timeout, which doubles after each one it
-     * misses (bounded by {@code timeout.max}); a miss is a strike, so a dead node is dropped after
-     * {@link #STRIKES} of them and the probe ends, as it does when the node answers.
+     * One ping of a probe, waiting the patient {@code timeout.max}: RTT-based timeouts suit
+     * routing around a hop, but three of them missed by a loaded node (a root busy with its
+     * disk, a test's machine under load) would drop a live one. A miss is a strike, so a dead
+     * node is dropped after {@link #STRIKES} of them and the probe ends, as it does when the
+     * node answers.
      */
     private void probe(NodeHandle node) {
-        send(node, new Ping(self), rtt.timeout(node.id())).whenComplete((pong, e) -> {
+        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> {
             if (e != null && !closed && (leafSet.contains(node.id()) || table.contains(node.id()))) {
                 probe(node);
             } else {

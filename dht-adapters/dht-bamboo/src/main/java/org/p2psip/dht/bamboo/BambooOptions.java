@@ -22,7 +22,7 @@ public final class BambooOptions {
     public static final Option<Duration> LEAF_SET_IDLE = Option.duration("p2psip.bamboo.leafset.idle", Duration.ofSeconds(30),
             "1m", "Longest wait between leaf-set exchanges: it doubles from leafset.period after each round with no leaf-set change, and any change brings it back.");
     public static final Option<Duration> KEEPALIVE = Option.duration("p2psip.bamboo.keepalive", Duration.ofSeconds(5),
-            "2s", "A leaf-set member not heard from for this long is pinged; three pings in a row unanswered (each waiting twice the last) drop it.");
+            "2s", "A leaf-set member not heard from for this long is pinged; three pings in a row unanswered, each waiting timeout.max, drop it.");
     public static final Option<Duration> TABLE_PERIOD = Option.duration("p2psip.bamboo.table.period", Duration.ofSeconds(5),
             "20s", "Base period of routing-table maintenance: one row is refreshed from a neighbour and by a lookup.");
     public static final Option<Duration> TABLE_IDLE = Option.duration("p2psip.bamboo.table.idle", Duration.ofMinutes(1),
