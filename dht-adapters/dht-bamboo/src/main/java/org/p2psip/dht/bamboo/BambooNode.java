@@ -260,8 +260,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>()));
     }
 
-    /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
-    public record Located(NodeHandle root, int hops) {
+    /**
+     * A key's root and how many overlay hops the lookup made to reach it (0: this node);
+     * {@code via}: the node whose leaf set named the root (this node when it was its own).
+     */
+    public record Located(NodeHandle root, int hops, NodeHandle via) {
     }
 
     // ---- routing ----
@@ -278,7 +281,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             counters.add("bamboo.lookup.hops", found.hops());
             counters.increment("bamboo.lookup.hops." + found.hops());
             if (found.root().equals(self)) {
-                Step own = router.next(request.key());
+                Step own = ownStep(request);
                 if (own.last() && own.node().equals(self)) {
                     return root.execute(request);
                 }
@@ -290,9 +293,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
                         "no way to the root of " + request.key() + " from " + self));
             }
-            // the root's work (storage, replicas) takes unknown time under load: it gets the whole
-            // deadline, and a silent root is found by leaf-set maintenance, not by this request
-            return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
+            return askRoot(request, found, deadlineAt, tries, avoid);
+        });
+    }
+
+    /**
+     * Sends the operation to the root a lookup found. A write's root gets the whole deadline: its
+     * work (storage, replicas) takes unknown time under load, and a silent root is found by
+     * leaf-set maintenance, not by this request. A read's root gets {@code timeout.max}, then the
+     * read is served around it ({@link #readAround}).
+     */
+    private CompletionStage<Message> askRoot(Keyed request, Located found, long deadlineAt, int tries, Set<Id> avoid) {
+        boolean firstRead = request instanceof Get g && g.avoid().isEmpty();
+        Duration wait = firstRead ? min(maxTimeout, remaining(deadlineAt)) : remaining(deadlineAt);
+        return send(found.root(), request, wait).thenCompose(reply -> {
                 if (reply instanceof Redirect r) {
                     if (tries < MAX_RETRIES) {
                         return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
@@ -303,10 +317,35 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                             "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
                 }
                 return CompletableFuture.completedFuture(reply);
-            }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
-                    ? attempt(request, deadlineAt, null, tries + 1, avoid)
-                    : CompletableFuture.failedFuture(e));
-        });
+            }).exceptionallyCompose(e -> {
+                boolean more = tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0;
+                if (firstRead && more && DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                    return readAround((Get) request, found, deadlineAt, tries, avoid);
+                }
+                return retryable(e) && more ? attempt(request, deadlineAt, null, tries + 1, avoid) : CompletableFuture.failedFuture(e);
+            });
+    }
+
+    /**
+     * A read whose root did not answer: asked again, naming that root as one to avoid, of the
+     * node whose leaf set named it (in the key's neighbourhood); there the nearest node to the
+     * key but the silent root serves it from its copy, as a replica of that root. The silent root
+     * is suspected there too, so it is dropped within a few probes if it is dead. Only reads go
+     * around a root: a write served by any node but the root could undo a newer one.
+     */
+    private CompletionStage<Message> readAround(Get get, Located found, long deadlineAt, int tries, Set<Id> avoid) {
+        var around = new Get(get.key(), get.max(), get.placemark(), List.of(found.root().id()));
+        NodeHandle via = found.via().equals(found.root()) ? self : found.via();
+        return attempt(around, deadlineAt, new Step(via, true), tries + 1, avoid);
+    }
+
+    /**
+     * Where this node sends an operation it found no other root for: by its own leaf set, or for
+     * a read going around a silent root, by its leaf set without that root.
+     */
+    private Step ownStep(Keyed request) {
+        return request instanceof Get g && !g.avoid().isEmpty()
+                ? router.nextForRead(g.key(), new HashSet<>(g.avoid())) : router.next(request.key());
     }
 
     /**
@@ -319,10 +358,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries, Set<Id> avoid) {
         Step step = from != null ? from : router.next(key, avoid);
         if (step.node().equals(self)) {
-            return CompletableFuture.completedFuture(new Located(self, hopsSoFar));
+            return CompletableFuture.completedFuture(new Located(self, hopsSoFar, self));
         }
         if (step.last()) {
-            return CompletableFuture.completedFuture(new Located(step.node(), hopsSoFar + 1));
+            return CompletableFuture.completedFuture(new Located(step.node(), hopsSoFar + 1, self));
         }
         Duration left = remaining(deadlineAt);
         if (left.toMillis() <= 0) {
@@ -334,7 +373,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             Hop hop = (Hop) unlessFailure(reply);
             if (hop.node().equals(via) || (joining && hop.node().equals(self))) {
                 // a joining node looks up its own id: the hop that names it knows its neighbourhood
-                return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
+                return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1, via));
             }
             if (!hop.last() && avoid.contains(hop.node().id())) {
                 avoid.add(via.id());
@@ -342,6 +381,9 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                         ? locate(key, deadlineAt, null, hopsSoFar + 1, tries + 1, avoid)
                         : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
                                 "every way to " + key + " went through nodes that did not answer"));
+            }
+            if (hop.last() && !hop.node().equals(self)) {
+                return CompletableFuture.completedFuture(new Located(hop.node(), hopsSoFar + 2, via));
             }
             return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries, avoid);
         }).exceptionallyCompose(e -> {
@@ -409,7 +451,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             if (on != null) {
                 return done(new Redirect(new Hop(on, false)));
             }
-            Step step = router.next(k.key());
+            Step step = ownStep(k);
+            if (k instanceof Get g) {
+                suspectAmongMembers(g.avoid());
+            }
             if (step.node().equals(self)) {
                 // the root only by its leaf set's word: nearest among the nodes it merely knows
                 // would make it a root no other node's repair or lookup finds
@@ -487,6 +532,15 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 probing.remove(node.id());
             }
         });
+    }
+
+    /** The leaf-set members among {@code ids}, which a read's origin found silent: probed. */
+    private void suspectAmongMembers(List<Id> ids) {
+        for (NodeHandle member : leafSet.members()) {
+            if (ids.contains(member.id())) {
+                suspect(member);
+            }
+        }
     }
 
     /**
@@ -622,6 +676,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     Duration maxTimeout() {
         return maxTimeout;
+    }
+
+    /** The deadline of one operation ({@code p2psip.bamboo.deadline}). */
+    Duration deadline() {
+        return deadline;
     }
 
     Duration timeoutFor(NodeHandle node) {

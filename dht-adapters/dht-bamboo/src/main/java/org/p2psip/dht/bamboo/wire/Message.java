@@ -58,7 +58,14 @@ public sealed interface Message {
     record Put(Id key, byte[] value, long ttlMillis, byte[] secretHash) implements Keyed {
     }
 
-    record Get(Id key, int max, byte[] placemark) implements Keyed {
+    /**
+     * {@code avoid}: roots that did not answer this read; the node nearest the key but them
+     * serves it from its copy (a replica), and others send it there.
+     */
+    record Get(Id key, int max, byte[] placemark, List<Id> avoid) implements Keyed {
+        public Get(Id key, int max, byte[] placemark) {
+            this(key, max, placemark, List.of());
+        }
     }
 
     record Remove(Id key, byte[] valueHash, byte[] secret) implements Keyed {

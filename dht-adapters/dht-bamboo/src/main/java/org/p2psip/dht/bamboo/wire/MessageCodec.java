@@ -107,6 +107,7 @@ public final class MessageCodec {
             id(out, g.key());
             out.writeInt(g.max());
             bytes(out, g.placemark());
+            ids(out, g.avoid());
         } else if (m instanceof Remove r) {
             out.writeByte(10);
             id(out, r.key());
@@ -164,7 +165,7 @@ public final class MessageCodec {
             case 6 -> new Lookup(handle(in), id(in), ids(in));
             case 7 -> hop(in);
             case 8 -> new Put(id(in), bytes(in), in.readLong(), bytes(in));
-            case 9 -> new Get(id(in), in.readInt(), bytes(in));
+            case 9 -> new Get(id(in), in.readInt(), bytes(in), ids(in));
             case 10 -> new Remove(id(in), bytes(in), bytes(in));
             case 11 -> new Swap(id(in), in.readLong(), bytes(in), in.readLong(), bytes(in));
             case 12 -> new Forget(id(in), in.readLong(), bytes(in));
