@@ -87,9 +87,12 @@ final class RootService {
     }
 
     /**
-     * One write's copies: {@code wanted} sent at once to the first candidates, and each one that
-     * fails (no Done within the patient timeout, or refused) replaced by the next candidate.
-     * Succeeds at the {@code wanted}-th Done; fails when a copy fails and no candidate is left.
+     * One write's copies: {@code wanted} sent at once to the first candidates. A copy that fails
+     * (refused, or no Done within the operation's deadline) is replaced by the next candidate; so
+     * is one still unanswered after {@code timeout.max}, while it may yet answer (a loaded
+     * replica is not a dead one, and a dead one should not hold the write for a whole deadline).
+     * Succeeds at the {@code wanted}-th Done; fails when every copy sent has failed or answered and
+     * fewer than {@code wanted} stored it.
      */
     private final class Copies {
         private final Id key;
@@ -99,6 +102,7 @@ final class RootService {
         private final CompletableFuture<Void> outcome = new CompletableFuture<>();
         private int next;
         private int stored;
+        private int outstanding;
 
         Copies(Id key, Store store, List<NodeHandle> candidates, int wanted) {
             this.key = key;
@@ -119,14 +123,25 @@ final class RootService {
 
         private void sendNext() {
             NodeHandle target = candidates.get(next++);
-            node.send(target, store, node.maxTimeout()).whenComplete((m, e) -> {
+            outstanding++;
+            boolean[] replaced = {false};
+            node.schedule(() -> {
+                if (!outcome.isDone() && !replaced[0] && next < candidates.size()) {
+                    replaced[0] = true;
+                    sendNext();
+                }
+            }, node.maxTimeout());
+            node.send(target, store, node.deadline()).whenComplete((m, e) -> {
+                outstanding--;
                 if (e == null && m instanceof Done) {
+                    replaced[0] = true; // answered: its timer has nothing to replace
                     if (++stored == wanted) {
                         outcome.complete(null);
                     }
-                } else if (next < candidates.size()) {
+                } else if (!replaced[0] && next < candidates.size()) {
+                    replaced[0] = true;
                     sendNext();
-                } else {
+                } else if (outstanding == 0 && !outcome.isDone()) {
                     outcome.completeExceptionally(new DhtException(Reason.UNREACHABLE, "only " + stored + " of "
                             + wanted + " replicas of " + key + " stored: the write is on the root, not acknowledged"));
                 }

@@ -20,12 +20,15 @@ import org.p2psip.dht.bamboo.routing.Id;
 /** A root acknowledges a write only once its replicas answered that they stored it. */
 class ReplicaAckTest {
 
+    /** Copies wait one deadline for their Done: short, so that the failed put is judged in seconds. */
+    private static final org.p2psip.config.Config CONFIG = LocalOverlay.fastConfig().with(BambooOptions.DEADLINE.name(), "5s");
+
     @TempDir
     Path dir;
 
     @Test
     void aPutWhoseReplicasAllFailIsNotAcknowledged() throws Exception {
-        try (var overlay = new LocalOverlay(dir, Clock.systemUTC(), 3, LocalOverlay.fastConfig())) {
+        try (var overlay = new LocalOverlay(dir, Clock.systemUTC(), 3, CONFIG)) {
             for (int i = 0; i < 3; i++) {
                 overlay.add();
             }
@@ -46,7 +49,7 @@ class ReplicaAckTest {
 
     @Test
     void aReplicaThatFailsIsReplacedByTheNextNearestMember() throws Exception {
-        try (var overlay = new LocalOverlay(dir, Clock.systemUTC(), 5, LocalOverlay.fastConfig())) {
+        try (var overlay = new LocalOverlay(dir, Clock.systemUTC(), 5, CONFIG)) {
             for (int i = 0; i < 5; i++) {
                 overlay.add();
             }
