@@ -307,23 +307,23 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         boolean firstRead = request instanceof Get g && g.avoid().isEmpty();
         Duration wait = firstRead ? min(maxTimeout, remaining(deadlineAt)) : remaining(deadlineAt);
         return send(found.root(), request, wait).thenCompose(reply -> {
-                if (reply instanceof Redirect r) {
-                    if (tries < MAX_RETRIES) {
-                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
-                    }
-                    // the nodes do not agree on the key's root yet (leaf sets still converging):
-                    // a clear, retryable failure, never the redirect taken for the answer
-                    return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
-                            "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
+            if (reply instanceof Redirect r) {
+                if (tries < MAX_RETRIES) {
+                    return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
                 }
-                return CompletableFuture.completedFuture(reply);
-            }).exceptionallyCompose(e -> {
-                boolean more = tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0;
-                if (firstRead && more && DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
-                    return readAround((Get) request, found, deadlineAt, tries, avoid);
-                }
-                return retryable(e) && more ? attempt(request, deadlineAt, null, tries + 1, avoid) : CompletableFuture.failedFuture(e);
-            });
+                // the nodes do not agree on the key's root yet (leaf sets still converging):
+                // a clear, retryable failure, never the redirect taken for the answer
+                return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                        "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
+            }
+            return CompletableFuture.completedFuture(reply);
+        }).exceptionallyCompose(e -> {
+            boolean more = tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0;
+            if (firstRead && more && DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                return readAround((Get) request, found, deadlineAt, tries, avoid);
+            }
+            return retryable(e) && more ? attempt(request, deadlineAt, null, tries + 1, avoid) : CompletableFuture.failedFuture(e);
+        });
     }
 
     /**
