@@ -32,7 +32,7 @@ public final class BambooOptions {
     public static final Option<Duration> MIN_TIMEOUT = Option.duration("p2psip.bamboo.timeout.min", Duration.ofMillis(200),
             "100ms", "Lower bound of a per-hop timeout, which is otherwise computed from observed round-trip times.");
     public static final Option<Duration> MAX_TIMEOUT = Option.duration("p2psip.bamboo.timeout.max", Duration.ofSeconds(2),
-            "5s", "Upper bound of a per-hop timeout, and the timeout towards a node never measured.");
+            "5s", "Upper bound of a per-hop timeout (a node never measured gets one from all nodes' round trips), and how long probes and a read's root are waited for, and a replica copy before it gets a stand-in.");
     public static final Option<Duration> DEADLINE = Option.duration("p2psip.bamboo.deadline", Duration.ofSeconds(5),
             "3s", "Deadline of one DHT operation, from the caller's request to the root's answer.");
     public static final Option<Integer> STORAGE_QUEUE = Option.integer("p2psip.bamboo.storage.queue", 10_000, "50000",
