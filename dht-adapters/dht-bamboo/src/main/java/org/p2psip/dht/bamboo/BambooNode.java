@@ -55,8 +55,6 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     static final int MAX_RETRIES = 6;
     /** Most nodes a lookup asks a hop to route around (each costs 20 bytes). */
     static final int MAX_AVOIDED = 16;
-    /** Timeouts in a row after which a peer is taken for dead. */
-    static final int STRIKES = 3;
 
     private final NodeHandle self;
     private final Config config;
@@ -76,12 +74,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Duration deadline;
     private final Duration maxTimeout;
     private final Random random;
-    private final Map<Id, Long> deadUntil = new HashMap<>();
-    private final Set<Id> probing = new HashSet<>();
-    private final Map<Id, Integer> silences = new HashMap<>();
-    /** When each known node last answered or spoke to this one ({@link #nanoTime}). */
-    private final Map<Id, Long> lastHeard = new HashMap<>();
-    private final Duration tablePeriod;
+    private final Liveness liveness;
     private final RootService root;
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
@@ -113,10 +106,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.rtt = new RttEstimator(config.get(BambooOptions.MIN_TIMEOUT), config.get(BambooOptions.MAX_TIMEOUT));
         this.deadline = config.get(BambooOptions.DEADLINE);
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
-        this.tablePeriod = config.get(BambooOptions.TABLE_PERIOD);
         this.random = new Random(self.id().value().longValue());
         this.storage = openStorage.apply(loop);
         this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
+        this.liveness = new Liveness(this, rtt, config);
         this.maintenance = new Maintenance(this, storage, config);
     }
 
@@ -177,14 +170,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return network.request(bootstrap, new Ping(self), maxTimeout)
                     .thenComposeAsync(pong -> {
                         NodeHandle first = ((Pong) pong).from();
-                        heard(first);
+                        liveness.heard(first);
                         // from the bootstrap, not from this node's tables: they hold the bootstrap
                         // alone, which makes this node the nearest to its own id, its own "root"
                         return locate(self.id(), nanoTime() + deadline.toNanos(), new Step(first, false), 0, 0, new HashSet<>());
                     }, loop)
                     .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
                     .thenCompose(state -> {
-                        ((Handles) state).handles().forEach(this::heard);
+                        ((Handles) state).handles().forEach(liveness::heard);
                         joining = false; // its leaf set is now the root's neighbourhood: it may be a root
                         return maintenance.exchangeLeafSets();
                     })
@@ -389,7 +382,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }).exceptionallyCompose(e -> {
             if (DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
                 avoid.add(via.id());
-                suspect(via);
+                liveness.suspect(via);
             }
             return retryable(e) && tries < MAX_RETRIES
                     ? locate(key, deadlineAt, null, hopsSoFar, tries + 1, avoid)
@@ -427,24 +420,24 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private CompletionStage<Message> dispatch(Message request) {
         if (request instanceof Ping p) {
-            heard(p.from());
+            liveness.heard(p.from());
             return done(new Pong(self));
         } else if (request instanceof LeafSetExchange x) {
-            heard(x.from());
-            x.members().forEach(this::learn);
+            liveness.heard(x.from());
+            x.members().forEach(liveness::learn);
             return done(new Handles(maintenance.missingFrom(x)));
         } else if (request instanceof TableRequest t) {
-            heard(t.from());
+            liveness.heard(t.from());
             return done(new Handles(maintenance.tableState(t.row())));
         } else if (request instanceof Lookup l) {
-            heard(l.from());
+            liveness.heard(l.from());
             NodeHandle on = joining ? router.nearestOther(l.key(), l.from().id()) : null;
             if (on != null) {
                 return done(new Hop(on, false));
             }
             Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id())
                     : router.next(l.key(), new HashSet<>(l.avoid()));
-            vouchFor(step.node());
+            liveness.vouchFor(step.node());
             return done(new Hop(step.node(), step.last() || step.node().equals(self)));
         } else if (request instanceof Keyed k) {
             NodeHandle on = joining ? router.nearestOther(k.key(), self.id()) : null;
@@ -453,7 +446,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             }
             Step step = ownStep(k);
             if (k instanceof Get g) {
-                suspectAmongMembers(g.avoid());
+                liveness.suspectAmongMembers(g.avoid());
             }
             if (step.node().equals(self)) {
                 // the root only by its leaf set's word: nearest among the nodes it merely knows
@@ -461,159 +454,18 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 return step.last() ? root.execute(k)
                         : done(new Failure(Reason.UNREACHABLE, "node " + self + " knows no way to " + k.key()));
             }
-            vouchFor(step.node());
+            liveness.vouchFor(step.node());
             return done(new Redirect(new Hop(step.node(), step.last())));
         } else if (request instanceof Store s) {
-            heard(s.from());
+            liveness.heard(s.from());
             return storage.mergeAll(s.copies()).thenApply(n -> new Done());
         }
         return done(new Failure(Reason.UNREACHABLE, "a node does not answer " + request.getClass().getSimpleName()));
     }
 
-    // ---- what the node knows of others (loop thread only) ----
-
-    /** A node that spoke to this one directly, or that a trusted answer named: it is alive. */
-    void heard(NodeHandle node) {
-        if (node.id().equals(self.id()) || closed) {
-            return;
-        }
-        deadUntil.remove(node.id());
-        lastHeard.put(node.id(), nanoTime());
-        boolean changed = leafSet.add(node);
-        if (table.add(node)) {
-            maintenance.tableChanged();
-        }
-        if (changed) {
-            maintenance.leafSetChanged();
-        }
-    }
-
-    /** A node named second-hand: probed first, and taken only if it answers and has a place. */
-    void learn(NodeHandle node) {
-        Long dead = deadUntil.get(node.id());
-        if (dead != null && dead - nanoTime() > 0) {
-            return;
-        }
-        if (!(leafSet.accepts(node) || table.accepts(node)) || !probing.add(node.id())) {
-            return;
-        }
-        send(node, new Ping(self), rtt.timeout(node.id())).whenComplete((pong, e) -> {
-            probing.remove(node.id());
-            if (e == null) {
-                heard(node);
-            }
-        });
-    }
-
-    /**
-     * A known node that did not answer a lookup in time: probed until it answers or has missed
-     * {@link #STRIKES} pings in a row, so that a dead one is struck off within a few round-trip
-     * timeouts while a slow one stays. One probe at a time per node.
-     */
-    private void suspect(NodeHandle node) {
-        if (closed || !probing.add(node.id())) {
-            return;
-        }
-        probe(node);
-    }
-
-    /**
-     * One ping of a probe, waiting the patient {@code timeout.max}: RTT-based timeouts suit
-     * routing around a hop, but three of them missed by a loaded node (a root busy with its
-     * disk, a test's machine under load) would drop a live one. A miss is a strike, so a dead
-     * node is dropped after {@link #STRIKES} of them and the probe ends, as it does when the
-     * node answers.
-     */
-    private void probe(NodeHandle node) {
-        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> {
-            if (e != null && !closed && (leafSet.contains(node.id()) || table.contains(node.id()))) {
-                probe(node);
-            } else {
-                probing.remove(node.id());
-            }
-        });
-    }
-
-    /** The leaf-set members among {@code ids}, which a read's origin found silent: probed. */
-    private void suspectAmongMembers(List<Id> ids) {
-        for (NodeHandle member : leafSet.members()) {
-            if (ids.contains(member.id())) {
-                suspect(member);
-            }
-        }
-    }
-
-    /**
-     * Keepalive: probes each leaf-set member not heard from for {@code quiet}. Any message from
-     * or answer by a member counts as hearing it, so a pair of neighbours that talk anyway sends
-     * no ping, and one ping a keepalive serves both ends.
-     */
-    void keepAlive(Duration quiet) {
-        long now = nanoTime();
-        for (NodeHandle member : leafSet.members()) {
-            Long heardAt = lastHeard.get(member.id());
-            if (heardAt == null || now - heardAt >= quiet.toNanos()) {
-                suspect(member);
-            }
-        }
-    }
-
-    /**
-     * A node this one names as the next hop: if it has not been heard from for a table period, it
-     * is probed (a routing-table entry is otherwise only checked when tuning picks its row, and a
-     * dead one named to every origin would send them all the wrong way until then). Its strikes
-     * drop it; the origin meanwhile routes around it.
-     */
-    private void vouchFor(NodeHandle next) {
-        if (next.equals(self)) {
-            return;
-        }
-        Long heardAt = lastHeard.get(next.id());
-        if (heardAt == null || nanoTime() - heardAt > tablePeriod.toNanos()) {
-            suspect(next);
-        }
-    }
-
-    /**
-     * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
-     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout is
-     * routed around and {@link #suspect}ed instead). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
-     * node (a root busy with its disk) is not taken for dead, which would let another node act as
-     * root of its keys.
-     */
-    private void timedOut(NodeHandle node, boolean strike) {
-        rtt.timedOut(node.id());
-        if (strike && (silences.merge(node.id(), 1, Integer::sum) >= STRIKES)) {
-            failed(node);
-        }
-    }
-
-    /** A node that refused, or timed out too often: dropped from the tables, and not re-learnt for a while. */
-    void failed(NodeHandle node) {
-        silences.remove(node.id());
-        counters.increment("bamboo.peers.dropped");
-        boolean changed = leafSet.remove(node.id());
-        if (table.remove(node.id())) {
-            maintenance.tableChanged();
-        }
-        rtt.forget(node.id());
-        deadUntil.put(node.id(), nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
-        if (changed) {
-            maintenance.leafSetChanged();
-        }
-    }
-
-    /** Forgets dead marks that have run out, and strikes of nodes no longer known, so that churn does not grow the maps for ever. */
-    void pruneDead() {
-        long now = nanoTime();
-        deadUntil.values().removeIf(until -> until - now < 0);
-        silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
-        lastHeard.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
-    }
-
     /**
      * Sends a request and completes on the loop; the round trip feeds the timeout estimate, a peer
-     * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
+     * that refuses is {@link Liveness#failed}, one that times out is {@link Liveness#timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
         if (closed) {
@@ -624,15 +476,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
             if (e == null) {
                 rtt.observe(to.id(), Duration.ofNanos(nanoTime() - start));
-                silences.remove(to.id());
-                lastHeard.put(to.id(), nanoTime());
+                liveness.answered(to);
                 reply.complete(m);
             } else {
                 Throwable cause = DhtException.unwrap(e);
                 if (cause instanceof DhtException d && d.reason() == Reason.UNREACHABLE) {
-                    failed(to);
+                    liveness.failed(to);
                 } else if (cause instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
-                    timedOut(to, !(request instanceof Lookup));
+                    liveness.timedOut(to, !(request instanceof Lookup));
                 }
                 reply.completeExceptionally(cause);
             }
@@ -648,6 +499,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     LeafSet leafSet() {
         return leafSet;
+    }
+
+    Liveness liveness() {
+        return liveness;
+    }
+
+    Maintenance maintenance() {
+        return maintenance;
     }
 
     RoutingTable table() {
@@ -707,7 +566,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new HashMap<>(storage.metrics());
-        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops", "bamboo.peers.dropped"));
+        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops"));
+        m.putAll(liveness.metrics());
         m.putAll(maintenance.metrics());
         return m;
     }

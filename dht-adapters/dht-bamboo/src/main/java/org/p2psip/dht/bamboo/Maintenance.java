@@ -88,8 +88,8 @@ final class Maintenance {
      * says so the leaf set is exchanged with one member chosen at random (Bamboo's push-pull).
      */
     private CompletionStage<Void> leafRound() {
-        node.pruneDead();
-        node.keepAlive(keepalive);
+        node.liveness().pruneDead();
+        node.liveness().keepAlive(keepalive);
         List<NodeHandle> members = node.leafSet().members();
         if (members.isEmpty() || !leafPace.due(node.nanoTime())) {
             return CompletableFuture.completedFuture(null);
@@ -110,7 +110,7 @@ final class Maintenance {
     private CompletionStage<Void> exchangeWith(NodeHandle member) {
         // waits the longest hop timeout: a busy neighbour is not a dead one
         return node.send(member, new LeafSetExchange(node.self(), node.leafSet().members()), node.maxTimeout())
-                .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn))
+                .thenAccept(reply -> ((Handles) reply).handles().forEach(node.liveness()::learn))
                 .handle((v, e) -> null);
     }
 
@@ -277,11 +277,11 @@ final class Maintenance {
         List<NodeHandle> entries = table.row(row);
         NodeHandle peer = entries.get(node.random().nextInt(entries.size()));
         node.send(peer, new TableRequest(node.self(), row), node.timeoutFor(peer))
-                .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn));
+                .thenAccept(reply -> ((Handles) reply).handles().forEach(node.liveness()::learn));
         int col = node.random().nextInt(1 << table.bits());
         if (table.get(row, col) == null && col != node.self().id().digit(row, table.bits())) {
             Id target = node.self().id().withDigit(row, col, table.bits(), node.random());
-            return node.locate(target).thenAccept(found -> node.learn(found.root())).handle((v, e) -> null);
+            return node.locate(target).thenAccept(found -> node.liveness().learn(found.root())).handle((v, e) -> null);
         }
         return CompletableFuture.completedFuture(null);
     }
