@@ -53,8 +53,8 @@ import org.p2psip.dht.bamboo.wire.Network;
 public final class BambooNode implements ValueStore, AutoCloseable {
 
     static final int MAX_RETRIES = 6;
-    /** Timeouts in a row after which a peer is taken for dead. */
-    static final int STRIKES = 3;
+    /** Most nodes a lookup asks a hop to route around (each costs 20 bytes). */
+    static final int MAX_AVOIDED = 16;
 
     private final NodeHandle self;
     private final Config config;
@@ -74,12 +74,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Duration deadline;
     private final Duration maxTimeout;
     private final Random random;
-    private final Map<Id, Long> deadUntil = new HashMap<>();
-    private final Set<Id> probing = new HashSet<>();
-    private final Map<Id, Integer> silences = new HashMap<>();
-    /** When each known node last answered or spoke to this one ({@link #nanoTime}). */
-    private final Map<Id, Long> lastHeard = new HashMap<>();
-    private final Duration tablePeriod;
+    private final Liveness liveness;
     private final RootService root;
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
@@ -111,10 +106,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.rtt = new RttEstimator(config.get(BambooOptions.MIN_TIMEOUT), config.get(BambooOptions.MAX_TIMEOUT));
         this.deadline = config.get(BambooOptions.DEADLINE);
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
-        this.tablePeriod = config.get(BambooOptions.TABLE_PERIOD);
         this.random = new Random(self.id().value().longValue());
         this.storage = openStorage.apply(loop);
         this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
+        this.liveness = new Liveness(this, rtt, config);
         this.maintenance = new Maintenance(this, storage, config);
     }
 
@@ -175,14 +170,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return network.request(bootstrap, new Ping(self), maxTimeout)
                     .thenComposeAsync(pong -> {
                         NodeHandle first = ((Pong) pong).from();
-                        heard(first);
+                        liveness.heard(first);
                         // from the bootstrap, not from this node's tables: they hold the bootstrap
                         // alone, which makes this node the nearest to its own id, its own "root"
                         return locate(self.id(), nanoTime() + deadline.toNanos(), new Step(first, false), 0, 0, new HashSet<>());
                     }, loop)
                     .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
                     .thenCompose(state -> {
-                        ((Handles) state).handles().forEach(this::heard);
+                        ((Handles) state).handles().forEach(liveness::heard);
                         joining = false; // its leaf set is now the root's neighbourhood: it may be a root
                         return maintenance.exchangeLeafSets();
                     })
@@ -258,8 +253,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return onLoop(() -> locate(key, nanoTime() + deadline.toNanos(), null, 0, 0, new HashSet<>()));
     }
 
-    /** A key's root and how many overlay hops the lookup made to reach it (0: this node). */
-    public record Located(NodeHandle root, int hops) {
+    /**
+     * A key's root and how many overlay hops the lookup made to reach it (0: this node);
+     * {@code via}: the node whose leaf set named the root (this node when it was its own).
+     */
+    public record Located(NodeHandle root, int hops, NodeHandle via) {
     }
 
     // ---- routing ----
@@ -276,7 +274,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             counters.add("bamboo.lookup.hops", found.hops());
             counters.increment("bamboo.lookup.hops." + found.hops());
             if (found.root().equals(self)) {
-                Step own = router.next(request.key());
+                Step own = ownStep(request);
                 if (own.last() && own.node().equals(self)) {
                     return root.execute(request);
                 }
@@ -288,23 +286,59 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
                         "no way to the root of " + request.key() + " from " + self));
             }
-            // the root's work (storage, replicas) takes unknown time under load: it gets the whole
-            // deadline, and a silent root is found by leaf-set maintenance, not by this request
-            return send(found.root(), request, remaining(deadlineAt)).thenCompose(reply -> {
-                if (reply instanceof Redirect r) {
-                    if (tries < MAX_RETRIES) {
-                        return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
-                    }
-                    // the nodes do not agree on the key's root yet (leaf sets still converging):
-                    // a clear, retryable failure, never the redirect taken for the answer
-                    return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
-                            "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
-                }
-                return CompletableFuture.completedFuture(reply);
-            }).exceptionallyCompose(e -> retryable(e) && tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0
-                    ? attempt(request, deadlineAt, null, tries + 1, avoid)
-                    : CompletableFuture.failedFuture(e));
+            return askRoot(request, found, deadlineAt, tries, avoid);
         });
+    }
+
+    /**
+     * Sends the operation to the root a lookup found. A write's root gets the whole deadline: its
+     * work (storage, replicas) takes unknown time under load, and a silent root is found by
+     * leaf-set maintenance, not by this request. A read's root gets {@code timeout.max}, then the
+     * read is served around it ({@link #readAround}).
+     */
+    private CompletionStage<Message> askRoot(Keyed request, Located found, long deadlineAt, int tries, Set<Id> avoid) {
+        boolean firstRead = request instanceof Get g && g.avoid().isEmpty();
+        Duration wait = firstRead ? min(maxTimeout, remaining(deadlineAt)) : remaining(deadlineAt);
+        return send(found.root(), request, wait).thenCompose(reply -> {
+            if (reply instanceof Redirect r) {
+                if (tries < MAX_RETRIES) {
+                    return attempt(request, deadlineAt, new Step(r.next().node(), r.next().last()), tries + 1, avoid);
+                }
+                // the nodes do not agree on the key's root yet (leaf sets still converging):
+                // a clear, retryable failure, never the redirect taken for the answer
+                return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
+                        "no node took " + request.key() + " as its root after " + (tries + 1) + " redirects"));
+            }
+            return CompletableFuture.completedFuture(reply);
+        }).exceptionallyCompose(e -> {
+            boolean more = tries < MAX_RETRIES && remaining(deadlineAt).toMillis() > 0;
+            if (firstRead && more && DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
+                return readAround((Get) request, found, deadlineAt, tries, avoid);
+            }
+            return retryable(e) && more ? attempt(request, deadlineAt, null, tries + 1, avoid) : CompletableFuture.failedFuture(e);
+        });
+    }
+
+    /**
+     * A read whose root did not answer: asked again, naming that root as one to avoid, of the
+     * node whose leaf set named it (in the key's neighbourhood); there the nearest node to the
+     * key but the silent root serves it from its copy, as a replica of that root. The silent root
+     * is suspected there too, so it is dropped within a few probes if it is dead. Only reads go
+     * around a root: a write served by any node but the root could undo a newer one.
+     */
+    private CompletionStage<Message> readAround(Get get, Located found, long deadlineAt, int tries, Set<Id> avoid) {
+        var around = new Get(get.key(), get.max(), get.placemark(), List.of(found.root().id()));
+        NodeHandle via = found.via().equals(found.root()) ? self : found.via();
+        return attempt(around, deadlineAt, new Step(via, true), tries + 1, avoid);
+    }
+
+    /**
+     * Where this node sends an operation it found no other root for: by its own leaf set, or for
+     * a read going around a silent root, by its leaf set without that root.
+     */
+    private Step ownStep(Keyed request) {
+        return request instanceof Get g && !g.avoid().isEmpty()
+                ? router.nextForRead(g.key(), new HashSet<>(g.avoid())) : router.next(request.key());
     }
 
     /**
@@ -317,10 +351,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private CompletionStage<Located> locate(Id key, long deadlineAt, Step from, int hopsSoFar, int tries, Set<Id> avoid) {
         Step step = from != null ? from : router.next(key, avoid);
         if (step.node().equals(self)) {
-            return CompletableFuture.completedFuture(new Located(self, hopsSoFar));
+            return CompletableFuture.completedFuture(new Located(self, hopsSoFar, self));
         }
         if (step.last()) {
-            return CompletableFuture.completedFuture(new Located(step.node(), hopsSoFar + 1));
+            return CompletableFuture.completedFuture(new Located(step.node(), hopsSoFar + 1, self));
         }
         Duration left = remaining(deadlineAt);
         if (left.toMillis() <= 0) {
@@ -328,11 +362,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
         NodeHandle via = step.node();
         Duration timeout = min(rtt.timeout(via.id()), left);
-        return send(via, new Lookup(self, key), timeout).thenCompose(reply -> {
+        return send(via, new Lookup(self, key, avoided(avoid)), timeout).thenCompose(reply -> {
             Hop hop = (Hop) unlessFailure(reply);
             if (hop.node().equals(via) || (joining && hop.node().equals(self))) {
                 // a joining node looks up its own id: the hop that names it knows its neighbourhood
-                return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1));
+                return CompletableFuture.completedFuture(new Located(via, hopsSoFar + 1, via));
             }
             if (!hop.last() && avoid.contains(hop.node().id())) {
                 avoid.add(via.id());
@@ -341,16 +375,27 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                         : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE,
                                 "every way to " + key + " went through nodes that did not answer"));
             }
+            if (hop.last() && !hop.node().equals(self)) {
+                return CompletableFuture.completedFuture(new Located(hop.node(), hopsSoFar + 2, via));
+            }
             return locate(key, deadlineAt, new Step(hop.node(), hop.last()), hopsSoFar + 1, tries, avoid);
         }).exceptionallyCompose(e -> {
             if (DhtException.unwrap(e) instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
                 avoid.add(via.id());
-                suspect(via);
+                liveness.suspect(via);
             }
             return retryable(e) && tries < MAX_RETRIES
                     ? locate(key, deadlineAt, null, hopsSoFar, tries + 1, avoid)
                     : CompletableFuture.failedFuture(e);
         });
+    }
+
+    /**
+     * What a lookup tells each hop to route around: the nodes that did not answer it so far (a
+     * hop would otherwise name the same dead entry again and again), at most {@link #MAX_AVOIDED}.
+     */
+    private static List<Id> avoided(Set<Id> avoid) {
+        return avoid.stream().limit(MAX_AVOIDED).toList();
     }
 
     // ---- requests arriving from the network ----
@@ -375,144 +420,52 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     private CompletionStage<Message> dispatch(Message request) {
         if (request instanceof Ping p) {
-            heard(p.from());
+            liveness.heard(p.from());
             return done(new Pong(self));
         } else if (request instanceof LeafSetExchange x) {
-            heard(x.from());
-            x.members().forEach(this::learn);
-            return done(new Handles(leafSet.members()));
+            liveness.heard(x.from());
+            x.members().forEach(liveness::learn);
+            return done(new Handles(maintenance.missingFrom(x)));
         } else if (request instanceof TableRequest t) {
-            heard(t.from());
+            liveness.heard(t.from());
             return done(new Handles(maintenance.tableState(t.row())));
         } else if (request instanceof Lookup l) {
-            heard(l.from());
+            liveness.heard(l.from());
             NodeHandle on = joining ? router.nearestOther(l.key(), l.from().id()) : null;
             if (on != null) {
                 return done(new Hop(on, false));
             }
-            Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id()) : router.next(l.key());
-            vouchFor(step.node());
+            Step step = l.key().equals(l.from().id()) ? router.nextForJoin(l.key(), l.from().id())
+                    : router.next(l.key(), new HashSet<>(l.avoid()));
+            liveness.vouchFor(step.node());
             return done(new Hop(step.node(), step.last() || step.node().equals(self)));
         } else if (request instanceof Keyed k) {
             NodeHandle on = joining ? router.nearestOther(k.key(), self.id()) : null;
             if (on != null) {
                 return done(new Redirect(new Hop(on, false)));
             }
-            Step step = router.next(k.key());
+            Step step = ownStep(k);
+            if (k instanceof Get g) {
+                liveness.suspectAmongMembers(g.avoid());
+            }
             if (step.node().equals(self)) {
                 // the root only by its leaf set's word: nearest among the nodes it merely knows
                 // would make it a root no other node's repair or lookup finds
                 return step.last() ? root.execute(k)
                         : done(new Failure(Reason.UNREACHABLE, "node " + self + " knows no way to " + k.key()));
             }
-            vouchFor(step.node());
+            liveness.vouchFor(step.node());
             return done(new Redirect(new Hop(step.node(), step.last())));
         } else if (request instanceof Store s) {
-            heard(s.from());
+            liveness.heard(s.from());
             return storage.mergeAll(s.copies()).thenApply(n -> new Done());
         }
         return done(new Failure(Reason.UNREACHABLE, "a node does not answer " + request.getClass().getSimpleName()));
     }
 
-    // ---- what the node knows of others (loop thread only) ----
-
-    /** A node that spoke to this one directly, or that a trusted answer named: it is alive. */
-    void heard(NodeHandle node) {
-        if (node.id().equals(self.id()) || closed) {
-            return;
-        }
-        deadUntil.remove(node.id());
-        lastHeard.put(node.id(), nanoTime());
-        boolean changed = leafSet.add(node);
-        table.add(node);
-        if (changed) {
-            maintenance.leafSetChanged();
-        }
-    }
-
-    /** A node named second-hand: probed first, and taken only if it answers and has a place. */
-    void learn(NodeHandle node) {
-        Long dead = deadUntil.get(node.id());
-        if (dead != null && dead - nanoTime() > 0) {
-            return;
-        }
-        if (!(leafSet.accepts(node) || table.accepts(node)) || !probing.add(node.id())) {
-            return;
-        }
-        send(node, new Ping(self), rtt.timeout(node.id())).whenComplete((pong, e) -> {
-            probing.remove(node.id());
-            if (e == null) {
-                heard(node);
-            }
-        });
-    }
-
-    /**
-     * A known node that did not answer a lookup in time: probed with the patient timeout, so that
-     * a dead one is struck off ({@link #STRIKES} unanswered probes) while a slow one stays. One
-     * probe at a time per node.
-     */
-    private void suspect(NodeHandle node) {
-        if (closed || !probing.add(node.id())) {
-            return;
-        }
-        send(node, new Ping(self), maxTimeout).whenComplete((pong, e) -> probing.remove(node.id()));
-    }
-
-    /**
-     * A node this one names as the next hop: if it has not been heard from for a table period, it
-     * is probed (a routing-table entry is otherwise only checked when tuning picks its row, and a
-     * dead one named to every origin would send them all the wrong way until then). Its strikes
-     * drop it; the origin meanwhile routes around it.
-     */
-    private void vouchFor(NodeHandle next) {
-        if (next.equals(self)) {
-            return;
-        }
-        Long heardAt = lastHeard.get(next.id());
-        if (heardAt == null || nanoTime() - heardAt > tablePeriod.toNanos()) {
-            suspect(next);
-        }
-    }
-
-    /**
-     * A node that did not answer in time: its timeout backs off, and a probe, a copy or an
-     * operation that timed out is a strike (a lookup hop with its short, RTT-based timeout is
-     * routed around and {@link #suspect}ed instead). After {@link #STRIKES} in a row the node is dropped, so that a loaded but live
-     * node (a root busy with its disk) is not taken for dead, which would let another node act as
-     * root of its keys.
-     */
-    private void timedOut(NodeHandle node, boolean strike) {
-        rtt.timedOut(node.id());
-        if (strike && (silences.merge(node.id(), 1, Integer::sum) >= STRIKES)) {
-            failed(node);
-        }
-    }
-
-    /** A node that refused, or timed out too often: dropped from the tables, and not re-learnt for a while. */
-    void failed(NodeHandle node) {
-        silences.remove(node.id());
-        counters.increment("bamboo.peers.dropped");
-        boolean changed = leafSet.remove(node.id());
-        table.remove(node.id());
-        rtt.forget(node.id());
-        deadUntil.put(node.id(), nanoTime() + 5 * config.get(BambooOptions.LEAF_SET_PERIOD).toNanos());
-        if (changed) {
-            maintenance.leafSetChanged();
-        }
-    }
-
-    /** Forgets dead marks that have run out, and strikes of nodes no longer known, so that churn does not grow the maps for ever. */
-    void pruneDead() {
-        long now = nanoTime();
-        deadUntil.values().removeIf(until -> until - now < 0);
-        silences.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
-        lastHeard.keySet().removeIf(id -> !leafSet.contains(id) && !table.contains(id));
-    }
-
     /**
      * Sends a request and completes on the loop; the round trip feeds the timeout estimate, a peer
-     * that refuses is {@link #failed}, one that times out is {@link #timedOut}.
+     * that refuses is {@link Liveness#failed}, one that times out is {@link Liveness#timedOut}.
      */
     CompletionStage<Message> send(NodeHandle to, Message request, Duration timeout) {
         if (closed) {
@@ -523,15 +476,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         network.request(to.address(), request, timeout).whenComplete((m, e) -> onLoopOrNow(() -> {
             if (e == null) {
                 rtt.observe(to.id(), Duration.ofNanos(nanoTime() - start));
-                silences.remove(to.id());
-                lastHeard.put(to.id(), nanoTime());
+                liveness.answered(to);
                 reply.complete(m);
             } else {
                 Throwable cause = DhtException.unwrap(e);
                 if (cause instanceof DhtException d && d.reason() == Reason.UNREACHABLE) {
-                    failed(to);
+                    liveness.failed(to);
                 } else if (cause instanceof DhtException d && d.reason() == Reason.TIMEOUT) {
-                    timedOut(to, !(request instanceof Lookup));
+                    liveness.timedOut(to, !(request instanceof Lookup));
                 }
                 reply.completeExceptionally(cause);
             }
@@ -547,6 +499,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     LeafSet leafSet() {
         return leafSet;
+    }
+
+    Liveness liveness() {
+        return liveness;
+    }
+
+    Maintenance maintenance() {
+        return maintenance;
     }
 
     RoutingTable table() {
@@ -577,6 +537,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return maxTimeout;
     }
 
+    /** The deadline of one operation ({@code p2psip.bamboo.deadline}). */
+    Duration deadline() {
+        return deadline;
+    }
+
     Duration timeoutFor(NodeHandle node) {
         return rtt.timeout(node.id());
     }
@@ -601,7 +566,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new HashMap<>(storage.metrics());
-        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops", "bamboo.peers.dropped"));
+        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops"));
+        m.putAll(liveness.metrics());
         m.putAll(maintenance.metrics());
         return m;
     }

@@ -18,15 +18,21 @@ public final class BambooOptions {
     public static final Option<Integer> REPLICAS = Option.integer("p2psip.bamboo.replicas", 2, "3",
             "Copies of each key on the root's leaf-set neighbours, besides the root itself.");
     public static final Option<Duration> LEAF_SET_PERIOD = Option.duration("p2psip.bamboo.leafset.period", Duration.ofSeconds(1),
-            "5s", "Period of leaf-set maintenance: the node exchanges leaf sets with every member, which also finds dead ones.");
+            "5s", "Base period of leaf-set maintenance: the node exchanges leaf sets with one member chosen at random.");
+    public static final Option<Duration> LEAF_SET_IDLE = Option.duration("p2psip.bamboo.leafset.idle", Duration.ofSeconds(30),
+            "1m", "Longest wait between leaf-set exchanges: it doubles from leafset.period after each round with no leaf-set change, and any change brings it back.");
+    public static final Option<Duration> KEEPALIVE = Option.duration("p2psip.bamboo.keepalive", Duration.ofSeconds(5),
+            "2s", "A leaf-set member not heard from for this long is pinged; three pings in a row unanswered, each waiting timeout.max, drop it.");
     public static final Option<Duration> TABLE_PERIOD = Option.duration("p2psip.bamboo.table.period", Duration.ofSeconds(5),
-            "20s", "Period of routing-table maintenance: one row is refreshed from a neighbour or by a lookup.");
+            "20s", "Base period of routing-table maintenance: one row is refreshed from a neighbour and by a lookup.");
+    public static final Option<Duration> TABLE_IDLE = Option.duration("p2psip.bamboo.table.idle", Duration.ofMinutes(1),
+            "5m", "Longest wait between routing-table rounds: it doubles from table.period after each round with no table change, and any change brings it back.");
     public static final Option<Duration> REPAIR_PERIOD = Option.duration("p2psip.bamboo.repair.period", Duration.ofMinutes(10),
             "1h", "Period of the full repair, which sends every key to all its holders; a leaf-set change sends keys only to new holders.");
     public static final Option<Duration> MIN_TIMEOUT = Option.duration("p2psip.bamboo.timeout.min", Duration.ofMillis(200),
             "100ms", "Lower bound of a per-hop timeout, which is otherwise computed from observed round-trip times.");
     public static final Option<Duration> MAX_TIMEOUT = Option.duration("p2psip.bamboo.timeout.max", Duration.ofSeconds(2),
-            "5s", "Upper bound of a per-hop timeout, and the timeout towards a node never measured.");
+            "5s", "Upper bound of a per-hop timeout (a node never measured gets one from all nodes' round trips), and how long probes and a read's root are waited for, and a replica copy before it gets a stand-in.");
     public static final Option<Duration> DEADLINE = Option.duration("p2psip.bamboo.deadline", Duration.ofSeconds(5),
             "3s", "Deadline of one DHT operation, from the caller's request to the root's answer.");
     public static final Option<Integer> STORAGE_QUEUE = Option.integer("p2psip.bamboo.storage.queue", 10_000, "50000",
@@ -43,7 +49,7 @@ public final class BambooOptions {
             "1m", "Period of the background sweep that deletes values past their time to live.");
 
     public static final List<Option<?>> ALL = List.of(DIGIT_BITS, LEAF_SET_SIDE, REPLICAS, LEAF_SET_PERIOD,
-            TABLE_PERIOD, REPAIR_PERIOD, MIN_TIMEOUT, MAX_TIMEOUT, DEADLINE, STORAGE_QUEUE, STORAGE_BATCH,
+            LEAF_SET_IDLE, KEEPALIVE, TABLE_PERIOD, TABLE_IDLE, REPAIR_PERIOD, MIN_TIMEOUT, MAX_TIMEOUT, DEADLINE, STORAGE_QUEUE, STORAGE_BATCH,
             STORAGE_FSYNC, JE_CACHE_BYTES, JE_MAX_DISK_BYTES, SWEEP_PERIOD);
 
     private BambooOptions() {

@@ -26,12 +26,15 @@ import org.p2psip.dht.bamboo.wire.Message.TableRequest;
 
 /**
  * Bamboo's periodic recovery: on timers, never in reaction to each failure, so that churn does
- * not turn into message storms. Leaf sets are exchanged with every member each leaf-set period
- * (which is also how a dead member is noticed); one routing-table row is refreshed each table
- * period, from a neighbour of that row (local tuning) and by a lookup for an empty slot (global
- * tuning); after a leaf-set change (coalesced over one leaf-set period) each key goes to the
- * nodes that newly should hold it, and on its own, longer period every key goes to all its
- * holders; expired values are swept. Runs on the node's loop.
+ * not turn into message storms. Each leaf-set period the node pings the members it has not heard
+ * from for a keepalive (which is how a dead member is found) and, when its {@link Pace} says so,
+ * exchanges leaf sets with one member chosen at random; one routing-table row is refreshed each
+ * table round, from a neighbour of that row (local tuning) and by a lookup for an empty slot
+ * (global tuning). Both exchanges slow down, doubling their wait up to an idle period, while
+ * their tables do not change, and return to the base period at any change. After a leaf-set
+ * change (coalesced over one leaf-set period) each key goes to the nodes that newly should hold
+ * it, and on its own, longer period every key goes to all its holders; expired values are swept.
+ * Runs on the node's loop.
  */
 final class Maintenance {
 
@@ -42,6 +45,9 @@ final class Maintenance {
     private final JeStorage storage;
     private final Duration leafPeriod;
     private final Duration tablePeriod;
+    private final Duration keepalive;
+    private final Pace leafPace;
+    private final Pace tablePace;
     private final Duration repairPeriod;
     private final Duration sweepPeriod;
     private final int replicas;
@@ -61,11 +67,14 @@ final class Maintenance {
         this.replicas = config.get(BambooOptions.REPLICAS);
         this.side = config.get(BambooOptions.LEAF_SET_SIDE);
         this.lastRepaired = new LeafSet(node.self(), side);
+        this.keepalive = config.get(BambooOptions.KEEPALIVE);
+        this.leafPace = new Pace(leafPeriod, config.get(BambooOptions.LEAF_SET_IDLE), node.nanoTime());
+        this.tablePace = new Pace(tablePeriod, config.get(BambooOptions.TABLE_IDLE), node.nanoTime());
     }
 
     void start() {
-        every(leafPeriod, this::exchangeLeafSets);
-        every(tablePeriod, this::tuneTable);
+        every(leafPeriod, this::leafRound);
+        every(tablePeriod, this::tableRound);
         every(repairPeriod, this::fullRepair);
         every(sweepPeriod, storage::sweep);
     }
@@ -74,22 +83,65 @@ final class Maintenance {
         timers.forEach(t -> t.cancel(false));
     }
 
-    /** Push-pull of leaf sets with every member; a member that does not answer is dropped by the send. */
+    /**
+     * Every leaf-set period: members not heard from for a keepalive are pinged, and when the pace
+     * says so the leaf set is exchanged with one member chosen at random (Bamboo's push-pull).
+     */
+    private CompletionStage<Void> leafRound() {
+        node.liveness().pruneDead();
+        node.liveness().keepAlive(keepalive);
+        List<NodeHandle> members = node.leafSet().members();
+        if (members.isEmpty() || !leafPace.due(node.nanoTime())) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return exchangeWith(members.get(node.random().nextInt(members.size())));
+    }
+
+    /** Push-pull of leaf sets with every member: what a node does once it has joined, to be known by its new neighbours. */
     CompletionStage<Void> exchangeLeafSets() {
-        node.pruneDead();
         List<CompletableFuture<?>> sent = new ArrayList<>();
-        var members = node.leafSet().members();
-        for (NodeHandle member : members) {
-            // a probe waits the longest hop timeout: a busy neighbour is not a dead one
-            sent.add(node.send(member, new LeafSetExchange(node.self(), members), node.maxTimeout())
-                    .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn))
-                    .handle((v, e) -> null).toCompletableFuture());
+        for (NodeHandle member : node.leafSet().members()) {
+            sent.add(exchangeWith(member).toCompletableFuture());
         }
         return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
     }
 
+    /** Sends this node's leaf set to {@code member} and learns the members it answers with, those this node lacks. */
+    private CompletionStage<Void> exchangeWith(NodeHandle member) {
+        // waits the longest hop timeout: a busy neighbour is not a dead one
+        return node.send(member, new LeafSetExchange(node.self(), node.leafSet().members()), node.maxTimeout())
+                .thenAccept(reply -> ((Handles) reply).handles().forEach(node.liveness()::learn))
+                .handle((v, e) -> null);
+    }
+
+    /**
+     * The answer to a {@link LeafSetExchange}: the nodes this one knows (its members and itself)
+     * that the asker's leaf set lacks and would take. The asker sent its whole set, so whatever
+     * else this node could say it knows already; in a settled overlay the answer is empty.
+     */
+    List<NodeHandle> missingFrom(LeafSetExchange asked) {
+        var theirs = new LeafSet(asked.from(), side);
+        asked.members().forEach(theirs::add);
+        List<NodeHandle> missing = new ArrayList<>();
+        for (NodeHandle known : node.leafSet().members()) {
+            if (theirs.accepts(known)) {
+                missing.add(known);
+            }
+        }
+        if (theirs.accepts(node.self())) {
+            missing.add(node.self());
+        }
+        return missing;
+    }
+
+    /** The routing table gained or lost an entry: its rounds return to the base period. */
+    void tableChanged() {
+        tablePace.changed(node.nanoTime());
+    }
+
     /** A leaf-set change moves responsibility for keys: check replicas once the change has settled. */
     void leafSetChanged() {
+        leafPace.changed(node.nanoTime());
         if (repairPending || node.isClosed()) {
             return;
         }
@@ -204,6 +256,10 @@ final class Maintenance {
         }).toCompletableFuture();
     }
 
+    private CompletionStage<Void> tableRound() {
+        return tablePace.due(node.nanoTime()) ? tuneTable() : CompletableFuture.completedFuture(null);
+    }
+
     /**
      * Local tuning: asks a random entry of a random non-empty row for that row. Global tuning:
      * looks up an id that would fill a random empty slot of the rows in use.
@@ -221,11 +277,11 @@ final class Maintenance {
         List<NodeHandle> entries = table.row(row);
         NodeHandle peer = entries.get(node.random().nextInt(entries.size()));
         node.send(peer, new TableRequest(node.self(), row), node.timeoutFor(peer))
-                .thenAccept(reply -> ((Handles) reply).handles().forEach(node::learn));
+                .thenAccept(reply -> ((Handles) reply).handles().forEach(node.liveness()::learn));
         int col = node.random().nextInt(1 << table.bits());
         if (table.get(row, col) == null && col != node.self().id().digit(row, table.bits())) {
             Id target = node.self().id().withDigit(row, col, table.bits(), node.random());
-            return node.locate(target).thenAccept(found -> node.learn(found.root())).handle((v, e) -> null);
+            return node.locate(target).thenAccept(found -> node.liveness().learn(found.root())).handle((v, e) -> null);
         }
         return CompletableFuture.completedFuture(null);
     }

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.p2psip.dht.DhtException;
+import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
@@ -18,8 +20,10 @@ import org.p2psip.dht.bamboo.wire.Message.*;
  * What a key's root does with an operation: runs it on its storage (every read-modify-write of
  * the node is serialised on the storage thread, which is how concurrent compare-and-sets of one
  * AOR are ordered), then copies the key's resulting values to its replicas, the leaf-set
- * members nearest the key, and answers only when each replica has answered or been dropped as
- * failed. Runs on the node's loop.
+ * members nearest the key, and acknowledges the write only once that many copies were stored:
+ * a replica that does not answer Done is replaced by the next-nearest member, and a write that
+ * runs out of members is answered as a failure, never as stored (see {@link Copies}). Runs on the
+ * node's loop.
  */
 final class RootService {
 
@@ -70,16 +74,78 @@ final class RootService {
         return storage.values(key).thenCompose(values -> replicate(key, values));
     }
 
-    /** Sends the key's values to each replica; completes when every one answered or failed. */
+    /**
+     * Stores the key's values on {@code replicas} leaf-set members, nearest the key first;
+     * completes once that many answered Done, fails when the members run out first.
+     */
     private CompletionStage<Void> replicate(Id key, List<StoredValue> values) {
-        List<CompletableFuture<?>> sent = new ArrayList<>();
-        var copy = List.of(new KeyValues(key, values));
-        for (NodeHandle target : node.leafSet().nearest(key, replicas + 1)) {
-            if (!target.equals(node.self())) {
-                sent.add(node.send(target, new Store(node.self(), copy), node.maxTimeout())
-                        .handle((m, e) -> null).toCompletableFuture());
-            }
+        List<NodeHandle> candidates = new ArrayList<>(node.leafSet().nearest(key, Integer.MAX_VALUE));
+        candidates.remove(node.self());
+        var copies = new Copies(key, new Store(node.self(), List.of(new KeyValues(key, values))), candidates,
+                Math.min(replicas, candidates.size()));
+        return copies.start();
+    }
+
+    /**
+     * One write's copies: {@code wanted} sent at once to the first candidates. A copy that fails
+     * (refused, or no Done within the operation's deadline) is replaced by the next candidate; so
+     * is one still unanswered after {@code timeout.max}, while it may yet answer (a loaded
+     * replica is not a dead one, and a dead one should not hold the write for a whole deadline).
+     * Succeeds at the {@code wanted}-th Done; fails when every copy sent has failed or answered and
+     * fewer than {@code wanted} stored it.
+     */
+    private final class Copies {
+        private final Id key;
+        private final Store store;
+        private final List<NodeHandle> candidates;
+        private final int wanted;
+        private final CompletableFuture<Void> outcome = new CompletableFuture<>();
+        private int next;
+        private int stored;
+        private int outstanding;
+
+        Copies(Id key, Store store, List<NodeHandle> candidates, int wanted) {
+            this.key = key;
+            this.store = store;
+            this.candidates = candidates;
+            this.wanted = wanted;
         }
-        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+
+        CompletableFuture<Void> start() {
+            if (wanted == 0) {
+                outcome.complete(null); // alone in the overlay: nobody to copy to
+            }
+            while (next < wanted) {
+                sendNext();
+            }
+            return outcome;
+        }
+
+        private void sendNext() {
+            NodeHandle target = candidates.get(next++);
+            outstanding++;
+            boolean[] replaced = {false};
+            node.schedule(() -> {
+                if (!outcome.isDone() && !replaced[0] && next < candidates.size()) {
+                    replaced[0] = true;
+                    sendNext();
+                }
+            }, node.maxTimeout());
+            node.send(target, store, node.deadline()).whenComplete((m, e) -> {
+                outstanding--;
+                if (e == null && m instanceof Done) {
+                    replaced[0] = true; // answered: its timer has nothing to replace
+                    if (++stored == wanted) {
+                        outcome.complete(null);
+                    }
+                } else if (!replaced[0] && next < candidates.size()) {
+                    replaced[0] = true;
+                    sendNext();
+                } else if (outstanding == 0 && !outcome.isDone()) {
+                    outcome.completeExceptionally(new DhtException(Reason.UNREACHABLE, "only " + stored + " of "
+                            + wanted + " replicas of " + key + " stored: the write is on the root, not acknowledged"));
+                }
+            });
+        }
     }
 }

@@ -47,6 +47,25 @@ public final class Router {
     }
 
     /**
+     * For a read whose root did not answer: as {@link #next(Id, java.util.Set)}, but when the leaf
+     * set covers the key, the node nearest it (this one included) other than those in {@code
+     * silent}: the replica that would be root without them. Never for a write, whose root is the
+     * leaf set's alone to judge.
+     */
+    public Step nextForRead(Id key, java.util.Set<Id> silent) {
+        if (!leafSet.covers(key)) {
+            return next(key, silent);
+        }
+        NodeHandle best = self;
+        for (NodeHandle n : leafSet.members()) {
+            if (!silent.contains(n.id()) && key.closer(n.id(), best.id())) {
+                best = n;
+            }
+        }
+        return new Step(best, true);
+    }
+
+    /**
      * As {@link #next(Id)} with {@code joiner} left out: the way for a node's lookup of its own
      * id when it joins, which must end at its nearest neighbour rather than at itself.
      */

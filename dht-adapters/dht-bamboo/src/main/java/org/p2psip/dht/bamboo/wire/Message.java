@@ -38,8 +38,15 @@ public sealed interface Message {
     record Handles(List<NodeHandle> handles) implements Message {
     }
 
-    /** Where should a lookup of {@code key} go next? Answered by {@link Hop}. */
-    record Lookup(NodeHandle from, Id key) implements Message {
+    /**
+     * Where should a lookup of {@code key} go next? Answered by {@link Hop}. {@code avoid}: nodes
+     * that did not answer this lookup's origin, which the hop routes around as the origin does
+     * (not the root its leaf set names: that is the leaf set's to judge).
+     */
+    record Lookup(NodeHandle from, Id key, List<Id> avoid) implements Message {
+        public Lookup(NodeHandle from, Id key) {
+            this(from, key, List.of());
+        }
     }
 
     /** The next hop towards a key; {@code last}: it is the key's root as the answering node sees it. */
@@ -51,7 +58,14 @@ public sealed interface Message {
     record Put(Id key, byte[] value, long ttlMillis, byte[] secretHash) implements Keyed {
     }
 
-    record Get(Id key, int max, byte[] placemark) implements Keyed {
+    /**
+     * {@code avoid}: roots that did not answer this read; the node nearest the key but them
+     * serves it from its copy (a replica), and others send it there.
+     */
+    record Get(Id key, int max, byte[] placemark, List<Id> avoid) implements Keyed {
+        public Get(Id key, int max, byte[] placemark) {
+            this(key, max, placemark, List.of());
+        }
     }
 
     record Remove(Id key, byte[] valueHash, byte[] secret) implements Keyed {

@@ -92,6 +92,7 @@ public final class MessageCodec {
             out.writeByte(6);
             handle(out, l.from());
             id(out, l.key());
+            ids(out, l.avoid());
         } else if (m instanceof Hop h) {
             out.writeByte(7);
             hop(out, h);
@@ -106,6 +107,7 @@ public final class MessageCodec {
             id(out, g.key());
             out.writeInt(g.max());
             bytes(out, g.placemark());
+            ids(out, g.avoid());
         } else if (m instanceof Remove r) {
             out.writeByte(10);
             id(out, r.key());
@@ -160,10 +162,10 @@ public final class MessageCodec {
             case 3 -> new LeafSetExchange(handle(in), handles(in));
             case 4 -> new TableRequest(handle(in), in.readInt());
             case 5 -> new Handles(handles(in));
-            case 6 -> new Lookup(handle(in), id(in));
+            case 6 -> new Lookup(handle(in), id(in), ids(in));
             case 7 -> hop(in);
             case 8 -> new Put(id(in), bytes(in), in.readLong(), bytes(in));
-            case 9 -> new Get(id(in), in.readInt(), bytes(in));
+            case 9 -> new Get(id(in), in.readInt(), bytes(in), ids(in));
             case 10 -> new Remove(id(in), bytes(in), bytes(in));
             case 11 -> new Swap(id(in), in.readLong(), bytes(in), in.readLong(), bytes(in));
             case 12 -> new Forget(id(in), in.readLong(), bytes(in));
@@ -246,6 +248,22 @@ public final class MessageCodec {
         List<NodeHandle> out = new ArrayList<>(Math.min(count, 256));
         for (int i = 0; i < count; i++) {
             out.add(handle(in));
+        }
+        return out;
+    }
+
+    private static void ids(DataOutputStream out, List<Id> ids) throws IOException {
+        out.writeInt(ids.size());
+        for (Id id : ids) {
+            id(out, id);
+        }
+    }
+
+    private static List<Id> ids(DataInputStream in) throws IOException {
+        int count = count(in);
+        List<Id> out = new ArrayList<>(Math.min(count, 256));
+        for (int i = 0; i < count; i++) {
+            out.add(id(in));
         }
         return out;
     }
