@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     processes = Processes()
     signal.signal(signal.SIGTERM, _interrupt)
+    # Python leaves SIGINT ignored when it was at start, as in a job a shell started with `&`:
+    # Ctrl-C (or a test's SIGINT) must still stop the run and every process it started
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return run(args, processes, argv if argv is not None else sys.argv[1:])
     except BenchError as e:
