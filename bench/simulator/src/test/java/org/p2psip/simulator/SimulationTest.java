@@ -68,7 +68,7 @@ class SimulationTest {
         assertUnderChurn(run("bamboo", 200, 10, 10, 1, folder));
     }
 
-    /** The bar under 10-minute median sessions: 99% of lookups correct, no acknowledged record lost. */
+    /** The bar under 10-minute median sessions: 99% of lookups correct, no acknowledged record lost. */
     private static void assertUnderChurn(Minute total) {
         assertTrue(total.gets > 5000, "too few lookups to judge: " + total.gets);
         assertTrue(total.correctPercent() >= 99, "at least 99% of lookups correct under 10-minute sessions: " + total.row());
