@@ -15,7 +15,7 @@ SUMMARY = ("sipload mode=plain algorithm=SHA-256 target=127.0.0.1:32040 rate=200
            "timeouts=0 unexpected=0 statuses= stale_answered=0 unchallenged=0 retransmissions=0 strays=0 "
            "p50_ms=0.910 p99_ms=12.300 primed=0 transport=tcp connection=persistent connection_failures=0 "
            "connections_opened=2000 connections_open=2000 connections_refused=0 closed_by_server=0 "
-           "keepalive_pings=0 keepalive_pongs=0 outbound_required=0 flow_timers= calls_answered=0 phones_called=0 "
+           "keepalive_pings=0 keepalive_pongs=0 keepalive_pongs_due=0 outbound_required=0 flow_timers= calls_answered=0 phones_called=0 "
            "held_s= rss_kib=201234")
 
 

@@ -2,7 +2,8 @@ package org.p2psip.sipload;
 
 /**
  * What a stream transport counted of its connections: opened, open now, refused (or not even
- * bound: no port left), closed by the server, keep-alive pings sent and pongs received; over TLS
+ * bound: no port left), closed by the server, keep-alive pings sent, pongs received and pongs still due (connections
+ * whose last ping is unanswered: at the end, those in flight when the load stopped); over TLS
  * the handshakes done, their times (from the ClientHello to the end) and the handshakes that
  * failed. Used by the load's one thread only.
  */
@@ -13,6 +14,7 @@ final class ConnectionTally {
     long closedByServer;
     long pings;
     long pongs;
+    long pongsDue;
     long handshakes;
     long handshakeFailures;
     final LatencyHistogram handshakeTimes = new LatencyHistogram();

@@ -23,9 +23,12 @@ final class Keepalive {
     private boolean awaitingPong;
     private boolean halfPing;
 
-    void pingSent() {
+    /** Whether this ping is the only one out: false when the last one's pong never came. */
+    boolean pingSent() {
+        boolean first = !awaitingPong;
         awaitingPong = true;
         halfPing = false;
+        return first;
     }
 
     Heard crlf() {

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * <li>transport, connection (tcp, tls: persistent or per-transaction), connection_failures (registrations
  *     whose connection could not open or closed before the final answer: part of failed),
  *     connections_opened, connections_open (at the end), connections_refused, closed_by_server,
- *     keepalive_pings, keepalive_pongs, outbound_required (phones whose 200 said Require: outbound),
+ *     keepalive_pings, keepalive_pongs, keepalive_pongs_due (connections whose last ping was unanswered
+ *     at the end; pings = pongs + due when no pong was missed), outbound_required (phones whose 200 said Require: outbound),
  *     flow_timers (the 200s' Flow-Timer, SECONDS:PHONES joined by '/'), calls_answered, phones_called,
  *     held_s (how long --hold held), rss_kib (the process's resident memory at the end; empty off Linux);
  * <li>tls_handshakes, tls_handshake_failures (handshakes refused by either side, or cut by the server),
@@ -60,11 +61,11 @@ final class Summary {
         long rss = Proc.residentKib();
         return String.format(Locale.ROOT, "transport=%s connection=%s connection_failures=%d connections_opened=%d "
                         + "connections_open=%d connections_refused=%d closed_by_server=%d keepalive_pings=%d "
-                        + "keepalive_pongs=%d outbound_required=%d flow_timers=%s calls_answered=%d phones_called=%d "
+                        + "keepalive_pongs=%d keepalive_pongs_due=%d outbound_required=%d flow_timers=%s calls_answered=%d phones_called=%d "
                         + "held_s=%.1f rss_kib=%s tls_handshakes=%d tls_handshake_failures=%d tls_handshake_p50_ms=%s "
                         + "tls_handshake_p99_ms=%s",
                 options.transport(), options.stream() ? (options.persistent() ? "persistent" : "per-transaction") : "",
-                t.connectionFailures, c.opened, c.open, c.refused, c.closedByServer, c.pings, c.pongs, outbound,
+                t.connectionFailures, c.opened, c.open, c.refused, c.closedByServer, c.pings, c.pongs, c.pongsDue, outbound,
                 joined(flowTimers), callsAnswered(phones), called, heldSeconds, rss < 0 ? "" : Long.toString(rss),
                 c.handshakes, c.handshakeFailures, millis(c.handshakeTimes.percentileMillis(50)),
                 millis(c.handshakeTimes.percentileMillis(99)));

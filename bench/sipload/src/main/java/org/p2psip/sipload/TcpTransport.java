@@ -271,7 +271,9 @@ final class TcpTransport implements Transport {
                     write(connection, ok);
                 }
             } else if (due.nanos() == connection.nextPingNanos) {
-                connection.keepalive.pingSent();
+                if (connection.keepalive.pingSent()) {
+                    tally.pongsDue++;
+                }
                 tally.pings++;
                 write(connection, Keepalive.PING);
                 long seconds = keepaliveSeconds > 0 ? keepaliveSeconds : Math.max(1, connection.phone.flowTimer);
@@ -337,7 +339,10 @@ final class TcpTransport implements Transport {
         @Override
         public void crlf() {
             switch (connection.keepalive.crlf()) {
-                case PONG -> tally.pongs++;
+                case PONG -> {
+                    tally.pongs++;
+                    tally.pongsDue--;
+                }
                 case PING -> write(connection, Keepalive.PONG);
                 default -> {
                     // half of a ping, or a CRLF nobody asked for
