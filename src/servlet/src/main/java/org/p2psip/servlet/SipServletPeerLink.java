@@ -97,11 +97,11 @@ final class SipServletPeerLink extends AbstractPeerLink {
             return; // too late: its deadline passed
         }
         try {
-            String contact = "";
+            var contacts = new ArrayList<String>();
             if (response.getStatus() / 100 == 3) {
-                Address address = response.getAddressHeader("Contact");
-                contact = address == null ? "" : address.getURI().toString();
+                response.getAddressHeaders("Contact").forEachRemaining(a -> contacts.add(a.getURI().toString()));
             }
+            String contact = String.join(", ", contacts);
             answer.complete(new PeerResponse(response.getStatus(), String.valueOf(response.getReasonPhrase()), contact,
                     dhtHeaders(response), contentType(response), body(response)));
         } catch (ServletParseException | IOException | RuntimeException e) {
@@ -131,8 +131,10 @@ final class SipServletPeerLink extends AbstractPeerLink {
     private static void send(SipServletRequest request, PeerResponse answer) {
         try {
             SipServletResponse response = request.createResponse(answer.status(), answer.reason());
-            if (!answer.contact().isEmpty()) {
-                response.setHeader("Contact", "<" + answer.contact() + ">");
+            for (String uri : answer.contact().split(",")) {
+                if (!uri.isBlank()) {
+                    response.addHeader("Contact", "<" + uri.trim() + ">");
+                }
             }
             for (PeerHeader h : answer.headers()) {
                 response.addHeader(h.name(), h.value());

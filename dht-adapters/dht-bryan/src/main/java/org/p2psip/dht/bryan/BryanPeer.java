@@ -116,11 +116,20 @@ final class BryanPeer {
     /** A response from this peer: its DHT-PeerID first, then what the handler adds. */
     PeerResponse reply(int status, String reason, NodeRef contact, List<LinkHeader> withLinks,
                        String contentType, byte[] body) {
+        return response(status, reason, contact == null ? List.of() : List.of(contact), withLinks, contentType, body);
+    }
+
+    /** A 302 naming the peers to ask next, the first first. */
+    PeerResponse redirect(List<NodeRef> next) {
+        return response(302, "Moved Temporarily", next, List.of(), "", new byte[0]);
+    }
+
+    private PeerResponse response(int status, String reason, List<NodeRef> contacts, List<LinkHeader> withLinks,
+                                  String contentType, byte[] body) {
         var headers = new ArrayList<PeerHeader>();
         headers.add(new PeerHeader(PeerIdHeader.NAME, idHeader().print()));
         withLinks.forEach(l -> headers.add(new PeerHeader(LinkHeader.NAME, l.print())));
-        return new PeerResponse(status, reason, contact == null ? "" : PeerUri.print(contact), headers,
-                contentType, body);
+        return new PeerResponse(status, reason, Answer.contactValue(contacts), headers, contentType, body);
     }
 
     PeerIdHeader idHeader() {

@@ -49,12 +49,31 @@ final class Handlers {
             return act(peer, op, contentType, body, sender)
                     .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
-        NodeRef next = links.nextHop(op.key());
-        if (next.equals(peer.self()) || next.equals(sender)) {
+        if (answersAround(links, peer.store(), op)) {
+            peer.counters().increment("bryan.gets.around");
+            return act(peer, op, contentType, body, sender)
+                    .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
+        }
+        List<NodeRef> next = links.nextHops(op.key());
+        if (next.isEmpty() || next.get(0).equals(sender)) {
             return answer(peer, 480, "Ring repairing: no closer peer known");
         }
         peer.counters().increment("bryan.redirects");
-        return CompletableFuture.completedFuture(peer.reply(302, "Moved Temporarily", next, List.of(), "", new byte[0]));
+        return CompletableFuture.completedFuture(peer.redirect(next));
+    }
+
+    /**
+     * Whether this peer answers a get for its predecessor: the asker found the predecessor silent
+     * (it names it), and this peer, its first successor, holds a copy of the record. A write is
+     * acknowledged only once its replicas took it, so the copy is as new as anything acknowledged;
+     * without one (a successor that just joined) the get goes on as routed, until the ring has
+     * repaired. Without this a get for a dead peer's keys failed until its successor noticed the
+     * death (three missed probes), while the copies sat one hop away.
+     */
+    private static boolean answersAround(Links links, Store store, OpHeader op) {
+        NodeRef predecessor = links.table().predecessor();
+        return op.around() != null && predecessor != null && predecessor.id().equals(op.around())
+                && store.record(op.key()) != null;
     }
 
     /**

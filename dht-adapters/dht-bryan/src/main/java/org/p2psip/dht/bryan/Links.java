@@ -1,8 +1,10 @@
 package org.p2psip.dht.bryan;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RoutingTable;
@@ -16,6 +18,9 @@ import org.p2psip.dht.ring.RoutingTable;
 final class Links {
 
     private final RoutingTable table;
+
+    /** How many peers a 302 names at most. */
+    static final int ALTERNATIVES = 3;
 
     Links(RoutingTable table) {
         this.table = table;
@@ -32,17 +37,46 @@ final class Links {
      * one hop away); else the known peer closest before the key; this peer itself when it knows none.
      */
     NodeRef nextHop(Id key) {
-        NodeRef successor = table.successor();
-        if (key.inHalfOpen(table.self().id(), successor.id())) {
-            return successor;
+        return nextHop(key, Set.of());
+    }
+
+    /**
+     * The peers a 302 for {@code key} names: {@link #nextHop(Id)} first, then where this peer
+     * would send it if those before did not answer, up to {@value #ALTERNATIVES} in all, so that
+     * the asker can step around a dead peer this peer still lists (as Chord's find answers with
+     * several candidates); empty when this peer knows none.
+     */
+    List<NodeRef> nextHops(Id key) {
+        var out = new ArrayList<NodeRef>();
+        var passed = new HashSet<NodeRef>();
+        while (out.size() < ALTERNATIVES) {
+            NodeRef next = nextHop(key, passed);
+            if (next.equals(table.self()) || !passed.add(next)) {
+                break;
+            }
+            out.add(next);
         }
+        return out;
+    }
+
+    /**
+     * As {@link #nextHop(Id)}, passing over the peers in {@code silent} (they did not answer this
+     * operation): the successor after a silent one, else the closest known peer before the key
+     * that is not silent; this peer itself when none is left.
+     */
+    NodeRef nextHop(Id key, Set<NodeRef> silent) {
         List<NodeRef> successors = table.successors();
-        for (int i = 0; i + 1 < successors.size(); i++) {
-            if (key.inHalfOpen(successors.get(i).id(), successors.get(i + 1).id())) {
-                return successors.get(i + 1);
+        Id after = table.self().id();
+        for (NodeRef s : successors) {
+            if (key.inHalfOpen(after, s.id()) && !silent.contains(s)) {
+                return s;
+            }
+            if (!silent.contains(s)) {
+                after = s.id();
             }
         }
-        return table.closestPreceding(key, 1).stream().findFirst().orElse(successor);
+        return table.closestPreceding(key, silent.size() + 1).stream().filter(n -> !silent.contains(n)).findFirst()
+                .orElse(successors.isEmpty() || silent.contains(successors.get(0)) ? table.self() : successors.get(0));
     }
 
     /** The DHT-Link headers describing this peer's P and S links, plus its distinct fingers if asked. */

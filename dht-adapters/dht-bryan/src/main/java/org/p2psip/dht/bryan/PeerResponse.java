@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param status      the SIP status code (200, 302, 400, 403, 412, 480, ...)
  * @param reason      the reason phrase; for refusals it says what was wrong
- * @param contact     for a 302, the peer URI {@code sip:PEER-ID@host:port} to ask next; else ""
+ * @param contact     for a 302, the peer URIs {@code sip:PEER-ID@host:port} to ask next, in order, joined by
+ *                    ", " (the first to ask; the others in case it does not answer); else ""
  * @param headers     DHT-PeerID of the answering peer, DHT-Link, DHT-Auth
  * @param contentType the body's type; "" without a body
  * @param body        the body; empty for none

@@ -146,8 +146,8 @@ final class PeerRing implements RingMessages, RecordLink {
 
     /** REGISTER with P: it answers, and learns this peer as a successor candidate. */
     @Override
-    public CompletableFuture<?> probe(NodeRef predecessor) {
-        return send(predecessor, registration((int) peer.linkExpires(), true));
+    public CompletableFuture<?> probe(NodeRef node) {
+        return send(node, registration((int) peer.linkExpires(), true));
     }
 
     /** A routed find of {@code key}: the peer responsible for it answers. */

@@ -1,8 +1,9 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Attempts;
@@ -14,28 +15,45 @@ import org.p2psip.dht.ring.NodeRef;
  * One peer REGISTER routed iteratively to the peer responsible for its key: this peer sends it to
  * the closest peer it knows; a 302 names the next one, which it asks in turn, until a peer acts
  * on it (200, or 412 for a refused compare-and-set). While the ring repairs (480, a redirect
- * loop, a silent peer on a read) it starts over after a short pause, until the deadline
- * ({@link Attempts}). A write is not sent again once a peer failed to answer it: that peer may
- * have applied it. Not thread-safe: runs on the peer's loop.
+ * loop, a silent peer) it starts over after a short pause, until the deadline ({@link Attempts}),
+ * routing around the peers that did not answer it. A write is not sent again once a peer that
+ * may own its key failed to answer it: that peer may have applied it. Not thread-safe: runs on
+ * the peer's loop.
  */
 final class RoutedCall {
 
     private final BryanPeer peer;
     private final Id key;
-    private final BiFunction<NodeRef, Duration, CompletableFuture<Answer>> send;
+    private final Send send;
     private final Supplier<CompletableFuture<Outcome>> local;
     private final NodeRef first;
     private final boolean idempotent;
     private final boolean maintenance;
     private final Attempts<Outcome> attempts;
+    /** The peers that did not answer this call: its later attempts route around them. */
+    private final Set<NodeRef> silent = new HashSet<>();
+    /** The peers asked in this attempt: one asked twice means the redirects went round in a circle. */
+    private final Set<NodeRef> asked = new HashSet<>();
+    /** The last peer that did not answer: a get names it to the next peer (see {@link OpHeader#around}). */
+    private NodeRef lastSilent;
+
+    /** How a call's message goes to one peer. */
+    private interface Send {
+        /** @param around the last peer that failed to answer this call; null: none */
+        CompletableFuture<Answer> to(NodeRef target, Duration within, NodeRef around);
+    }
 
     /**
      * A user's get, put or remove, acted on here when this peer is responsible, else sent through
      * the {@link Outbox}, which batches the users' operations per peer; its peer REGISTER is only
-     * built if it leaves alone. Its timeouts do not count towards taking a peer for failed.
+     * built if it leaves alone. Its timeouts do not count towards taking a peer for failed. A get
+     * names the last peer that did not answer it, so that this peer's successor, which holds its
+     * copies, may answer in its stead.
      */
     static RoutedCall forUser(BryanPeer peer, OpsBody.Op op, boolean idempotent, Duration timeout) {
-        return new RoutedCall(peer, op.op().key(), (target, within) -> peer.outbox().send(target, op, within),
+        Send send = (target, within, around) -> peer.outbox().send(target, around == null || op.op().op() != OpHeader.Op.GET
+                ? op : new OpsBody.Op(op.op().around(around.id()), op.contentType(), op.body()), within);
+        return new RoutedCall(peer, op.op().key(), send,
                 () -> Handlers.act(peer, op.op(), op.contentType(), op.body(), peer.self()), null, idempotent, false, timeout);
     }
 
@@ -48,7 +66,7 @@ final class RoutedCall {
      */
     static RoutedCall forRing(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local,
                               NodeRef first, boolean idempotent, Duration timeout) {
-        return new RoutedCall(peer, key, (target, within) -> peer.send(target, request, within), local, first,
+        return new RoutedCall(peer, key, (target, within, around) -> peer.send(target, request, within), local, first,
                 idempotent, true, timeout);
     }
 
@@ -58,7 +76,7 @@ final class RoutedCall {
      *        does not drop live neighbours (a dropped predecessor stops it serving its whole range
      *        until the next stabilisation, which feeds the overload)
      */
-    private RoutedCall(BryanPeer peer, Id key, BiFunction<NodeRef, Duration, CompletableFuture<Answer>> send,
+    private RoutedCall(BryanPeer peer, Id key, Send send,
                        Supplier<CompletableFuture<Outcome>> local, NodeRef first, boolean idempotent, boolean maintenance,
                        Duration timeout) {
         this.peer = peer;
@@ -103,7 +121,7 @@ final class RoutedCall {
             });
             return;
         }
-        NodeRef next = peer.links().nextHop(key);
+        NodeRef next = peer.links().nextHop(key, silent);
         if (next.equals(peer.self())) {
             attempts.retry(new DhtException(Reason.UNREACHABLE, peer.self() + " knows no peer responsible for " + key));
             return;
@@ -119,17 +137,32 @@ final class RoutedCall {
             attempts.retry(new DhtException(Reason.UNREACHABLE, "more than " + peer.settings().maxHops() + " redirects for " + key));
             return;
         }
+        if (hops == 0) {
+            asked.clear();
+        }
+        if (!asked.add(target)) {
+            // peers whose links disagree while the ring repairs send a key round in a circle: that
+            // went on to max-hops, most of the deadline, where a pause lets the ring settle first
+            peer.counters().increment("bryan.redirect.loops");
+            attempts.retry(new DhtException(Reason.UNREACHABLE, "redirected in a circle back to " + target + " for " + key));
+            return;
+        }
+        boolean again = mayResend(target);
         long leftMillis = attempts.leftMillis();
         // a write's answer waits for the replicas' answers: it gets what is left of the deadline
-        long timeout = idempotent ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
-        var sent = send.apply(target, Duration.ofMillis(timeout));
+        long timeout = again ? Math.min(leftMillis, peer.settings().requestTimeout().toMillis()) : leftMillis;
+        var sent = send.to(target, Duration.ofMillis(timeout), lastSilent);
         sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 DhtException why = DhtException.from(failure);
                 if (maintenance || why.reason() != Reason.TIMEOUT) {
                     peer.membership().failed(target, why);
+                } else {
+                    peer.membership().suspect(target);
                 }
-                if (idempotent) {
+                silent.add(target);
+                lastSilent = target;
+                if (again) {
                     attempts.retry(why);
                 } else {
                     attempts.fail(why);
@@ -137,9 +170,10 @@ final class RoutedCall {
                 return;
             }
             int status = answer.status();
-            if (status / 100 == 3 && answer.contact() != null && !answer.contact().equals(peer.self())) {
-                peer.links().table().hint(answer.contact());
-                ask(answer.contact(), hops + 1);
+            NodeRef next = status / 100 == 3 ? nextOf(answer) : null;
+            if (next != null) {
+                peer.links().table().hint(next);
+                ask(next, hops + 1);
             } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
                 peer.counters().increment("bryan.lookup.hops." + (hops + 1));
@@ -154,6 +188,44 @@ final class RoutedCall {
                 refused(target, status, answer.reason());
             }
         });
+    }
+
+    /**
+     * The first peer a 302 names that has not failed this call, is not this peer and was not asked
+     * in this attempt yet (else the first asked one, which ends the attempt as a circle); when it
+     * names only silent peers, the next hop from this peer's own links if that is another peer
+     * than those; else null.
+     */
+    private NodeRef nextOf(Answer answer) {
+        NodeRef again = null;
+        for (NodeRef c : answer.contacts()) {
+            if (silent.contains(c) || c.equals(peer.self())) {
+                continue;
+            }
+            if (!asked.contains(c)) {
+                return c;
+            }
+            again = again == null ? c : again;
+        }
+        if (again != null) {
+            return again;
+        }
+        if (answer.contacts().isEmpty() || !silent.containsAll(answer.contacts())) {
+            return null;
+        }
+        NodeRef around = peer.links().nextHop(key, silent);
+        return around.equals(peer.self()) || around.equals(answer.responder()) ? null : around;
+    }
+
+    /**
+     * Whether the operation may go out again once {@code target} failed to answer it: a read
+     * always; a write when {@code target} lies strictly between this peer and the key, so that it
+     * was asked as a router, not as the owner (a peer owns the keys up to its own id, never one
+     * beyond it, unless it thinks itself alone). Without this, every user's write through a dead
+     * finger failed until this peer dropped the finger.
+     */
+    private boolean mayResend(NodeRef target) {
+        return idempotent || target.id().inOpen(peer.self().id(), key);
     }
 
     /** Whether an answer acts on the operation: a 200, or a 412 for a refused compare-and-set. */

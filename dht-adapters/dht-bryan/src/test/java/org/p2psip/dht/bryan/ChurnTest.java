@@ -47,7 +47,7 @@ class ChurnTest extends RingTest {
         assertTrue(onCrashed > 0, "the crashed peers were responsible for nothing: the test would prove nothing");
         crashed.forEach(ring::crash);
         ring.awaitStable();
-        Peers.await(this::everyResourceHeldByItsResponsiblePeer,
+        awaitEveryResourceOnItsResponsiblePeer(
                 "every resource back on its responsible peer, the " + onCrashed + " of the crashed peers included");
         everyResourceIsReadableThrough(ring.live.get(ring.live.size() - 1));
 
@@ -55,7 +55,7 @@ class ChurnTest extends RingTest {
         ring.awaitStable();
         long owned = IntStream.range(0, AORS).filter(i -> ring.responsibleFor(aor(i)) == newcomer).count();
         assertTrue(owned > 0, "the newcomer " + newcomer.self() + " owns no resource: the take-over would prove nothing");
-        Peers.await(this::everyResourceHeldByItsResponsiblePeer, "the newcomer to hold its " + owned + " resources");
+        awaitEveryResourceOnItsResponsiblePeer("the newcomer to hold its " + owned + " resources");
         everyResourceIsReadableThrough(newcomer);
     }
 
@@ -148,6 +148,25 @@ class ChurnTest extends RingTest {
 
     private boolean everyResourceHeldByItsResponsiblePeer() {
         return IntStream.range(0, AORS).allMatch(i -> Peers.holds(ring.responsibleFor(aor(i)), aor(i)));
+    }
+
+    /** Waits for {@link #everyResourceHeldByItsResponsiblePeer}; failing, says which are not and who holds them. */
+    private void awaitEveryResourceOnItsResponsiblePeer(String what) {
+        try {
+            Peers.await(this::everyResourceHeldByItsResponsiblePeer, what);
+        } catch (AssertionError e) {
+            var missing = new StringBuilder();
+            for (int i = 0; i < AORS; i++) {
+                BryanDht responsible = ring.responsibleFor(aor(i));
+                if (!Peers.holds(responsible, aor(i))) {
+                    int at = i;
+                    missing.append("\n ").append(aor(i)).append(" on ").append(responsible.self()).append(" ")
+                            .append(Peers.neighbours(responsible)).append(", held by ")
+                            .append(ring.live.stream().filter(p -> Peers.holds(p, aor(at))).map(BryanDht::self).toList());
+                }
+            }
+            throw new AssertionError(e.getMessage() + "; not on their responsible peer:" + missing, e);
+        }
     }
 
     /** Every AOR reads back, through {@code reader}, with exactly the contact written. */

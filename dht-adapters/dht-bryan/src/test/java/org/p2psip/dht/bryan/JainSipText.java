@@ -91,10 +91,11 @@ final class JainSipText {
         SIPRequest request = (SIPRequest) new StringMsgParser().parseSIPMessage(requestText, true, false, null);
         Response response = MESSAGES.createResponse(r.status(), request);
         response.setReasonPhrase(r.reason());
-        if (!r.contact().isEmpty()) {
-            String uri = r.contact().replaceAll("^<|>$", "");
-            ContactHeader contact = HEADERS.createContactHeader(ADDRESSES.createAddress(ADDRESSES.createURI(uri)));
-            response.addHeader(contact);
+        for (String each : r.contact().split(",")) {
+            String uri = each.trim().replaceAll("^<|>$", "");
+            if (!uri.isEmpty()) {
+                response.addHeader(HEADERS.createContactHeader(ADDRESSES.createAddress(ADDRESSES.createURI(uri))));
+            }
         }
         for (PeerHeader h : r.headers()) {
             try {
@@ -111,10 +112,10 @@ final class JainSipText {
 
     static PeerResponse readResponse(byte[] text) throws ParseException {
         SIPResponse m = (SIPResponse) new StringMsgParser().parseSIPMessage(text, true, false, null);
-        ContactHeader contact = (ContactHeader) m.getHeader(ContactHeader.NAME);
-        return new PeerResponse(m.getStatusCode(), m.getReasonPhrase(),
-                contact == null ? "" : contact.getAddress().getURI().toString(), dhtHeaders(m), contentTypeOf(m),
-                m.getRawContent());
+        var contacts = new ArrayList<String>();
+        m.getHeaders(ContactHeader.NAME).forEachRemaining(h -> contacts.add(((ContactHeader) h).getAddress().getURI().toString()));
+        return new PeerResponse(m.getStatusCode(), m.getReasonPhrase(), String.join(", ", contacts), dhtHeaders(m),
+                contentTypeOf(m), m.getRawContent());
     }
 
     private static List<PeerHeader> dhtHeaders(SIPMessage m) {

@@ -81,6 +81,18 @@ final class Peers implements AutoCloseable {
         await(this::stable, "the ring of " + live.size() + " to stabilise: " + describe());
     }
 
+    /**
+     * Waits until the ring is stable and every live peer lists as many successors as the ring
+     * has other peers, up to the configured 4: stable() looks at the first successor only, and a
+     * peer with a short list copies to, and routes round, fewer peers than a test expects.
+     */
+    void awaitFullLists() {
+        awaitStable();
+        int full = Math.min(4, live.size() - 1);
+        await(() -> live.stream().allMatch(p -> neighbours(p).successors().size() >= full),
+                "every peer to list " + full + " successors: " + describe());
+    }
+
     boolean stable() {
         List<BryanDht> sorted = live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
         for (int i = 0; i < sorted.size(); i++) {

@@ -29,6 +29,7 @@ class ReplicationTest extends RingTest {
     @Test
     void aBurstOfWritesIsOnEveryReplicaWhenAcknowledgedAndSharesCopyRegisters() throws Exception {
         ring = Peers.ring(4, Clock.systemUTC());
+        ring.awaitFullLists(); // a short list has a write copied to a peer that is no replica
         long batchesBefore = batches();
         var writes = new ArrayList<CompletableFuture<Boolean>>();
         for (int i = 0; i < WRITES; i++) {
@@ -89,6 +90,30 @@ class ReplicationTest extends RingTest {
         assertTrue(owner.put(current.next(oneBinding(aor, "10.0.0.7").bindings(), current.retainUntil()))
                 .toCompletableFuture().get(20, TimeUnit.SECONDS));
         assertTrue(Peers.holds(replica, aor));
+    }
+
+    @Test
+    void aGetForASilentPeersResourceIsAnsweredFromItsSuccessorsCopy() throws Exception {
+        ring = Peers.ring(4, Clock.systemUTC(), Map.of("p2psip.bryan.timeouts-before-failure", "1000"));
+        ring.awaitFullLists();
+        BryanDht owner = ring.live.get(0);
+        List<BryanDht> clockwise = clockwiseAfter(owner);
+        String aor = ownedBy(owner, "around", 1).get(0);
+        assertTrue(owner.put(oneBinding(aor, "10.0.0.9")).toCompletableFuture().get(20, TimeUnit.SECONDS));
+        ring.crash(owner);
+        // its predecessor sends the get to it first, then, naming it, to its successor
+        BryanDht reader = clockwise.get(2);
+        var found = reader.get(aor).toCompletableFuture().get(20, TimeUnit.SECONDS);
+        assertEquals(aor.substring(0, aor.indexOf('@') + 1) + "10.0.0.9", found.bindings().get(0).contact());
+        assertTrue(clockwise.get(0).metrics().getOrDefault("bryan.gets.around", 0L) >= 1,
+                "the successor did not answer for its silent predecessor");
+    }
+
+    /** The other live peers in ring order after {@code peer}. */
+    private List<BryanDht> clockwiseAfter(BryanDht peer) {
+        Id from = peer.self().id();
+        return ring.live.stream().filter(p -> p != peer).sorted(Comparator.comparing(p -> from.distanceTo(p.self().id())))
+                .toList();
     }
 
     /** The first {@code count} AORs named {@code prefix}N whose responsible peer is {@code owner}. */

@@ -239,8 +239,8 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     @Override
-    public CompletableFuture<?> probe(NodeRef predecessor) {
-        return request(predecessor, MessageType.PING, new byte[0]);
+    public CompletableFuture<?> probe(NodeRef node) {
+        return request(node, MessageType.PING, new byte[0]);
     }
 
     @Override

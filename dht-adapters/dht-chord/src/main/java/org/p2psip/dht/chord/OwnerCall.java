@@ -75,7 +75,9 @@ final class OwnerCall {
             if (failure != null) {
                 DhtException why = DhtException.from(failure);
                 if (!owner.equals(node.self()) && why.reason() != Reason.TIMEOUT) {
-                    node.membership().failed(owner, why); // a user's timeout suspects nobody (IterativeLookup#failed)
+                    node.membership().failed(owner, why);
+                } else if (!owner.equals(node.self())) {
+                    node.membership().suspect(owner); // probed, not dropped (IterativeLookup#failed)
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
                     attempts.retry(why);

@@ -3,9 +3,11 @@ package org.p2psip.dht.ring;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.stream.Stream;
@@ -42,6 +44,7 @@ public final class Membership {
     private final List<CompletableFuture<Void>> settling = new ArrayList<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Map<NodeRef, Integer> timeouts = new HashMap<>();
+    private final Set<NodeRef> suspects = new HashSet<>();
     private volatile boolean closing;
     private boolean stabilizing;
     private boolean fixing;
@@ -404,6 +407,29 @@ public final class Membership {
             agreedRounds = 0; // a finger or a stranger gone does not move the ring around this node
         }
         return true;
+    }
+
+    /**
+     * A user's operation got no answer from {@code peer}, which is neither successor nor
+     * predecessor. Such timeouts drop nobody (see {@link #failed}), so the peer is probed as the
+     * ring's own traffic until it answers or is dropped: a dead finger would otherwise be asked by
+     * user operations until the next finger refresh, which pacing puts minutes away. Neighbours are
+     * left to stabilisation, which probes them anyway, so that an overload that delays answers
+     * never drops a node's neighbours through this.
+     */
+    public void suspect(NodeRef peer) {
+        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
+        if (neighbour || peer.equals(self()) || closing || !suspects.add(peer)) {
+            return;
+        }
+        messages.probe(peer).whenComplete((answer, failure) -> {
+            suspects.remove(peer);
+            if (failure == null) {
+                heard(peer);
+            } else if (!failed(peer, failure)) {
+                suspect(peer);
+            }
+        });
     }
 
     /**

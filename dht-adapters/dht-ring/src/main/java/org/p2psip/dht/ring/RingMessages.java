@@ -32,8 +32,8 @@ public interface RingMessages {
     /** Tells {@code successor} that this node may be its predecessor; {@code fresh}: it joined with nothing stored. */
     void notify(NodeRef successor, boolean fresh);
 
-    /** Probes the predecessor; fails when it does not answer. */
-    CompletableFuture<?> probe(NodeRef predecessor);
+    /** Probes a node (the predecessor, or a peer a user's operation found silent); fails when it does not answer. */
+    CompletableFuture<?> probe(NodeRef node);
 
     /** The owner of {@code key}, found through the ring; for refreshing a finger. */
     CompletableFuture<NodeRef> ownerOf(Id key);
