@@ -146,8 +146,18 @@ final class PeerRing implements RingMessages, RecordLink {
 
     /** REGISTER with P: it answers, and learns this peer as a successor candidate. */
     @Override
-    public CompletableFuture<?> probe(NodeRef node) {
-        return send(node, registration((int) peer.linkExpires(), true));
+    public CompletableFuture<?> probe(NodeRef predecessor) {
+        return send(predecessor, registration((int) peer.linkExpires(), true));
+    }
+
+    /**
+     * A find of {@code node}'s own id sent to it: any answer will do. A plain REGISTER would be
+     * taken as a join by a peer it names in no link, which without a predecessor admits the asker.
+     */
+    @Override
+    public CompletableFuture<?> ping(NodeRef node) {
+        var find = new OpHeader(OpHeader.Op.FIND, node.id(), -1);
+        return send(node, peer.request((int) peer.linkExpires(), List.of(), find, "", new byte[0]));
     }
 
     /** A routed find of {@code key}: the peer responsible for it answers. */

@@ -239,7 +239,12 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     @Override
-    public CompletableFuture<?> probe(NodeRef node) {
+    public CompletableFuture<?> probe(NodeRef predecessor) {
+        return ping(predecessor);
+    }
+
+    @Override
+    public CompletableFuture<?> ping(NodeRef node) {
         return request(node, MessageType.PING, new byte[0]);
     }
 

@@ -422,7 +422,7 @@ public final class Membership {
         if (neighbour || peer.equals(self()) || closing || !suspects.add(peer)) {
             return;
         }
-        messages.probe(peer).whenComplete((answer, failure) -> {
+        messages.ping(peer).whenComplete((answer, failure) -> {
             suspects.remove(peer);
             if (failure == null) {
                 heard(peer);

@@ -32,8 +32,15 @@ public interface RingMessages {
     /** Tells {@code successor} that this node may be its predecessor; {@code fresh}: it joined with nothing stored. */
     void notify(NodeRef successor, boolean fresh);
 
-    /** Probes a node (the predecessor, or a peer a user's operation found silent); fails when it does not answer. */
-    CompletableFuture<?> probe(NodeRef node);
+    /** Probes the predecessor; fails when it does not answer. */
+    CompletableFuture<?> probe(NodeRef predecessor);
+
+    /**
+     * Asks {@code node} only whether it answers, telling it nothing about this node (a probe may
+     * offer this node as a neighbour, which a far node must not take); fails when it does not
+     * answer. For a peer a user's operation found silent.
+     */
+    CompletableFuture<?> ping(NodeRef node);
 
     /** The owner of {@code key}, found through the ring; for refreshing a finger. */
     CompletableFuture<NodeRef> ownerOf(Id key);
