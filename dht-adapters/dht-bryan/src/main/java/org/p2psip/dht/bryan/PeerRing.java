@@ -45,6 +45,17 @@ final class PeerRing implements RingMessages, RecordLink {
                 new byte[0]);
     }
 
+    /**
+     * A REGISTER naming {@code to} in this peer's links, and no other link: the receiver of a
+     * stabilisation or a predecessor probe reads only how it is named (S1 or P); the other four
+     * links cost about 7% of Bryan's upkeep bytes (200 peers, 10-minute sessions: 1,425 to 1,324 B/s).
+     */
+    private PeerRequest naming(NodeRef to) {
+        List<LinkHeader> links = peer.links().headers(peer.linkExpires(), false).stream()
+                .filter(l -> l.peer().equals(to)).toList();
+        return peer.request((int) peer.linkExpires(), links, null, "", new byte[0]);
+    }
+
     private CompletableFuture<Answer> send(NodeRef to, PeerRequest request) {
         return peer.send(to, request, peer.settings().requestTimeout());
     }
@@ -129,7 +140,8 @@ final class PeerRing implements RingMessages, RecordLink {
      */
     @Override
     public CompletableFuture<Neighbours> state(NodeRef successor) {
-        return send(successor, registration((int) peer.linkExpires(), !table().awaitingRecords())).thenApply(answer -> {
+        PeerRequest request = table().awaitingRecords() ? registration((int) peer.linkExpires(), false) : naming(successor);
+        return send(successor, request).thenApply(answer -> {
             List<NodeRef> successors = answer.linked(LinkHeader.Kind.S);
             if (answer.status() != 200 && successors.isEmpty()) {
                 return null;
@@ -147,7 +159,7 @@ final class PeerRing implements RingMessages, RecordLink {
     /** REGISTER with P: it answers, and learns this peer as a successor candidate. */
     @Override
     public CompletableFuture<?> probe(NodeRef predecessor) {
-        return send(predecessor, registration((int) peer.linkExpires(), true));
+        return send(predecessor, naming(predecessor));
     }
 
     /**
