@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs of real nodes in virtual time: the same seed gives the same run; overlays of 200 nodes of
  * each backend answer every lookup correctly and keep every acknowledged record; 200 nodes of each
- * backend under churn (10-minute median sessions, 10 minutes) answer at least 99% of lookups and
- * lose nothing. The larger runs are in the bench (bench/simulate), where their figures are reported.
+ * backend under churn (10-minute median sessions, 5 measured minutes) answer at least 99% of
+ * lookups and lose nothing. The larger runs are in the bench (bench/simulate), where their figures are reported.
  */
 class SimulationTest {
 
@@ -59,22 +59,22 @@ class SimulationTest {
 
     @Test
     void chordUnderChurnAnswersLookupsAndLosesNothing() {
-        assertUnderChurn(run("chord", 200, 10, 10, 1, folder));
+        assertUnderChurn(run("chord", 200, 10, 5, 1, folder));
     }
 
     @Test
     void bambooUnderChurnAnswersLookupsAndLosesNothing() {
-        assertUnderChurn(run("bamboo", 200, 10, 10, 1, folder));
+        assertUnderChurn(run("bamboo", 200, 10, 5, 1, folder));
     }
 
     @Test
     void bryanUnderChurnAnswersLookupsAndLosesNothing() {
-        assertUnderChurn(run("bryan", 200, 10, 10, 1, folder));
+        assertUnderChurn(run("bryan", 200, 10, 5, 1, folder));
     }
 
     /** The bar under 10-minute median sessions: 99% of lookups correct, no acknowledged record lost. */
     private static void assertUnderChurn(Minute total) {
-        assertTrue(total.gets > 5000, "too few lookups to judge: " + total.gets);
+        assertTrue(total.gets > 3000, "too few lookups to judge: " + total.gets);
         assertTrue(total.correctPercent() >= 99, "at least 99% of lookups correct under 10-minute sessions: " + total.row());
         assertEquals(0, total.lost, "acknowledged records lost: " + total.row());
     }
