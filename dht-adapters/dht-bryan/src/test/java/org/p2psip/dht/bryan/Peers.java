@@ -93,6 +93,32 @@ final class Peers implements AutoCloseable {
                 "every peer to list " + full + " successors: " + describe());
     }
 
+    /**
+     * Waits until every live peer's successor list names the next peers of the ring in order (up
+     * to the configured 4): writes made before copy to the replicas a stale list names, which a
+     * double crash then leaves as the only holders (until the owners' next full copy).
+     */
+    void awaitTrueLists() {
+        awaitStable();
+        await(this::trueLists, "every peer to list its true successors: " + describe());
+    }
+
+    private boolean trueLists() {
+        List<BryanDht> sorted = live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
+        int k = Math.min(4, sorted.size() - 1);
+        for (int i = 0; i < sorted.size(); i++) {
+            var expected = new ArrayList<NodeRef>();
+            for (int j = 1; j <= k; j++) {
+                expected.add(sorted.get((i + j) % sorted.size()).self());
+            }
+            List<NodeRef> listed = neighbours(sorted.get(i)).successors();
+            if (listed.size() < k || !listed.subList(0, k).equals(expected)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     boolean stable() {
         List<BryanDht> sorted = live.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
         for (int i = 0; i < sorted.size(); i++) {
