@@ -155,11 +155,7 @@ final class RoutedCall {
         sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 DhtException why = DhtException.from(failure);
-                if (maintenance || why.reason() != Reason.TIMEOUT) {
-                    peer.membership().failed(target, why);
-                } else {
-                    peer.membership().suspect(target);
-                }
+                peer.membership().noAnswer(target, why, maintenance);
                 silent.add(target);
                 lastSilent = target;
                 if (again) {

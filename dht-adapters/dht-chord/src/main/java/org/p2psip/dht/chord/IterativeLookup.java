@@ -100,19 +100,9 @@ final class IterativeLookup {
                 });
     }
 
-    /**
-     * A node did not answer a FIND. Only the ring's own lookups (joins, fingers) count its timeouts
-     * towards suspecting it: an overloaded node whose users' lookups time out would otherwise drop
-     * live neighbours, and without its predecessor it serves nothing until the next stabilisation.
-     * A refused connection or an error answer counts always; a user's timeout has the node probed
-     * ({@link org.p2psip.dht.ring.Membership#suspect}).
-     */
+    /** A node did not answer a FIND: only the ring's own lookups (joins, fingers) count its timeouts. */
     private void failed(NodeRef next, Throwable failure) {
-        if (maintenance || DhtException.from(failure).reason() != Reason.TIMEOUT) {
-            node.membership().failed(next, failure);
-        } else {
-            node.membership().suspect(next);
-        }
+        node.membership().noAnswer(next, failure, maintenance);
     }
 
     private void fail(Reason reason, String message) {

@@ -74,10 +74,8 @@ final class OwnerCall {
         answer.whenComplete((bytes, failure) -> {
             if (failure != null) {
                 DhtException why = DhtException.from(failure);
-                if (!owner.equals(node.self()) && why.reason() != Reason.TIMEOUT) {
-                    node.membership().failed(owner, why);
-                } else if (!owner.equals(node.self())) {
-                    node.membership().suspect(owner); // probed, not dropped (IterativeLookup#failed)
+                if (!owner.equals(node.self())) {
+                    node.membership().noAnswer(owner, why, false); // a user's timeout: probed, not dropped
                 }
                 if (idempotent && why.reason() != Reason.OVERLOADED) {
                     attempts.retry(why);

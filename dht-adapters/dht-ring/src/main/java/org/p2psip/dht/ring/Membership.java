@@ -401,12 +401,27 @@ public final class Membership {
         }
         timeouts.remove(peer);
         counters.increment(prefix + ".suspected");
-        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
+        boolean neighbour = isNeighbour(peer);
         table.remove(peer);
         if (neighbour) {
             agreedRounds = 0; // a finger or a stranger gone does not move the ring around this node
         }
         return true;
+    }
+
+    /**
+     * {@code peer} did not answer a request ({@code failure} says how). The ring's own traffic
+     * ({@code maintenance}), and any failure but a timeout, count towards dropping it
+     * ({@link #failed}); a user's timeout only has it probed ({@link #suspect}): an overloaded node
+     * whose users' operations time out would otherwise drop live neighbours, and without its
+     * predecessor it serves nothing until the next stabilisation.
+     */
+    public void noAnswer(NodeRef peer, Throwable failure, boolean maintenance) {
+        if (maintenance || DhtException.from(failure).reason() != Reason.TIMEOUT) {
+            failed(peer, failure);
+        } else {
+            suspect(peer);
+        }
     }
 
     /**
@@ -418,8 +433,7 @@ public final class Membership {
      * never drops a node's neighbours through this.
      */
     public void suspect(NodeRef peer) {
-        boolean neighbour = table.successors().contains(peer) || peer.equals(table.predecessor());
-        if (neighbour || peer.equals(self()) || closing || !suspects.add(peer)) {
+        if (isNeighbour(peer) || peer.equals(self()) || closing || !suspects.add(peer)) {
             return;
         }
         messages.ping(peer).whenComplete((answer, failure) -> {
@@ -430,6 +444,10 @@ public final class Membership {
                 suspect(peer);
             }
         });
+    }
+
+    private boolean isNeighbour(NodeRef peer) {
+        return table.successors().contains(peer) || peer.equals(table.predecessor());
     }
 
     /**
