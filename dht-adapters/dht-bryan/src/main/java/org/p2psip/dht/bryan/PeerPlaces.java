@@ -17,6 +17,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.Places;
 
 /**
@@ -42,6 +43,8 @@ final class PeerPlaces {
     private final Loop loop;
     private final Runnable stopLoop;
     private final List<BryanPeer> places = new ArrayList<>();
+    /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
+    private final List<Membership> memberships = new ArrayList<>();
     private final Map<String, BryanPeer> byId = new HashMap<>();
 
     /** A peer on a loop thread of its own. */
@@ -85,6 +88,7 @@ final class PeerPlaces {
             var place = new BryanPeer(this, id, clock);
             places.add(place);
             byId.put(id.toString(), place);
+            memberships.add(place.membership());
         }
     }
 
@@ -121,29 +125,10 @@ final class PeerPlaces {
         return places.get(0);
     }
 
-    /**
-     * Starts answering peers; the first place takes its place as a single peer would (see
-     * {@link org.p2psip.dht.ring.Membership#start}), each other one beside the first once the one
-     * before it joined, so that each finds its neighbours among the places already there.
-     */
+    /** Starts answering peers, then takes its places ({@link Places#startSideBySide}). */
     void start(String bootstrap, List<String> members) {
         link.serve(this::receive);
-        loop.execute(() -> {
-            first().membership().start(bootstrap, members);
-            startAfter(1, members);
-        });
-    }
-
-    private void startAfter(int i, List<String> members) {
-        if (i == places.size()) {
-            return;
-        }
-        places.get(i - 1).joined().whenComplete((ok, failure) -> loop.execute(() -> {
-            if (failure == null) {
-                places.get(i).membership().startBeside(first().self(), members);
-                startAfter(i + 1, members);
-            }
-        }));
+        Places.startSideBySide(memberships, bootstrap, members, loop);
     }
 
     /**
@@ -151,19 +136,7 @@ final class PeerPlaces {
      * the one whose id precedes it most closely (its routing has the fewest steps left). On the loop.
      */
     BryanPeer placeFor(Id key) {
-        if (places.size() == 1) {
-            return first();
-        }
-        BryanPeer closest = null;
-        for (BryanPeer place : places) {
-            if (place.links().table().owns(key)) {
-                return place;
-            }
-            if (closest == null || place.self().id().distanceTo(key).compareTo(closest.self().id().distanceTo(key)) < 0) {
-                closest = place;
-            }
-        }
-        return closest;
+        return places.size() == 1 ? first() : places.get(Places.startingPlace(memberships, key));
     }
 
     /** Runs {@code work} on the loop (at once if already there); failures arrive unwrapped. */
@@ -233,16 +206,7 @@ final class PeerPlaces {
 
     /** The share of the ring the places own, in millionths: the sum of those that know their range; -1 when none does. Thread-safe. */
     long rangePpm() {
-        long sum = 0;
-        boolean known = false;
-        for (BryanPeer place : places) {
-            long ppm = place.links().table().rangePpm();
-            if (ppm >= 0) {
-                sum += ppm;
-                known = true;
-            }
-        }
-        return known ? sum : -1;
+        return Places.rangePpm(memberships);
     }
 
     void shutdownLoop() {

@@ -181,6 +181,14 @@ final class PeerRing implements RingMessages, RecordLink {
                 peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(Outcome::responder);
     }
 
+    /** A find of {@code key} sent first to {@code via}, then wherever its redirects lead: the peer responsible answers. */
+    @Override
+    public CompletableFuture<NodeRef> ownerOf(Id key, NodeRef via) {
+        var op = new OpHeader(OpHeader.Op.FIND, key, -1);
+        return RoutedCall.forRing(peer, key, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
+                null, via, true, peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(Outcome::responder);
+    }
+
     @Override
     public void handed(NodeRef newcomer) {
         var handed = new OpHeader(OpHeader.Op.HANDED, null, -1);

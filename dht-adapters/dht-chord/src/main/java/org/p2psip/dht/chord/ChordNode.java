@@ -254,6 +254,11 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     @Override
+    public CompletableFuture<NodeRef> ownerOf(Id key, NodeRef via) {
+        return IterativeLookup.from(this, via, key).thenApply(Route::owner);
+    }
+
+    @Override
     public void handed(NodeRef newcomer) {
         request(newcomer, MessageType.HANDED, new byte[0]);
     }

@@ -20,7 +20,7 @@ public final class ChordOptions {
     public static final Option<Duration> STABILIZE_IDLE_INTERVAL = Option.duration("p2psip.chord.stabilize-idle-interval",
             Duration.ofSeconds(2), "4s", "The longest wait between stabilisations: after each round that changed nothing the wait doubles from stabilize-interval up to this, and any change brings it back.");
     public static final Option<Duration> FIX_FINGERS_IDLE_INTERVAL = Option.duration("p2psip.chord.fix-fingers-idle-interval",
-            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back.");
+            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back. Every five of these, each place also checks that no place lies unseen between it and its successor (a lookup of the key after it, started from one of its fingers).");
     public static final Option<Duration> CHECK_PREDECESSOR_INTERVAL = Option.duration("p2psip.chord.check-predecessor-interval",
             Duration.ofMillis(500), "1s", "How often a node checks that it heard from its predecessor (whose stabilisation asks it every round); one silent for a whole idle stabilisation is pinged and forgotten if it does not answer.");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.chord.request-timeout",

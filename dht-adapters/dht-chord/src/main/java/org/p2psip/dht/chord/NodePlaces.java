@@ -15,6 +15,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
+import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.Places;
 import org.p2psip.overlay.Transport;
 
@@ -32,6 +33,8 @@ final class NodePlaces {
     private final Transport transport;
     private final Loop loop;
     private final List<ChordNode> places = new ArrayList<>();
+    /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
+    private final List<Membership> memberships = new ArrayList<>();
     private final Map<Id, ChordNode> byId = new HashMap<>();
 
     NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters) {
@@ -43,6 +46,7 @@ final class NodePlaces {
             var place = new ChordNode(this, id, settings, clock, counters);
             places.add(place);
             byId.putIfAbsent(id, place);
+            memberships.add(place.membership());
         }
         // peers reach a node's first place at the hash of its address, whatever id it was given
         byId.putIfAbsent(Id.hash(transport.address()), places.get(0));
@@ -65,31 +69,10 @@ final class NodePlaces {
         return places.get(0);
     }
 
-    /**
-     * Starts serving; the first place takes its place as a single node would (see
-     * {@link org.p2psip.dht.ring.Membership#start}), each other one beside the first, once the
-     * one before it joined: places joining one after the other find their neighbours among the
-     * places already there, while all at once they would all take one successor and sort
-     * themselves out one stabilisation at a time.
-     */
+    /** Starts serving, then takes its places ({@link Places#startInTurn}). */
     void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
-        loop.execute(() -> {
-            first().membership().start(bootstrap, members);
-            startAfter(1, members);
-        });
-    }
-
-    private void startAfter(int i, List<String> members) {
-        if (i == places.size()) {
-            return;
-        }
-        places.get(i - 1).joined().whenComplete((ok, failure) -> loop.execute(() -> {
-            if (failure == null) {
-                places.get(i).membership().startBeside(first().self(), members);
-                startAfter(i + 1, members);
-            }
-        }));
+        Places.startInTurn(memberships, bootstrap, members, loop);
     }
 
     /**
@@ -97,19 +80,7 @@ final class NodePlaces {
      * precedes it most closely (its lookup has the fewest steps left).
      */
     ChordNode placeFor(Id key) {
-        if (places.size() == 1) {
-            return first();
-        }
-        ChordNode closest = null;
-        for (ChordNode place : places) {
-            if (place.table().owns(key)) {
-                return place;
-            }
-            if (closest == null || place.self().id().distanceTo(key).compareTo(closest.self().id().distanceTo(key)) < 0) {
-                closest = place;
-            }
-        }
-        return closest;
+        return places.size() == 1 ? first() : places.get(Places.startingPlace(memberships, key));
     }
 
     /** A request's payload as it travels: the target place's id, then the message's own payload. */
@@ -172,15 +143,6 @@ final class NodePlaces {
      * range; -1 when none does. Thread-safe.
      */
     long rangePpm() {
-        long sum = 0;
-        boolean known = false;
-        for (ChordNode place : places) {
-            long ppm = place.table().rangePpm();
-            if (ppm >= 0) {
-                sum += ppm;
-                known = true;
-            }
-        }
-        return known ? sum : -1;
+        return Places.rangePpm(memberships);
     }
 }

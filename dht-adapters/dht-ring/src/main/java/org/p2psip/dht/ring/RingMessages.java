@@ -45,6 +45,13 @@ public interface RingMessages {
     /** The owner of {@code key}, found through the ring; for refreshing a finger. */
     CompletableFuture<NodeRef> ownerOf(Id key);
 
+    /**
+     * The owner of {@code key} as the ring's routing finds it starting from {@code via}, not from
+     * this node's own table: for checking that no node lies unseen between this node and its
+     * successor. Fails when the lookup did not end.
+     */
+    CompletableFuture<NodeRef> ownerOf(Id key, NodeRef via);
+
     /** Tells {@code newcomer} that every record of its range is with it now. */
     void handed(NodeRef newcomer);
 
