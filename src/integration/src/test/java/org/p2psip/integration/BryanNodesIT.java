@@ -1,5 +1,9 @@
 package org.p2psip.integration;
 
+import java.time.Duration;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
 /**
  * {@link SharedBindingsIT} on four peers of the SIP-based DHT after Bryan's draft (SIP
  * 26100-26103, the callee's UAS on 26110), whose ring is kept with REGISTERs through the same
@@ -8,13 +12,27 @@ package org.p2psip.integration;
  * 200 REGISTER/s through one node, as for the other backends: each costs that node a put, three
  * in four of them routed to another peer in a batch of operations (before batching, four cold
  * JVMs on 2 cores answered a quarter of them 503 at that rate, and this test drove 100/s).
- * Its peers take one place each (Bryan's default): a deployment of 64 places each does not yet
- * answer every registration, so the even share is checked on Chord only (ChordNodesIT).
+ * First of all, status shows the four sharing the key space evenly.
  */
 class BryanNodesIT extends SharedBindingsIT {
 
+    /** How long the places may take to settle after up and to be logged (the nodes log every second here). */
+    private static final Duration SETTLE = Duration.ofSeconds(120);
+
     BryanNodesIT() {
         super("bryan", 26100, 1_000, 200);
+        deployment.withSetting("p2psip.metrics.interval", "1s");
+    }
+
+    /**
+     * At every option's default each peer takes 32 places, and the key space is shared evenly:
+     * every node's share in `deploy/p2psip status` is at most 3/8 and together they make the
+     * whole ring.
+     */
+    @Test
+    @Order(0)
+    void statusShowsFourNodesSharingTheKeySpaceWithinThreeEighthsEach() {
+        StatusShares.assertEvenlyShared(deployment, 4, SETTLE);
     }
 
     @Override

@@ -25,7 +25,7 @@ public final class BryanOptions {
     public static final Option<Duration> STABILIZE_IDLE_INTERVAL = Option.duration("p2psip.bryan.stabilize-idle-interval",
             Duration.ofSeconds(4), "8s", "The longest wait between stabilisations: after each round that changed nothing the wait doubles from stabilize-interval up to this, and any change brings it back.");
     public static final Option<Duration> FIX_FINGERS_IDLE_INTERVAL = Option.duration("p2psip.bryan.fix-fingers-idle-interval",
-            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back.");
+            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back. Every five of these, each place also checks that no place lies unseen between it and its successor (a lookup of the key after it, started from one of its fingers).");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.bryan.request-timeout",
             Duration.ofSeconds(1), "500ms", "Deadline of one peer REGISTER; no final answer by then counts as a timeout.");
     public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 3,
@@ -52,8 +52,8 @@ public final class BryanOptions {
             "SIP transport of the peers' own REGISTERs: tcp (one connection to each peer it talks to: no retransmission timers, and the peers' messages do not wait behind the users' datagrams in the stack's queue) or udp.");
     public static final Option<Duration> REPLAY_WINDOW = Option.duration("p2psip.bryan.replay-window",
             Duration.ofSeconds(30), "1m", "How far the sent-at of a peer request's DHT-Stamp may lie from the receiver's clock, either way: a request outside it is refused (403 Stale Request), one inside it is served once (403 Replayed Request after), and a sender silent that long is forgotten. It also bounds the clock skew allowed between nodes: keep them on NTP.");
-    public static final Option<Integer> PLACES = Option.integer("p2psip.bryan.places", 1,
-            "64", "Places this peer takes on the ring (virtual nodes), each with its own range and links: place 0 at the SHA-1 of its SIP address, place i at the SHA-1 of address#i; every peer of an overlay takes the same number (a Peer-ID that is none of its address's places is refused). 64 keep the largest share of N peers within 1.5/N, but a deployment of peers with 64 places does not yet answer every registration (see Places), so the default is one.");
+    public static final Option<Integer> PLACES = Option.integer("p2psip.bryan.places", 32,
+            "64", "Places this peer takes on the ring (virtual nodes), each with its own range and links: place 0 at the SHA-1 of its SIP address, place i at the SHA-1 of address#i; every peer of an overlay takes the same number (a Peer-ID that is none of its address's places is refused). With 32 the largest share of 2 to 8 peers at deploy's default addresses stays within 1.5/N (4 peers: 0.299); 1 is the draft's one Peer-ID per peer, for overlays of many peers that need no even share.");
 
     public static final List<Option<?>> ALL = List.of(BOOTSTRAP, OVERLAY_NAME, SUCCESSORS, REPLICAS,
             STABILIZE_INTERVAL, STABILIZE_IDLE_INTERVAL, FIX_FINGERS_INTERVAL, FIX_FINGERS_IDLE_INTERVAL,
