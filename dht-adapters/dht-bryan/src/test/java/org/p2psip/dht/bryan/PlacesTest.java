@@ -22,8 +22,7 @@ import org.p2psip.dht.ring.NodeRef;
  * Peers that take several places on the ring: their places together own the whole ring once it
  * settled, a whole peer's crash (all its places at once) loses no acknowledged record, the peer
  * restarted on its address takes its places back; every place joins even when answers outlast
- * the request deadline. (That four peers of 32 places share the ring within 1.5/4
- * each is checked end to end by BryanNodesIT.)
+ * the request deadline.
  */
 class PlacesTest {
 
