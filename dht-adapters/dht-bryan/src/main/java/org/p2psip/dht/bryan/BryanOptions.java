@@ -25,7 +25,7 @@ public final class BryanOptions {
     public static final Option<Duration> STABILIZE_IDLE_INTERVAL = Option.duration("p2psip.bryan.stabilize-idle-interval",
             Duration.ofSeconds(4), "8s", "The longest wait between stabilisations: after each round that changed nothing the wait doubles from stabilize-interval up to this, and any change brings it back.");
     public static final Option<Duration> FIX_FINGERS_IDLE_INTERVAL = Option.duration("p2psip.bryan.fix-fingers-idle-interval",
-            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back. Every five of these, each place also checks that no place lies unseen between it and its successor (a lookup of the key after it, started from one of its fingers).");
+            Duration.ofSeconds(8), "16s", "The longest wait between finger refreshes: after each refresh that found the finger unchanged the wait doubles from fix-fingers-interval up to this, and any change brings it back. Each place also checks, at first this often and up to 16 times less often while nothing is found, that no place lies unseen between it and its successor (a lookup of the key after it, started from one of its fingers).");
     public static final Option<Duration> REQUEST_TIMEOUT = Option.duration("p2psip.bryan.request-timeout",
             Duration.ofSeconds(1), "500ms", "Deadline of one peer REGISTER; no final answer by then counts as a timeout.");
     public static final Option<Integer> TIMEOUTS_BEFORE_FAILURE = Option.integer("p2psip.bryan.timeouts-before-failure", 3,

@@ -644,22 +644,18 @@ public final class Membership {
      */
     private void checkSuccessorFrom(int check) {
         NodeRef successor = table.successor();
-        var fingers = new ArrayList<NodeRef>();
+        var starts = new java.util.LinkedHashSet<NodeRef>();
         for (int i = Id.BITS - 1; i >= 0; i--) {
-            NodeRef f = table.finger(i);
-            if (f != null && !f.equals(successor) && !f.equals(self()) && !fingers.contains(f)) {
-                fingers.add(f);
-            }
+            starts.add(table.finger(i)); // farthest first
         }
-        for (NodeRef f : table.successors()) {
-            if (!f.equals(successor) && !f.equals(self()) && !fingers.contains(f)) {
-                fingers.add(f);
-            }
-        }
-        if (fingers.isEmpty() || successor.equals(self())) {
+        starts.addAll(table.successors());
+        starts.remove(null);
+        starts.remove(successor);
+        starts.remove(self());
+        if (starts.isEmpty() || successor.equals(self())) {
             return;
         }
-        NodeRef via = fingers.get(check % fingers.size());
+        NodeRef via = new ArrayList<>(starts).get(check % starts.size());
         messages.ownerOf(self().id().plusPowerOfTwo(0), via).whenComplete((owner, failure) -> {
             if (failure != null || owner == null || closing || !owner.id().inOpen(self().id(), table.successor().id())) {
                 return;
