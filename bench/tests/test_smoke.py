@@ -27,8 +27,10 @@ def test_quick_registration_on_one_memory_node_measures_a_rate_and_writes_the_re
     command = [sys.executable, str(BENCH / "run"), "--quick", "--experiments", "register",
                "--backends", "memory", "--nodes", "1", "--step-seconds", "2", "--start-rate", "100",
                "--max-steps", "2", "--cooldown", "1", "--base-port", "23070", "--out", str(tmp_path),
-               # the nodes' warm-up cut to 5 s (its default waits for the compiler, about a minute here)
-               "--set", "p2psip.warmup.timeout=5s"]
+               # the nodes' warm-up cut to 5 s (its default waits for the compiler, about a minute here),
+               # and the bench's own warm-up load to 2 s a search: the smoke test checks the run's
+               # plumbing, not its figures
+               "--set", "p2psip.warmup.timeout=5s", "--warmup", "2"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
