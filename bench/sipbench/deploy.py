@@ -135,6 +135,10 @@ class Deployment:
         """(address, SIP port) of every recorded process of `role` (node or front), in start order."""
         return [(e["address"], e["port"]) for e in self._recorded() if e.get("role") == role]
 
+    def http_addresses(self, role: str = "node") -> list[tuple[str, int]]:
+        """(address, HTTP port: status page and /metrics) of every recorded process of `role`."""
+        return [(e["address"], e["http_port"]) for e in self._recorded() if e.get("role") == role and e.get("http_port")]
+
     def network_summary(self) -> dict:
         """What the report says of this deployment's network: subnet, gateway, node and front addresses."""
         if not self.network:

@@ -70,7 +70,11 @@ AUTH_WORKLOADS = ("auth-plain", "auth-first", "auth-refresh")
 # Registration over UDP and TCP, and with up to 100,000 idle TCP connections held (tcp.py): two nodes
 # of one backend behind the front, and Kamailio; its own deployments and steps, outside `plan`.
 TCP = "tcp"
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP)
+# Registration on one node of each backend twice on the same deployment: as `register` does, and
+# with the node's /metrics scraped every second all through the search (routing SCRAPED).
+METRICS = "metrics"
+SCRAPED = "scraped"
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS)
 
 
 def needs_auth(workload: str) -> bool:
@@ -134,6 +138,8 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
         # one node (Kamailio is one server), whatever --nodes says: the targets compare a deployment with itself
         wanted |= {Measurement(workload, system, 1, "one") for workload in AUTH_WORKLOADS
                    for system in (*backends, KAMAILIO)}
+    if METRICS in experiments:
+        wanted |= {Measurement("registration", system, 1, routing) for system in backends for routing in ("one", SCRAPED)}
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]

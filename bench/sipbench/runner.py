@@ -17,10 +17,11 @@ from pathlib import Path
 
 from . import overload, search, sipload
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import (CEILING, KAMAILIO, REFERENCES, Measurement, avalanche_after, deployments, front_policy,
-                          needs_auth, sipload_mode)
+from .experiments import (CEILING, KAMAILIO, REFERENCES, SCRAPED, Measurement, avalanche_after, deployments,
+                          front_policy, needs_auth, sipload_mode)
 from .kamailio import Auth, Kamailio
 from .procs import Processes
+from .scraper import Scraper
 from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Registration, StepRunner, Target, Timing,
                    avalanche)
 from .stats import Counts
@@ -212,9 +213,14 @@ class Runner:
                 time.sleep(self.settings.cooldown_s)
 
         lookups_before = self._deployment.lookups() if self._deployment else None
-        self._warm_up(steps, workload, chosen, measurement.nodes)
-        plan = plan_for(self.settings.plan, measurement.system)
-        outcome = search.run(plan, measure, cool_down)
+        scraper = Scraper(self._deployment.http_addresses()[:1]) if measurement.routing == SCRAPED else None
+        try:
+            self._warm_up(steps, workload, chosen, measurement.nodes)
+            plan = plan_for(self.settings.plan, measurement.system)
+            outcome = search.run(plan, measure, cool_down)
+        finally:
+            if scraper:
+                scraper.stop()
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
         deepest = outcome.overload
@@ -230,7 +236,7 @@ class Runner:
                "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
                "overload_rate": deepest.rate if deepest else "",
                "overload_goodput": search.goodput(deepest) if deepest else "",
-               "note": search_note(outcome, plan, "sipload" if mode else "SIPp")}
+               "note": search_note(outcome, plan, "sipload" if mode else "SIPp") + (scraper.note() if scraper else "")}
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
         return outcome
@@ -303,7 +309,7 @@ class Runner:
 
 def _chosen(measurement: Measurement, targets: list[Target]) -> list[Target]:
     """Where a measurement sends: node 0 alone ("one"), or every target given (the nodes, or the front)."""
-    return targets[:1] if measurement.routing == "one" else targets
+    return targets[:1] if measurement.routing in ("one", SCRAPED) else targets
 
 
 def plan_for(plan: search.Plan, system: str) -> search.Plan:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import modes, search
-from .experiments import CEILING, EXPERIMENTS, FRONT, REFERENCES, front_policy
+from .experiments import ALL, CEILING, EXPERIMENTS, FRONT, METRICS, REFERENCES, SCRAPED, front_policy
 from .summary import ratio, reference
 
 
@@ -74,6 +74,18 @@ def front_targets(rows: list[dict]) -> list[Target]:
             for system, routing in measured]
 
 
+METRICS_TARGET = 0.97  # one node with /metrics scraped every second, against the same node unscraped
+
+
+def metrics_targets(rows: list[dict]) -> list[Target]:
+    """The cost of being watched: one target per backend whose node was measured scraped; when there
+    is none, one for chord, whose scraped figure no row matches, so that it says what to run."""
+    measured = sorted({row["system"] for row in rows if row["workload"] == "registration" and row["routing"] == SCRAPED})
+    return [Target(Figure(system, 1, SCRAPED, f"{system} 1 node, /metrics scraped every second"),
+                   _one_node(system, f"{system} 1 node unscraped"), "scraping /metrics costs little", METRICS_TARGET)
+            for system in measured or ["chord"]]
+
+
 def figure_row(rows: list[dict], figure: Figure) -> dict | None:
     """The summary row of a figure; a reference's rate is the mean of its measurements, as elsewhere."""
     found = [row for row in rows if row["workload"] == "registration" and row["system"] == figure.system
@@ -116,6 +128,8 @@ def experiment_of(figure: Figure) -> str:
     """The experiment that measures a figure (with one node, `register` measures "one" as well)."""
     if figure.routing.startswith(FRONT):
         return "register-front"
+    if figure.routing == SCRAPED:
+        return METRICS
     return "register" if figure.routing == "spread" or figure.nodes == 1 else "register-one"
 
 
@@ -124,7 +138,7 @@ def hint(target: Target, meta: dict[str, str]) -> str:
     with every experiment)."""
     ours = [f for f in (target.measured, target.against) if f.system not in REFERENCES]
     names = {experiment_of(f) for f in ours}
-    command = (f"bench/run --experiments {','.join(sorted(names, key=list(EXPERIMENTS).index))}"
+    command = (f"bench/run --experiments {','.join(sorted(names, key=ALL.index))}"
                f" --backends {','.join(dict.fromkeys(f.system for f in ours))}"
                f" --nodes {','.join(str(n) for n in sorted({f.nodes for f in ours}))}")
     needs_front = "register-front" in names and meta.get("front", "").startswith("not available")
@@ -167,5 +181,5 @@ def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
              + ", so a ratio moves by as much either way, and a verdict on a 10-20% margin is only indicative "
              f"when the precision is coarser than {DECISIVE_PRECISION:g}. Informative rows have no target.", "",
              "| compared | asks | REGISTER/s | ratio | target | verdict |", "|---|---|---|---|---|---|"]
-    lines += [target_line(rows, target, meta) for target in TARGETS + tuple(front_targets(rows))]
+    lines += [target_line(rows, target, meta) for target in TARGETS + tuple(front_targets(rows)) + tuple(metrics_targets(rows))]
     return lines + [""]

@@ -321,3 +321,18 @@ def test_the_report_says_whether_its_steps_were_sustained():
     assert modes.step_seconds({**QUICK, "step_seconds": "20"}) == 20.0
     assert targets.caveat({**FULL, "command": "bench/run --step-seconds 30"}) == (
         ", indicative (this run's search steps of 30 s are shorter than 120 s: not sustained)")
+
+
+def test_the_metrics_experiment_measures_one_node_twice_on_one_deployment():
+    plan = experiments.plan(["metrics"], ["chord"], [4])
+    ours = [m for m in plan if m.system == "chord"]
+    assert ours == [experiments.Measurement("registration", "chord", 1, "one"),
+                    experiments.Measurement("registration", "chord", 1, experiments.SCRAPED)]
+    assert [(system, nodes) for system, nodes, _ in experiments.deployments(ours)] == [("chord", 1)]
+
+
+def test_scraping_is_judged_against_the_same_node_unscraped():
+    data = rows() + [registration("chord", 1, experiments.SCRAPED, 980)]
+    lines = targets.targets_section(data, FULL)
+    assert target(lines, "chord 1 node, /metrics scraped every second / chord 1 node unscraped").endswith(
+        "| scraping /metrics costs little | 980 / 1,000 | 0.98 | >= 0.97 | met |")

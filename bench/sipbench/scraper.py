@@ -1,0 +1,43 @@
+"""A Prometheus server's load on a node, for the `metrics` experiment: a thread that GETs each
+given /metrics once a second while a search runs, and counts what it got."""
+from __future__ import annotations
+
+import threading
+import time
+import urllib.request
+
+INTERVAL_S = 1.0
+DEADLINE_S = 2.0
+
+
+class Scraper:
+    def __init__(self, addresses: list[tuple[str, int]]) -> None:
+        """`addresses`: (host, HTTP port) of each process to scrape; scraping starts at once."""
+        self.urls = [f"http://{host}:{port}/metrics" for host, port in addresses]
+        self.scrapes = 0
+        self.failures = 0
+        self.bytes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="metrics-scraper", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            for url in self.urls:
+                try:
+                    with urllib.request.urlopen(url, timeout=DEADLINE_S) as response:
+                        self.bytes += len(response.read())
+                    self.scrapes += 1
+                except OSError:
+                    self.failures += 1
+            self._stop.wait(max(0.0, INTERVAL_S - (time.monotonic() - started)))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=DEADLINE_S + INTERVAL_S)
+
+    def note(self) -> str:
+        """What the summary's note says of the scraping: how many, how large, how many failed."""
+        size = self.bytes // self.scrapes if self.scrapes else 0
+        return f"; /metrics scraped {self.scrapes} times ({size} bytes each), {self.failures} failed"
