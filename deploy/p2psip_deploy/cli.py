@@ -55,6 +55,9 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     parser.add_argument("--young", default=defaults.young, help="G1 young generation -Xmn (default half the heap)")
     parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
                         help=f"overlay port = SIP port + this (default {defaults.overlay_offset})")
+    parser.add_argument("--http-offset", type=int, default=defaults.http_offset,
+                        help=f"HTTP port (status page, /metrics) = SIP port + this (default {defaults.http_offset}; "
+                             "front process k: its SIP port + this - k)")
     parser.add_argument("--set", dest="settings", action="append", type=key_value, default=[],
                         metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
@@ -99,7 +102,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
                            heap=args.heap, register_rate=args.register_rate, young=args.young,
-                           overlay_offset=args.overlay_offset, settings=settings,
+                           overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
                            netns=args.netns,

@@ -24,6 +24,12 @@ def command(address: str, port: int, node_addresses: list[str], policy: str) -> 
             "--nodes", ",".join(node_addresses), "--policy", policy]
 
 
+def http_port(front_port: int, http_offset: int, index: int) -> int:
+    """Front process `index`'s HTTP port (status page, /metrics): the first's is its SIP port +
+    http_offset, the next ones' count down from there (the nodes' count up from theirs)."""
+    return front_port + http_offset - index
+
+
 def node_up_line(index: int, node_address: str) -> str:
     """What the front logs when it first hears from node `index` of its --nodes list
     (Nodes.setUp and Node.toString in src/front)."""
@@ -32,12 +38,13 @@ def node_up_line(index: int, node_address: str) -> str:
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
           timeout: float, namespace: str = "", stores=None, tls_offset: int = 0, index: int = 0,
-          shared: bool = False) -> processes.Process:
+          shared: bool = False, http_port: int = 0, status_members: list[str] = ()) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
     With `stores` (`up --tls`) it also listens for TLS on port + tls_offset. `shared`: one of several
     front processes on the same address (SO_REUSEPORT), each with an inner port of its own for the
-    nodes, in folder front/ (index 0) or front-INDEX/. The caller stops it (with everything else)
+    nodes, in folder front/ (index 0) or front-INDEX/. With `http_port` it serves its status page
+    and /metrics there, listing `status_members`. The caller stops it (with everything else)
     when this fails."""
     folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
     node_addresses = [n.sip_address for n in nodes]
@@ -45,13 +52,15 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     front_command = command(address, port, node_addresses, policy)
     if shared:
         front_command += ["--reuse-port", "true", "--inner", f"{address}:0"]
+    if http_port:
+        front_command += ["--status", f"{address}:{http_port}", "--status-members", ",".join(status_members)]
     tls_port = 0
     if stores:
         tls_port = port + tls_offset
         files.write_private(folder / SETTINGS, tls_settings(stores, tls_port))
         front_command += ["--config", str(folder / SETTINGS)]
     return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
-                  tls_port=tls_port)
+                  tls_port=tls_port, http_port=http_port)
 
 
 def tls_settings(stores, tls_port: int) -> str:
@@ -68,7 +77,8 @@ def fresh_folder(run_dir: Path, name: str = FOLDER) -> Path:
 
 
 def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, port: int, policy: str,
-           namespace: str, expected: list[str], timeout: float, kind: str = "", tls_port: int = 0) -> processes.Process:
+           namespace: str, expected: list[str], timeout: float, kind: str = "", tls_port: int = 0,
+           http_port: int = 0) -> processes.Process:
     """Runs `front_command` in `folder` (in `namespace`, if any), records it with role front, and
     returns once its console.log holds every `expected` line; FrontError otherwise. `kind` follows
     the policy in what is printed (which front it is, when not src/front)."""
@@ -77,7 +87,8 @@ def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, 
         pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
-    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace, tls_port=tls_port)
+    front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace, tls_port=tls_port,
+                              http_port=http_port)
     processes.record(run_dir, front)
     where = f", namespace {namespace}" if namespace else ""
     secure = f", TLS {address}:{tls_port}" if tls_port else ""

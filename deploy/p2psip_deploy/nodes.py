@@ -31,6 +31,7 @@ class UpOptions:
     overlay_offset: int = 1000
     tls: bool = False               # SIP over TLS on every node (and the front), keys made per deployment
     tls_offset: int = 2000          # a process's TLS port = its SIP port + this (nodes and the front)
+    http_offset: int = 3000         # a process's HTTP port (status page, /metrics) = its SIP port + this
     overlay_tls: bool = False       # node-to-node overlay traffic over mutual TLS too (needs tls)
     settings: dict = field(default_factory=dict)
     run_dir: Path = layout.DEFAULT_RUN_DIR
@@ -66,7 +67,10 @@ def up(options: UpOptions) -> list[processes.Process]:
     elif options.wants_front:
         build.ensure_front()
     if not options.netns:  # a fresh namespace has every port free
-        ports = sorted(node_ports(options)) + ([options.front_port] if options.wants_front else [])
+        fronts = [options.front_port] if options.wants_front else []
+        if options.wants_front and not options.front_is_kamailio:
+            fronts += [front.http_port(options.front_port, options.http_offset, k) for k in range(options.front_processes)]
+        ports = sorted(node_ports(options)) + fronts
         busy = [(options.address, p) for p in ports if not processes.port_free(options.address, p)]
         if busy:
             raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
@@ -99,10 +103,13 @@ def up(options: UpOptions) -> list[processes.Process]:
                 kamailio_front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
                                      options.timeout, namespace, stores, options.tls_offset)
             else:
+                members = status_addresses(options, network)
                 for index in range(options.front_processes):
                     front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
                                 options.timeout, namespace, stores, options.tls_offset, index=index,
-                                shared=options.front_processes > 1)
+                                shared=options.front_processes > 1,
+                                http_port=front.http_port(options.front_port, options.http_offset, index),
+                                status_members=members)
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -188,11 +195,24 @@ def _check(options: UpOptions) -> None:
 def node_ports(options: UpOptions) -> set[int]:
     """Every node's SIP and overlay port, and its TLS port with --tls."""
     sip = range(options.base_port, options.base_port + options.nodes)
-    offsets = (0, options.overlay_offset, *((options.tls_offset,) if options.tls else ()))
+    offsets = (0, options.overlay_offset, options.http_offset, *((options.tls_offset,) if options.tls else ()))
     ports = {port + offset for port in sip for offset in offsets}
     if options.tls and options.wants_front:
         ports.add(options.front_port + options.tls_offset)
     return ports
+
+
+def status_addresses(options: UpOptions, network: "netns.Network | None") -> list[str]:
+    """The HTTP address (status page, /metrics) of every node, then of every src/front process."""
+    def address(i: int) -> str:
+        return network.node_address(i) if network else options.address
+
+    nodes = [f"{address(i)}:{options.base_port + options.http_offset + i}" for i in range(options.nodes)]
+    if not options.wants_front or options.front_is_kamailio:
+        return nodes
+    where = network.front_address if network else options.address
+    return nodes + [f"{where}:{front.http_port(options.front_port, options.http_offset, k)}"
+                    for k in range(options.front_processes)]
 
 
 def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None,
@@ -204,6 +224,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
 
     host = host_address(options, network)
     overlay = [f"{address(i)}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
+    status = status_addresses(options, network)
     secret = secrets.token_hex(16)
     specs = []
     for i in range(options.nodes):
@@ -216,6 +237,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             "p2psip.overlay.members": ",".join(overlay),
             "p2psip.overlay.secret": secret,
             "p2psip.data.dir": str(folder / "data"),
+            "p2psip.status.members": ",".join(status),
             **(tls_properties(stores, f"node-{i}", options.overlay_tls) if stores else {}),
             **METRICS_PROPERTIES,
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
@@ -225,7 +247,8 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
                                          options.base_port + options.overlay_offset + i, options.dht, app,
                                          options.t1_ms, properties, options.sip_trace, options.sip_threads,
                                          network.node_namespace(i) if network else "", host,
-                                         options.base_port + options.tls_offset + i if stores else 0))
+                                         options.base_port + options.tls_offset + i if stores else 0,
+                                         options.base_port + options.http_offset + i))
     return specs
 
 
@@ -309,11 +332,12 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     pid, ticks = processes.launch(command, spec.folder / "logs" / "console.log", spec.folder)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
                                 spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns,
-                                spec.tls_port)
+                                spec.tls_port, spec.http_port)
     processes.record(options.run_dir, process)
     where = f", namespace {spec.netns}" if spec.netns else ""
     secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
-    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, folder {spec.folder}",
+    print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, "
+          f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}",
           file=sys.stderr, flush=True)
     return process
 
@@ -345,7 +369,7 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     stuck = processes.stop(recorded, grace_seconds)
     for process in stuck:
         print(f"could not stop pid {process.pid} ({process.sip_address})", file=sys.stderr)
-    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port, p.tls_port)
+    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port, p.tls_port, p.http_port)
              if port]
     busy = processes.wait_ports_free(ports, 15)
     for address, port in busy:
@@ -377,7 +401,7 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     if processes.stop([old], grace_seconds=20):
         raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
     if not old.netns:
-        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port, old.tls_port)
+        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port, old.tls_port, old.http_port)
                                           if port], 15)
         if busy:
             raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
@@ -415,6 +439,7 @@ def status_lines(run_dir: Path) -> list[str]:
         lines.append(f"{p.role:5} {p.backend:9} {p.sip_address:21} pid {p.pid:<7} "
                      f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}"
                      + (f" tls {p.address}:{p.tls_port}" if p.tls_port else "")
+                     + (f" http://{p.address}:{p.http_port}/" if p.http_port else "")
                      + (f" namespace {p.netns}" if p.netns else "")
                      + (f" {share.of_node(Path(p.folder)).describe()}" if p.role == "node" else ""))
     return lines

@@ -25,6 +25,7 @@ class Process:
     overlay_port: int = 0
     netns: str = ""    # the network namespace it runs in (`up --netns`); "" for the root namespace
     tls_port: int = 0  # SIP over TLS (`up --tls`); 0: none
+    http_port: int = 0  # its status page and /metrics; 0: none (Kamailio, records of older deployments)
 
     @property
     def sip_address(self) -> str:

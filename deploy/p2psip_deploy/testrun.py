@@ -4,6 +4,7 @@ src/integration: the real container driven by the real SIPp) and the bench tool'
 bench/tests). Exit code non-zero when any step fails. Every step runs even after an earlier one
 failed: Maven runs with --fail-at-end, so a module whose tests fail stops only the modules that
 depend on it, and the integration tests still run when what they deploy was built."""
+import shutil
 import subprocess
 import sys
 
@@ -21,6 +22,8 @@ def run(install: bool, matrix: bool = False) -> int:
         print("deploy/p2psip test: pytest is missing", file=sys.stderr)
         return 1
     failures += step("deploy tool tests", [sys.executable, "-m", "pytest", "-q", "deploy/tests"]) != 0
+    if install:
+        install_integration_tools()
     failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify",
                                            f"-Dp2psip.it.matrix={'true' if matrix else 'false'}"]) != 0
     if bench_tests_present():
@@ -34,6 +37,26 @@ def step(name: str, command: list[str]) -> int:
     code = subprocess.run(command, cwd=layout.ROOT).returncode
     print(f"== {name}: {'passed' if code == 0 else f'FAILED (exit code {code})'}", flush=True)
     return code
+
+
+def install_integration_tools() -> None:
+    """What the integration tests use besides SIPp, from Debian when missing: headless Chromium
+    (the status page as a browser renders it) and the Prometheus client's parser (/metrics)."""
+    if shutil.which("chromium") is None:
+        print("== installing chromium", flush=True)
+        sipp.apt_install("chromium")
+    if not prometheus_parser_available():
+        # the python3 on the PATH, which the tests run: Debian's package for Debian's Python
+        # (pip refuses to install there), pip for any other
+        print("== installing the Prometheus client for python3", flush=True)
+        if (shutil.which("python3") or "").startswith("/usr/bin/"):
+            sipp.apt_install("python3-prometheus-client")
+        else:
+            subprocess.run(["python3", "-m", "pip", "install", "-q", "prometheus-client"])
+
+
+def prometheus_parser_available() -> bool:
+    return subprocess.run(["python3", "-c", "import prometheus_client.parser"], capture_output=True).returncode == 0
 
 
 def bench_tests_present() -> bool:

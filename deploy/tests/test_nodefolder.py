@@ -72,7 +72,23 @@ def test_server_xml_has_udp_and_tcp_connectors_and_t1(tmp_path):
     service = server.find("Service")
     assert service.get("baseTimerInterval") == "100"
     connectors = {(c.get("ipAddress"), c.get("port"), c.get("signalingTransport")) for c in service.findall("Connector")}
-    assert connectors == {("127.0.0.1", "7001", "udp"), ("127.0.0.1", "7001", "tcp")}
+    assert connectors == {("127.0.0.1", "7001", "udp"), ("127.0.0.1", "7001", "tcp"), (None, "10001", None)}
+
+
+def test_the_http_connector_serves_the_status_page_on_the_nodes_address_at_the_http_offset(tmp_path):
+    options = nodes.UpOptions(nodes=2, base_port=7000, run_dir=tmp_path, http_offset=3000)
+    spec = nodes.node_specs(options, layout.APPS["p2psip"])[1]
+    http = [c for c in ElementTree.fromstring(nodefolder.server_xml(spec)).iter("Connector")
+            if c.get("protocol") == "org.apache.coyote.http11.Http11NioProtocol"]
+    assert [(c.get("address"), c.get("port")) for c in http] == [("127.0.0.1", "10001")]
+    assert spec.properties["p2psip.status.members"] == "127.0.0.1:10000,127.0.0.1:10001"
+
+
+def test_the_status_members_name_the_fronts_after_the_nodes_counting_down_from_the_fronts_port(tmp_path):
+    options = nodes.UpOptions(nodes=2, base_port=7000, run_dir=tmp_path, front="rr", front_port=7040,
+                              front_processes=2)
+    assert nodes.status_addresses(options, None) == ["127.0.0.1:10000", "127.0.0.1:10001",
+                                                     "127.0.0.1:10040", "127.0.0.1:10039"]
 
 
 @pytest.mark.parametrize("trace, level", [(False, "0"), (True, "16")])

@@ -46,7 +46,7 @@ def test_a_node_with_tls_listens_on_its_tls_port_and_names_its_stores(tmp_path, 
     assert spec.tls_port == 9001
     connectors = ElementTree.fromstring(nodefolder.server_xml(spec)).iter("Connector")
     assert {(c.get("port"), c.get("signalingTransport")) for c in connectors} == \
-        {("7001", "udp"), ("7001", "tcp"), ("9001", "tls")}
+        {("7001", "udp"), ("7001", "tcp"), ("9001", "tls"), ("10001", None)}   # the last: HTTP
     assert spec.properties["p2psip.tls.key-store"] == str(stores.key_store("node-1"))
     assert spec.properties["p2psip.overlay.tls"] == "true"
     stack = nodefolder.stack_properties(spec)

@@ -2,6 +2,7 @@ package org.p2psip.dht;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -90,6 +91,14 @@ public interface Dht extends AutoCloseable {
     /** Counters for operators and the bench (operations, failures, lookup hops); names are the backend's. */
     default Map<String, Long> metrics() {
         return Map.of();
+    }
+
+    /**
+     * The names among {@link #metrics()} that are levels (what is held now: records, a share, a
+     * queue's length), which may go down, rather than counts since the start. Empty by default.
+     */
+    default Set<String> levels() {
+        return Set.of();
     }
 
     /** Leaves the overlay (handing over what this node holds, where the backend can) and frees resources. */

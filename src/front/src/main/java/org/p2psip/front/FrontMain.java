@@ -39,7 +39,21 @@ public final class FrontMain {
             System.exit(2);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(front::close, "p2psip-front-shutdown"));
+        FrontStatus status;
+        try {
+            status = FrontStatus.start(config, front);
+        } catch (RuntimeException e) { // its address taken, or not one of this host's
+            System.err.println("p2psip-front: " + e.getMessage());
+            front.close();
+            System.exit(2);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (status != null) {
+                status.close();
+            }
+            front.close();
+        }, "p2psip-front-shutdown"));
         System.out.println(listening(front));
     }
 

@@ -51,9 +51,15 @@ public final class FrontOptions {
     public static final Option<String> INNER = Option.string(PREFIX + "inner", "",
             "127.0.0.1:0", "UDP address (IP:port; port 0 picks a free one) the front talks to the nodes from, names in its Via and in the Path and Record-Route of its flows; empty: the listen address. Fronts sharing a listen address need one each, since the nodes' answers must reach the front that sent the request.");
 
+    public static final Option<String> STATUS = Option.string(PREFIX + "status", "",
+            "127.0.0.1:8060", "HTTP address (IP:port) of the front's status page and Prometheus metrics (/, /metrics); empty: none.");
+    public static final Option<String> STATUS_MEMBERS = Option.string(PREFIX + "status.members", "",
+            "127.0.0.1:8060,127.0.0.1:8070", "HTTP addresses of the deployment's status pages (the nodes', this front's), comma-separated: the processes its status page lists.");
+
     public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
-            RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER);
+            RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER,
+            STATUS, STATUS_MEMBERS);
 
     private FrontOptions() {
     }

@@ -2,6 +2,7 @@ package org.p2psip.front;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One node behind the front: its address, whether it is up, and the load counters the policies
@@ -15,6 +16,7 @@ public final class Node {
     private final AtomicInteger invites = new AtomicInteger();
     private final AtomicInteger others = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
+    private final LongAdder chosen = new LongAdder();
     private volatile boolean up;
     /** Whether its last probe was answered 2xx; a node is up only while ready. */
     private volatile boolean ready;
@@ -57,7 +59,13 @@ public final class Node {
         return up;
     }
 
+    /** Transactions the policy sent to this node since the front started (its choices). */
+    public long chosen() {
+        return chosen.sum();
+    }
+
     void transactionStarted(boolean invite) {
+        chosen.increment();
         (invite ? invites : others).incrementAndGet();
     }
 

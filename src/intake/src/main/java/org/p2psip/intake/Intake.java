@@ -147,6 +147,11 @@ public final class Intake {
         responseDelay = new ResponseDelay(targetResponseDelayNanos);
     }
 
+    /** Whether the node serves clients: opened, and not stopping. */
+    public static boolean isOpen() {
+        return state == State.OPEN;
+    }
+
     /** The node is stopping: new requests are refused from now on. */
     public static void close() {
         state = State.STOPPING;
@@ -162,6 +167,17 @@ public final class Intake {
      * since the last call, in microseconds ("longest-wait-us").
      */
     public static Map<String, Long> counters() {
+        Map<String, Long> now = meters();
+        now.put("longest-wait-us", longestWaitMicros.getThenReset());
+        return now;
+    }
+
+    /**
+     * {@link #counters()} but the longest wait, which a reading resets (the log's reading, once a
+     * minute): what a scrape may read as often as it likes. "shedding" and
+     * "refused-share-permille" are levels, the rest counts.
+     */
+    public static Map<String, Long> meters() {
         Map<String, Long> now = new TreeMap<>();
         refusals.forEach((refusal, count) -> {
             if (refusal != Refusal.NONE) {
@@ -170,7 +186,6 @@ public final class Intake {
         });
         now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
         now.put("acks-absorbed", acksAbsorbed.sum());
-        now.put("longest-wait-us", longestWaitMicros.getThenReset());
         now.put("shedding", queueDelay.shedding() ? 1L : 0L);
         now.put("refused-share-permille", Math.round(responseDelay.refusedShare() * 1000));
         return now;

@@ -182,6 +182,11 @@ final class Deployment implements AutoCloseable {
         return "127.0.0.1:" + (frontPort + 2000);
     }
 
+    /** http://host:port/ of node i's status page and /metrics (deploy/p2psip's default HTTP offset, 3000). */
+    String httpNode(int i) {
+        return "http://127.0.0.1:" + (basePort + 3000 + i) + "/";
+    }
+
     /** host:port of node i's overlay (deploy/p2psip's default overlay offset, 1000). */
     String overlay(int i) {
         return "127.0.0.1:" + (basePort + 1000 + i);

@@ -47,7 +47,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
     }
 
     @Test
-    @Order(1)
+    @Order(10)
     void registrationsThroughOneNodeAreAllAnswered200() {
         // Warm-up, its outcome not judged: the nodes warmed up only briefly (Deployment), and
         // node 1's path to the others' stores is still cold; the first requests may miss the DHT
@@ -58,14 +58,14 @@ abstract class SharedBindingsIT extends DeployedNodes {
     }
 
     @Test
-    @Order(2)
+    @Order(20)
     void anotherNodeFindsThoseBindings() {
         assertEquals(0, sipp.query(deployment.node(0), users, 0, rate),
                 "node 0 did not list a binding registered through node 1; " + sipp.where());
     }
 
     @Test
-    @Order(3)
+    @Order(30)
     void callsThroughAnotherNodeReachTheCalleeRegisteredThroughNode1() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
         assertEquals(0, sipp.calls(deployment.node(2), deployment.node(1), "callee", uasPort, 20),
@@ -73,7 +73,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
     }
 
     @Test
-    @Order(4)
+    @Order(40)
     void theGruusOfARegistrationThroughOneNodeReachItsInstanceThroughAnother() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app has no registrar");
         assertEquals(0, sipp.gruu(deployment.node(1), deployment.node(2)),
@@ -82,16 +82,21 @@ abstract class SharedBindingsIT extends DeployedNodes {
     }
 
     @Test
-    @Order(5)
+    @Order(50)
     void nothingRegisteredIsLostWhenANodeIsKilled() {
         deployment.kill(VICTIM);
+        afterKill();
         assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.query(deployment.node(2), users, 0, rate)),
                 "after node " + VICTIM + " was killed, node 2 no longer lists every binding registered before; "
                         + sipp.where());
     }
 
+    /** What a subclass checks the moment node {@link #VICTIM} was killed, before the repair is awaited. */
+    protected void afterKill() {
+    }
+
     @Test
-    @Order(6)
+    @Order(60)
     void callsAfterTheKillReachTheCalleeRegisteredBefore() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
         assertEquals(0, sipp.untilPassed(REPAIR, () -> sipp.calls(deployment.node(0), null, "callee", uasPort, 20)),
@@ -118,7 +123,7 @@ abstract class SharedBindingsIT extends DeployedNodes {
      * still a neighbour's link) is left to the modules' ChurnTests.
      */
     @Test
-    @Order(7)
+    @Order(70)
     void node0KilledAndStartedAgainListsEveryBindingRegisteredBefore() {
         assumeTrue(restartInDefaultRun() || Boolean.getBoolean("p2psip.it.matrix"),
                 "matrix run only for this backend: deploy/p2psip test --matrix");

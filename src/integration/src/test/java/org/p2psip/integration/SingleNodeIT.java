@@ -1,6 +1,7 @@
 package org.p2psip.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,29 @@ class SingleNodeIT extends DeployedNodes {
     void thousandDistinctRegistersAreAllAnswered200() {
         assertEquals(0, sipp.register(deployment.node(0), 1000, 0, 250),
                 "SIPp saw a REGISTER not answered 200; " + sipp.where());
+    }
+
+    /**
+     * The node's /metrics counts what it was sent and what it answered: 100 REGISTERs raise the
+     * REGISTER requests and their 200s by 100 each, and the DHT's operations with them; the text
+     * parses with the Prometheus client's parser, JVM memory included.
+     */
+    @Test
+    void metricsRiseByTheHundredRegistersSentAndParseAsPrometheusText() {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app has no metrics");
+        String base = deployment.httpNode(0);
+        Scrape before = Scrape.of(base);
+        assertEquals(0, sipp.register(deployment.node(0), 100, 500_000, 100),
+                "SIPp saw a REGISTER not answered 200; " + sipp.where());
+        Scrape after = Scrape.of(base);
+        String requests = "p2psip_sip_requests_total{method=\"REGISTER\"}";
+        String answered = "p2psip_sip_responses_total{method=\"REGISTER\",status=\"200\"}";
+        assertEquals(100, after.value(requests) - before.value(requests), requests);
+        assertEquals(100, after.value(answered) - before.value(answered), answered);
+        String puts = "p2psip_dht_operation_seconds_count{kind=\"put-or-current\",outcome=\"ok\"}";
+        assertEquals(100, after.value(puts) - before.value(puts), puts);
+        assertTrue(after.hasAny("jvm_memory_used_bytes{area=\"heap\""), "no JVM heap meters");
+        assertEquals(1, after.value("p2psip_ready{}"), "the node says it is not ready");
     }
 
     @Test

@@ -31,12 +31,14 @@ final class Answers {
 
     private final SipFactory factory;
     private final Counters counters;
+    private final NodeStatus status;
     private final long retryAfterSeconds;
     private final int flowTimer;
 
-    Answers(SipFactory factory, Counters counters, long retryAfterSeconds, int flowTimer) {
+    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer) {
         this.factory = factory;
         this.counters = counters;
+        this.status = status;
         this.retryAfterSeconds = retryAfterSeconds;
         this.flowTimer = flowTimer;
     }
@@ -172,6 +174,7 @@ final class Answers {
     private void send(SipServletResponse response) {
         try {
             response.send();
+            status.response(response.getMethod(), response.getStatus());
         } catch (Exception e) {
             counters.problem("response-not-sent", response.getStatus() + " " + response.getReasonPhrase() + ": " + e);
         }

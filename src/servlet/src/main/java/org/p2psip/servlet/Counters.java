@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.p2psip.metrics.RecentErrors;
 
 /**
  * The node's counters by name: requests answered, refusals, failures. A problem is also logged
@@ -16,6 +17,12 @@ final class Counters {
 
     private static final Logger LOG = System.getLogger(Counters.class.getName());
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+    private final RecentErrors recent;
+
+    /** {@code recent}: where each problem goes too, for the status page. */
+    Counters(RecentErrors recent) {
+        this.recent = recent;
+    }
 
     void count(String name) {
         counts.computeIfAbsent(name, k -> new LongAdder()).increment();
@@ -25,6 +32,7 @@ final class Counters {
     void problem(String kind, String detail) {
         LongAdder count = counts.computeIfAbsent(kind, k -> new LongAdder());
         count.increment();
+        recent.add(kind, detail);
         if (count.sum() == 1) {
             LOG.log(Level.WARNING, "{0}: {1} (further ones are counted, not logged)", kind, detail);
         }

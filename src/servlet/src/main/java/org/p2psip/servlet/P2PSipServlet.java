@@ -58,6 +58,7 @@ public abstract class P2PSipServlet extends SipServlet {
     private static final Logger LOG = System.getLogger(P2PSipServlet.class.getName());
 
     private transient Dht dht;
+    private transient NodeStatus status;
     private transient Registration registration;
     private transient Routing routing;
     private transient Counters counters;
@@ -98,8 +99,11 @@ public abstract class P2PSipServlet extends SipServlet {
         }
         warnAboutUnknownOptions(config);
         Clock clock = Clock.systemUTC();
+        status = new NodeStatus();
+        TimedDht timed;
         try {
-            dht = createDht(config, clock);
+            timed = new TimedDht(createDht(config, clock), status.registry());
+            dht = timed;
         } catch (Exception e) {
             throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);
         }
@@ -110,8 +114,8 @@ public abstract class P2PSipServlet extends SipServlet {
         var service = new RegistrarService(dht, config, clock);
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
-        counters = new Counters();
-        var answers = new Answers(factory, counters, retryAfter, config.get(RegistrarOptions.FLOW_TIMER));
+        counters = new Counters(status.errors());
+        var answers = new Answers(factory, counters, status, retryAfter, config.get(RegistrarOptions.FLOW_TIMER));
         var threads = new ContainerThreads(dht.completesOnWorkers());
         authentication = Authentication.from(config, answers, counters, clock);
         Domains domains;
@@ -123,6 +127,8 @@ public abstract class P2PSipServlet extends SipServlet {
         registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
         routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication);
         startMetricsLog(config);
+        status.start(config, backendName(), timed, counters);
+        getServletContext().setAttribute(StatusServlet.BOARD, status.board());
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
         startOpening(config);
     }
@@ -204,6 +210,7 @@ public abstract class P2PSipServlet extends SipServlet {
 
     @Override
     protected void doRequest(SipServletRequest request) throws ServletException, IOException {
+        status.request(request.getMethod());
         if (!request.isInitial()) {
             return; // inside a dialog: the container proxies it along the recorded route
         }
@@ -237,6 +244,10 @@ public abstract class P2PSipServlet extends SipServlet {
         Intake.close();
         if (metricsLog != null) {
             metricsLog.shutdownNow();
+        }
+        if (status != null) {
+            getServletContext().removeAttribute(StatusServlet.BOARD);
+            status.close();
         }
         if (authentication != null) {
             authentication.close();

@@ -33,8 +33,12 @@ final class ServletOptions {
     static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
             "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
 
+    static final Option<String> STATUS_MEMBERS = Option.string("p2psip.status.members", "",
+            "127.0.0.1:8070,127.0.0.1:8071",
+            "HTTP addresses (host:port) of the deployment's status pages, this node's included, comma-separated: the processes its status page lists, each asked every 2 s. The node's own HTTP port is its container's HTTP connector (deploy/p2psip: SIP port + `--http-offset`). Empty: the page lists none.");
+
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
-            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, PER_SOURCE_LIMIT);
+            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, PER_SOURCE_LIMIT, STATUS_MEMBERS);
 
     private ServletOptions() {
     }

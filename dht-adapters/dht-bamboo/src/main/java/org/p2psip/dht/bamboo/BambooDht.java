@@ -193,6 +193,11 @@ public final class BambooDht implements Dht {
     }
 
     @Override
+    public Set<String> levels() {
+        return Set.of("bamboo.storage.queued");
+    }
+
+    @Override
     public Map<String, Long> metrics() {
         if (resources instanceof TransportNetwork network) {
             var all = new HashMap<>(node.metrics());

@@ -3,6 +3,7 @@ package org.p2psip.dht.bryan;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -167,6 +168,11 @@ public final class BryanDht implements Dht {
                         counters.increment("bryan.operation.failures");
                     }
                 });
+    }
+
+    @Override
+    public Set<String> levels() {
+        return Set.of("bryan.records", "bryan.range.permille", "bryan.range.ppm", "bryan.places");
     }
 
     @Override

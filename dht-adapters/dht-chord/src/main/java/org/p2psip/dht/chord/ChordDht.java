@@ -3,6 +3,7 @@ package org.p2psip.dht.chord;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -166,6 +167,11 @@ public final class ChordDht implements Dht {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, node.self() + " is closed"));
         }
         return node.ringLoop().call(work, node.self().toString());
+    }
+
+    @Override
+    public Set<String> levels() {
+        return Set.of("chord.records", "chord.range.permille", "chord.range.ppm", "chord.places");
     }
 
     @Override

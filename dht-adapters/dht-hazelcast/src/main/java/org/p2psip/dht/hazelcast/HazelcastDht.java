@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -127,6 +128,11 @@ public final class HazelcastDht implements Dht {
      * This node's counters and the member's view of the cluster. Reads only local state: safe to call
      * often.
      */
+    @Override
+    public Set<String> levels() {
+        return Set.of("hazelcast.members", "hazelcast.owned-entries", "hazelcast.backup-entries");
+    }
+
     @Override
     public Map<String, Long> metrics() {
         var metrics = counters.snapshot("hazelcast.gets", "hazelcast.puts", "hazelcast.removes", "hazelcast.conflicts",

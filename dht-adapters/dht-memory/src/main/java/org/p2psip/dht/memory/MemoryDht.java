@@ -3,6 +3,7 @@ package org.p2psip.dht.memory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -92,6 +93,11 @@ public final class MemoryDht implements Dht {
             return current;
         });
         return CompletableFuture.completedFuture(removed[0]);
+    }
+
+    @Override
+    public Set<String> levels() {
+        return Set.of("memory.records");
     }
 
     @Override

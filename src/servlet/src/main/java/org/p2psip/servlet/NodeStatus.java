@@ -1,0 +1,134 @@
+package org.p2psip.servlet;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
+import org.p2psip.intake.Intake;
+import org.p2psip.metrics.History;
+import org.p2psip.metrics.Json;
+import org.p2psip.metrics.Members;
+import org.p2psip.metrics.Metrics;
+import org.p2psip.metrics.RecentErrors;
+import org.p2psip.metrics.StatusBoard;
+
+/**
+ * The node's meters and its status board: SIP requests by method and the node's own responses by
+ * method and status, the DHT's operations ({@link TimedDht}), the node's, the backend's and the
+ * intake's counters followed, the share of the ring; what the node says about itself on its
+ * status page. The container's HTTP connector serves it ({@link StatusServlet}). Thread-safe.
+ */
+final class NodeStatus {
+
+    /** Methods counted by name; any other (an extension method) is "other", so that no client can make meters up. */
+    private static final Set<String> METHODS = Set.of("REGISTER", "INVITE", "ACK", "BYE", "CANCEL", "OPTIONS",
+            "PRACK", "UPDATE", "INFO", "MESSAGE", "SUBSCRIBE", "NOTIFY", "REFER", "PUBLISH");
+    private static final long TICK_MILLIS = 2_000;
+    private static final int HISTORY_TICKS = 300;   // ten minutes
+
+    private final Metrics metrics = new Metrics();
+    private final RecentErrors errors = new RecentErrors(20, System::currentTimeMillis);
+    private final Map<String, Counter> requests = new ConcurrentHashMap<>();
+    private final Map<String, Counter> responses = new ConcurrentHashMap<>();
+    private final LongAdder requestCount = new LongAdder();
+    private final LongAdder errorResponses = new LongAdder();
+    private StatusBoard board;
+
+    RecentErrors errors() {
+        return errors;
+    }
+
+    MeterRegistry registry() {
+        return metrics.registry();
+    }
+
+    void request(String method) {
+        requestCount.increment();
+        String name = METHODS.contains(method) ? method : "other";
+        requests.computeIfAbsent(name, m -> Counter.builder("p2psip.sip.requests")
+                .description("SIP requests the node received, by method").tag("method", m)
+                .register(metrics.registry())).increment();
+    }
+
+    /** A response the node itself sent (not one it proxied). */
+    void response(String method, int status) {
+        if (status >= 400) {
+            errorResponses.increment();
+        }
+        String name = METHODS.contains(method) ? method : "other";
+        responses.computeIfAbsent(name + " " + status, key -> Counter.builder("p2psip.sip.responses")
+                .description("Responses the node sent itself, by request method and status")
+                .tag("method", name).tag("status", Integer.toString(status))
+                .register(metrics.registry())).increment();
+    }
+
+    /** Starts sampling and polling; what it follows is read from now on. */
+    void start(Config config, String backend, TimedDht dht, Counters counters) {
+        MeterRegistry registry = metrics.registry();
+        metrics.follow("p2psip.node", counters::snapshot, name -> false);
+        metrics.follow("p2psip.dht", dht::metrics, dht.levels()::contains);
+        metrics.follow("p2psip.intake", Intake::meters, Set.of("shedding", "refused-share-permille")::contains);
+        Gauge.builder("p2psip.ring.share", dht, d -> share(d.metrics()))
+                .description("Share of the key space this node owns (0 to 1); NaN for a backend without a ring")
+                .register(registry);
+        Gauge.builder("p2psip.ready", () -> Intake.isOpen() ? 1 : 0)
+                .description("1 once the node has joined and warmed up and serves clients").register(registry);
+        var history = new History(HISTORY_TICKS, System::currentTimeMillis)
+                .rate("requests", requestCount::sum)
+                .rate("responses_error", errorResponses::sum)
+                .mean("dht_ms", dht::nanos, dht::operations, 1e-6)
+                .rate("dht_failures", dht::failures);
+        var members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
+                Duration.ofSeconds(1), System::currentTimeMillis);
+        String sip = config.get(NodeOptions.SIP_ADDRESS);
+        Supplier<String> self = () -> self(sip, backend, dht.metrics());
+        board = new StatusBoard(metrics, history, errors, members, self, Daemons.scheduler("p2psip-status"),
+                TICK_MILLIS);
+    }
+
+    /** Null until {@link #start}. */
+    StatusBoard board() {
+        return board;
+    }
+
+    void close() {
+        if (board != null) {
+            board.close();
+        } else {
+            metrics.close();
+        }
+    }
+
+    private static String self(String sip, String backend, Map<String, Long> dht) {
+        double share = share(dht);
+        Long records = first(dht, ".records", ".owned-entries");
+        return "{\"role\":\"node\",\"name\":" + Json.string("node " + sip) + ",\"sip\":" + Json.string(sip)
+                + ",\"backend\":" + Json.string(backend) + ",\"ready\":" + Intake.isOpen()
+                + ",\"share\":" + Json.number(share) + ",\"records\":" + (records == null ? "null" : records)
+                + ",\"pid\":" + ProcessHandle.current().pid() + "}";
+    }
+
+    /** From the backend's {@code *.range.ppm}; NaN when it has none or does not know it yet. */
+    private static double share(Map<String, Long> dht) {
+        Long ppm = first(dht, ".range.ppm");
+        return ppm == null || ppm < 0 ? Double.NaN : ppm / 1e6;
+    }
+
+    private static Long first(Map<String, Long> metrics, String... suffixes) {
+        for (String suffix : suffixes) {
+            for (var e : metrics.entrySet()) {
+                if (e.getKey().endsWith(suffix)) {
+                    return e.getValue();
+                }
+            }
+        }
+        return null;
+    }
+}
