@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import build, front, layout, nodes, users
+from . import build, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -80,6 +80,10 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     parser.add_argument("--overlay-tls", action="store_true",
                         help="Chord and Bamboo nodes also speak to each other over mutual TLS with those keys "
                              "(p2psip.overlay.tls), next to the overlay's MAC; implies --tls")
+    parser.add_argument("--hosts", type=Path, metavar="FILE",
+                        help="place the nodes on the hosts FILE lists, one line each: ADDRESS and how to reach "
+                             "it, `netns` (a network namespace made here; implies the network of --netns); node i "
+                             "on host i mod their number, the front on the first (deploy/README.md, \"Hosts\")")
     parser.add_argument("--netns", action="store_true",
                         help="every node (and the front) in a network namespace of its own, p2psip-ID-N, with "
                              "its own address on a private /24 behind a bridge; SIPp reaches them from the "
@@ -94,6 +98,11 @@ def auth_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add the user,domain,password lines of FILE.csv to the users file first; implies --auth")
 
 
+def hosts_of(args: argparse.Namespace) -> list[str]:
+    """The host addresses of --hosts FILE, or none."""
+    return hosts.read(args.hosts) if getattr(args, "hosts", None) else []
+
+
 def up_options(args: argparse.Namespace) -> nodes.UpOptions:
     settings = dict(args.settings)
     if getattr(args, "auth", False) or getattr(args, "users_file", None):
@@ -105,7 +114,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
-                           netns=args.netns,
+                           netns=args.netns, hosts=hosts_of(args),
                            tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 
 
@@ -127,6 +136,15 @@ def parser() -> argparse.ArgumentParser:
     restart.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
     restart.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for its answer (default 300)")
     run_dir_argument(restart)
+    units = commands.add_parser("units", help="write node folders and systemd unit files for them (and the "
+                                               "front) into <run-dir>/units/, starting nothing")
+    up_arguments(units, nodes_default=1)
+    auth_arguments(units)
+    run_dir_argument(units)
+    ready = commands.add_parser("ready", help="wait until the process with this status address says it is "
+                                              "ready; exit code 1 at --timeout (the units' start condition)")
+    ready.add_argument("status", metavar="ADDRESS:PORT", help="its HTTP address (SIP port + --http-offset)")
+    ready.add_argument("--timeout", type=float, default=300.0, help="seconds to wait (default 300)")
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)
     demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
@@ -202,13 +220,20 @@ def main(argv: list[str]) -> int:
             lines = nodes.status_lines(args.run_dir.resolve())
             print("\n".join(lines) if lines else "nothing started")
             return 0
+        if args.command == "units":
+            written = units.write(up_options(args))
+            print("\n".join(map(str, written)))
+            return 0
+        if args.command == "ready":
+            return 0 if ready.wait(args.status, args.timeout) else 1
         if args.command == "demo":
             from . import demo
             return demo.run(up_options(args), args.users, args.calls, args.rate)
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install, matrix=args.matrix)
-    except (nodes.DeployError, front.FrontError, build.BuildError, users.UsersError) as e:
+    except (nodes.DeployError, front.FrontError, build.BuildError, users.UsersError, hosts.HostsError,
+            units.UnitsError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1
     return 2

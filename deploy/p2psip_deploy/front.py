@@ -41,14 +41,24 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
           shared: bool = False, http_port: int = 0, status_members: list[str] = ()) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
-    With `stores` (`up --tls`) it also listens for TLS on port + tls_offset. `shared`: one of several
-    front processes on the same address (SO_REUSEPORT), each with an inner port of its own for the
-    nodes, in folder front/ (index 0) or front-INDEX/. With `http_port` it serves its status page
-    and /metrics there, listing `status_members`. The caller stops it (with everything else)
-    when this fails."""
-    folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
+    The caller stops it (with everything else) when this fails. The rest: `prepare`."""
     node_addresses = [n.sip_address for n in nodes]
+    folder, front_command, tls_port = prepare(run_dir, address, port, policy, node_addresses, stores, tls_offset,
+                                              index, shared, http_port, status_members)
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
+    return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
+                  tls_port=tls_port, http_port=http_port)
+
+
+def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses: list[str], stores=None,
+            tls_offset: int = 0, index: int = 0, shared: bool = False, http_port: int = 0,
+            status_members: list[str] = ()) -> tuple[Path, list[str], int]:
+    """Front process `index`'s folder (front/, or front-INDEX/), emptied, with its TLS settings, and
+    the command that runs it; returns (folder, command, TLS port or 0). With `stores` (`up --tls`)
+    it also listens for TLS on port + tls_offset. `shared`: one of several front processes on the
+    same address (SO_REUSEPORT), each with an inner port of its own for the nodes. With `http_port`
+    it serves its status page and /metrics there, listing `status_members`."""
+    folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
     front_command = command(address, port, node_addresses, policy)
     if shared:
         front_command += ["--reuse-port", "true", "--inner", f"{address}:0"]
@@ -59,8 +69,7 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
         tls_port = port + tls_offset
         files.write_private(folder / SETTINGS, tls_settings(stores, tls_port))
         front_command += ["--config", str(folder / SETTINGS)]
-    return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
-                  tls_port=tls_port, http_port=http_port)
+    return folder, front_command, tls_port
 
 
 def tls_settings(stores, tls_port: int) -> str:

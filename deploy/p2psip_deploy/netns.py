@@ -52,6 +52,7 @@ class Network:
     nodes: int
     front: bool = False
     namespaces: list = field(default_factory=list)   # filled by plan(): every namespace it creates
+    hosts: list = field(default_factory=list)   # `up --hosts`: each host's address; node i on host i mod len
 
     # names (interface names stay within the kernel's 15 characters)
     @property
@@ -63,11 +64,17 @@ class Network:
         return f"p2p-{self.identity}"
 
     def node_namespace(self, index: int) -> str:
+        if self.hosts:
+            return self.host_namespace(index % len(self.hosts))
         return f"{PREFIX}{self.identity}-{index}"
+
+    def host_namespace(self, host: int) -> str:
+        return f"{PREFIX}{self.identity}-h{host}"
 
     @property
     def front_namespace(self) -> str:
-        return f"{PREFIX}{self.identity}-front"
+        """With hosts, the front runs on the first host, beside node 0."""
+        return self.host_namespace(0) if self.hosts else f"{PREFIX}{self.identity}-front"
 
     # addresses
     def _host(self, number: int) -> str:
@@ -83,20 +90,28 @@ class Network:
         return self._host(GATEWAY_HOST)
 
     def node_address(self, index: int) -> str:
+        if self.hosts:
+            return self.hosts[index % len(self.hosts)]
         return self._host(FIRST_NODE_HOST + index)
 
     @property
     def front_address(self) -> str:
-        return self._host(FRONT_HOST)
+        return self.hosts[0] if self.hosts else self._host(FRONT_HOST)
 
     def members(self) -> list[tuple[str, str, str]]:
-        """(namespace, address, bridge-side veth name) of every node, then the front."""
+        """(namespace, address, bridge-side veth name) of every node, then the front; with hosts,
+        of every host (the nodes and the front share them)."""
+        if self.hosts:
+            return [(self.host_namespace(k), address, f"vh{k}") for k, address in enumerate(self.hosts)]
         out = [(self.node_namespace(i), self.node_address(i), f"v{i}") for i in range(self.nodes)]
         if self.front:
             out.append((self.front_namespace, self.front_address, "vfront"))
         return out
 
     def describe(self) -> str:
+        if self.hosts:
+            return (f"subnet {self.subnet}, root namespace (SIPp) {self.gateway} on {self.host_link}, "
+                    f"hosts {', '.join(self.hosts)} ({self.nodes} nodes, node i on host i mod {len(self.hosts)})")
         text = (f"subnet {self.subnet}, root namespace (SIPp) {self.gateway} on {self.host_link}, "
                 f"nodes {self.node_address(0)}" + (f"-{self.node_address(self.nodes - 1)}" if self.nodes > 1 else ""))
         return text + (f", front {self.front_address}" if self.front else "")
@@ -174,6 +189,24 @@ def choose_subnet(ident: str, taken: list[ipaddress.IPv4Network]) -> ipaddress.I
     raise NetnsError(f"no free /24 left in {POOL}")
 
 
+def hosts_subnet(hosts: list[str], taken: list[ipaddress.IPv4Network]) -> ipaddress.IPv4Network:
+    """The /24 the hosts' addresses share, its first address left for the root namespace; NetnsError
+    when they do not share one, one of them is not a host address of it, or the host uses it."""
+    subnet = ipaddress.ip_network(f"{hosts[0]}/24", strict=False)
+    gateway = subnet[GATEWAY_HOST]
+    for address in hosts:
+        ip = ipaddress.ip_address(address)
+        if ip not in subnet or ip in (subnet.network_address, subnet.broadcast_address, gateway):
+            raise NetnsError(f"host {address}: the hosts' addresses must lie in one /24 ({subnet}), "
+                             f"other than {gateway}, which the root namespace takes")
+    if len(set(hosts)) != len(hosts):
+        raise NetnsError("a host is listed twice")
+    clash = [t for t in taken if subnet.overlaps(t)]
+    if clash:
+        raise NetnsError(f"the hosts' subnet {subnet} overlaps {clash[0]}, which this machine already uses")
+    return subnet
+
+
 def host_networks() -> list[ipaddress.IPv4Network]:
     addresses = _ip(["ip", "-4", "-o", "addr", "show"])
     routes = _ip(["ip", "-4", "route", "show", "table", "all"])
@@ -205,11 +238,14 @@ def link_exists(name: str) -> bool:
     return subprocess.run(["ip", "link", "show", name], capture_output=True).returncode == 0
 
 
-def plan(run_dir: Path, nodes: int, front: bool) -> Network:
+def plan(run_dir: Path, nodes: int, front: bool, hosts: list[str] = ()) -> Network:
+    """The namespaces of a deployment: one a node (and the front), or with `hosts` one a host."""
     if nodes > MAX_NODES:
         raise NetnsError(f"--netns takes at most {MAX_NODES} nodes (one /24)")
     ident = identity(run_dir)
-    network = Network(ident, str(choose_subnet(ident, host_networks())), nodes, front)
+    taken = host_networks()
+    subnet = hosts_subnet(hosts, taken) if hosts else choose_subnet(ident, taken)
+    network = Network(ident, str(subnet), nodes, front, hosts=list(hosts))
     clash = [ns for ns in network.all_namespaces() if ns in existing_namespaces()]
     if clash or link_exists(network.host_link):
         raise NetnsError(f"{', '.join(clash) or network.host_link} already exist(s) and {run_dir} does not "

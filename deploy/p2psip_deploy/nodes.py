@@ -41,6 +41,7 @@ class UpOptions:
     front_port: int = 5060
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
     netns: bool = False             # every node (and the front) in a network namespace of its own
+    hosts: list = field(default_factory=list)   # `--hosts`: addresses of namespace hosts; node i on host i mod len
 
     @property
     def wants_front(self) -> bool:
@@ -66,7 +67,7 @@ def up(options: UpOptions) -> list[processes.Process]:
         kamailio_front.ensure_installed()
     elif options.wants_front:
         build.ensure_front()
-    if not options.netns:  # a fresh namespace has every port free
+    if not options.netns and not options.hosts:  # a fresh namespace has every port free
         fronts = [options.front_port] if options.wants_front else []
         if options.wants_front and not options.front_is_kamailio:
             fronts += [front.http_port(options.front_port, options.http_offset, k) for k in range(options.front_processes)]
@@ -88,9 +89,9 @@ def up(options: UpOptions) -> list[processes.Process]:
                   "(`ulimit -Hn` is the most `up` can give it)", file=sys.stderr, flush=True)
     try:
         network = _network(options)
-        stores = _tls_stores(options, network)
+        stores = tls_stores(options, network)
         specs = node_specs(options, app, network, stores)
-        _write_folders(specs, app)
+        write_folders(specs, app)
         local = host_address(options, network)
         first = start(specs[0], options)
         wait_answering([first], options.timeout, local)
@@ -119,7 +120,7 @@ def up(options: UpOptions) -> list[processes.Process]:
     return processes.load(options.run_dir)
 
 
-def _write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
+def write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
     try:
         for spec in specs:
             nodefolder.write(spec)
@@ -128,19 +129,19 @@ def _write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
 
 
 def _network(options: UpOptions) -> netns.Network | None:
-    """With --netns, the deployment's namespaces, created (and recorded first, for `down`)."""
-    if not options.netns:
+    """With --netns (or --hosts), the deployment's namespaces, created (and recorded first, for `down`)."""
+    if not options.netns and not options.hosts:
         return None
     reason = netns.unavailable_reason()
     if reason:
         raise netns.NetnsError(reason)
-    network = netns.plan(options.run_dir, options.nodes, options.wants_front)
+    network = netns.plan(options.run_dir, options.nodes, options.wants_front, options.hosts)
     netns.create(options.run_dir, network)
     print(f"network: {network.describe()}", file=sys.stderr, flush=True)
     return network
 
 
-def _tls_stores(options: UpOptions, network: "netns.Network | None") -> "tls.Stores | None":
+def tls_stores(options: UpOptions, network: "netns.Network | None") -> "tls.Stores | None":
     """With --tls, a new CA and a key store for each node (and the front) on its address."""
     if not options.tls:
         return None

@@ -31,7 +31,9 @@ import org.p2psip.overlay.StampedFrame;
  * then a frame signed with the deployment's secret (standing for one captured off the wire) sent
  * once, answered, and replayed on a new connection, never answered. Throughout, node 0 serves
  * REGISTERs and the ring still routes: what is registered through one node is found through the other.
+ * A flood: the matrix run's, out of the default run's budget.
  */
+@Matrix
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OverlayStrangersIT extends DeployedNodes {
 

@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
  * One source flooding at ten times its limit does not touch another's service: a node with
  * p2psip.limits.per-source=100, SIPp from 127.0.0.2 at 1,000 REGISTER/s and SIPp from
  * 127.0.0.1 at 50/s at the same time. The flood gets 503 Source Over Limit for what passes its
- * limit; every REGISTER of the other source is answered 200.
+ * limit; every REGISTER of the other source is answered 200. A flood: the matrix run's, out of
+ * the default run's budget.
  */
+@Matrix
 class PerSourceLimitIT extends DeployedNodes {
 
     private final Scenarios flood = new Scenarios("per-source-flood");

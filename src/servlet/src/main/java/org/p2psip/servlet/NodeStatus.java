@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
@@ -36,7 +37,7 @@ final class NodeStatus {
     private final Metrics metrics = new Metrics();
     private final RecentErrors errors = new RecentErrors(20, System::currentTimeMillis);
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
-    private final Map<String, Counter> responses = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReferenceArray<Counter>> responses = new ConcurrentHashMap<>();
     private final LongAdder requestCount = new LongAdder();
     private final LongAdder errorResponses = new LongAdder();
     private StatusBoard board;
@@ -63,10 +64,19 @@ final class NodeStatus {
             errorResponses.increment();
         }
         String name = METHODS.contains(method) ? method : "other";
-        responses.computeIfAbsent(name + " " + status, key -> Counter.builder("p2psip.sip.responses")
-                .description("Responses the node sent itself, by request method and status")
-                .tag("method", name).tag("status", Integer.toString(status))
-                .register(metrics.registry())).increment();
+        if (status < 100 || status > 699) {
+            return; // the container sends no such status; nothing to name a meter by
+        }
+        AtomicReferenceArray<Counter> byStatus = responses.computeIfAbsent(name, m -> new AtomicReferenceArray<>(600));
+        Counter counter = byStatus.get(status - 100);
+        if (counter == null) { // a few dozen (method, status) pairs in all: made once each, never per response
+            counter = Counter.builder("p2psip.sip.responses")
+                    .description("Responses the node sent itself, by request method and status")
+                    .tag("method", name).tag("status", Integer.toString(status))
+                    .register(metrics.registry());
+            byStatus.set(status - 100, counter);
+        }
+        counter.increment();
     }
 
     /** Starts sampling and polling; what it follows is read from now on. */

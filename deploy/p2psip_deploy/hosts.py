@@ -1,0 +1,65 @@
+"""The hosts of `up --hosts FILE`: one line per host, its address and how to reach it, `#` starting
+a comment:
+
+    10.77.0.10  netns
+    10.77.0.11  netns
+
+`netns`: a network namespace `up` makes on this machine, with that address on the deployment's
+bridge (the addresses share one /24, whose first address the root namespace takes). Node i runs
+on host i mod the number of hosts, the front (`--front`) on the first; nodes on one host share its
+address and differ by port. `ssh USER@HOST` (a machine of its own) is read but refused: this
+version places nodes on namespaces only."""
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+
+REACHES = ("netns", "ssh")
+
+
+class HostsError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Host:
+    address: str
+    reach: str          # "netns" or "ssh"
+    login: str = ""     # USER@HOST for ssh
+
+
+def parse(text: str, source: str = "hosts file") -> list[Host]:
+    hosts = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = f"{source}:{number}"
+        try:
+            ipaddress.IPv4Address(words[0])
+        except ValueError:
+            raise HostsError(f"{where}: {words[0]!r} is not an IPv4 address") from None
+        if len(words) < 2 or words[1] not in REACHES:
+            raise HostsError(f"{where}: say how to reach {words[0]}: `netns` or `ssh USER@HOST`")
+        if words[1] == "netns" and len(words) == 2:
+            hosts.append(Host(words[0], "netns"))
+        elif words[1] == "ssh" and len(words) == 3:
+            hosts.append(Host(words[0], "ssh", words[2]))
+        else:
+            raise HostsError(f"{where}: expected `ADDRESS netns` or `ADDRESS ssh USER@HOST`, got {line.strip()!r}")
+    if not hosts:
+        raise HostsError(f"{source} names no host")
+    return hosts
+
+
+def read(path: Path) -> list[str]:
+    """The addresses of the hosts in `path`, in order; HostsError for a line it cannot place."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise HostsError(f"cannot read {path}: {e.strerror}") from None
+    hosts = parse(text, str(path))
+    remote = [h for h in hosts if h.reach == "ssh"]
+    if remote:
+        raise HostsError(f"{path}: ssh hosts ({remote[0].login}) are not supported by this version; "
+                         "hosts that are network namespaces (`ADDRESS netns`) are")
+    return [h.address for h in hosts]

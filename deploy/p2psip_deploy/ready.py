@@ -1,0 +1,25 @@
+"""`ready ADDRESS:PORT`: waits until the process whose status page is there says it is ready (its
+/self.json: a node that joined, warmed up and serves; a front that listens), polling every
+second; exit code 0 then, 1 when --timeout passed first. The start condition of the units."""
+import json
+import time
+import urllib.request
+
+POLL_S = 1.0
+
+
+def is_ready(status: str, deadline_s: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://{status}/self.json", timeout=deadline_s) as response:
+            return json.loads(response.read()).get("ready") is True
+    except (OSError, ValueError):
+        return False  # not listening yet, starting (503), or not a status page
+
+
+def wait(status: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not is_ready(status):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_S)
+    return True
