@@ -236,7 +236,8 @@ class Runner:
                "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
                "overload_rate": deepest.rate if deepest else "",
                "overload_goodput": search.goodput(deepest) if deepest else "",
-               "note": search_note(outcome, plan, "sipload" if mode else "SIPp") + (scraper.note() if scraper else "")}
+               "note": "; ".join(filter(None, [search_note(outcome, plan, "sipload" if mode else "SIPp"),
+                                               scraper.note() if scraper else ""]))}
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
         return outcome

@@ -40,4 +40,4 @@ class Scraper:
     def note(self) -> str:
         """What the summary's note says of the scraping: how many, how large, how many failed."""
         size = self.bytes // self.scrapes if self.scrapes else 0
-        return f"; /metrics scraped {self.scrapes} times ({size} bytes each), {self.failures} failed"
+        return f"/metrics scraped {self.scrapes} times ({size} bytes each), {self.failures} failed"

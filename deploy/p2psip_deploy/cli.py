@@ -82,8 +82,11 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                              "(p2psip.overlay.tls), next to the overlay's MAC; implies --tls")
     parser.add_argument("--hosts", type=Path, metavar="FILE",
                         help="place the nodes on the hosts FILE lists, one line each: ADDRESS and how to reach "
-                             "it, `netns` (a network namespace made here; implies the network of --netns); node i "
-                             "on host i mod their number, the front on the first (deploy/README.md, \"Hosts\")")
+                             "it, `netns` (a network namespace made here) or `ssh USER@HOST` (a machine of its own); "
+                             "node i on host i mod their number, the front on the first (deploy/README.md, \"Hosts\")")
+    parser.add_argument("--ssh-config", default=defaults.ssh_config, metavar="FILE",
+                        help="ssh configuration file (ssh -F) that reaches the ssh hosts of --hosts without "
+                             "asking (default: ssh's own)")
     parser.add_argument("--netns", action="store_true",
                         help="every node (and the front) in a network namespace of its own, p2psip-ID-N, with "
                              "its own address on a private /24 behind a bridge; SIPp reaches them from the "
@@ -98,8 +101,8 @@ def auth_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add the user,domain,password lines of FILE.csv to the users file first; implies --auth")
 
 
-def hosts_of(args: argparse.Namespace) -> list[str]:
-    """The host addresses of --hosts FILE, or none."""
+def hosts_of(args: argparse.Namespace) -> list[hosts.Host]:
+    """The hosts of --hosts FILE, or none."""
     return hosts.read(args.hosts) if getattr(args, "hosts", None) else []
 
 
@@ -114,7 +117,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
-                           netns=args.netns, hosts=hosts_of(args),
+                           netns=args.netns, hosts=hosts_of(args), ssh_config=args.ssh_config,
                            tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 
 

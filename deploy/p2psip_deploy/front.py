@@ -1,12 +1,13 @@
 """The front of `up --front POLICY`: one src/front process before the nodes, started once they
 answer, recorded with role `front` (its policy as the backend) so that `status` lists it and
 `down` stops it by PID. Its folder is <run dir>/front/ (console.log: its stdout and stderr)."""
+import shlex
 import shutil
 import sys
 import time
 from pathlib import Path
 
-from . import files, layout, netns, processes
+from . import files, layout, netns, processes, remote
 
 ROLE = "front"
 FOLDER = "front"
@@ -38,16 +39,23 @@ def node_up_line(index: int, node_address: str) -> str:
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
           timeout: float, namespace: str = "", stores=None, tls_offset: int = 0, index: int = 0,
-          shared: bool = False, http_port: int = 0, status_members: list[str] = ()) -> processes.Process:
+          shared: bool = False, http_port: int = 0, status_members: list[str] = (), login: str = "",
+          ssh_config: str = "") -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
-    The caller stops it (with everything else) when this fails. The rest: `prepare`."""
+    With `login`, on that machine over ssh (its jar copied there already). The caller stops it
+    (with everything else) when this fails. The rest: `prepare`."""
     node_addresses = [n.sip_address for n in nodes]
     folder, front_command, tls_port = prepare(run_dir, address, port, policy, node_addresses, stores, tls_offset,
                                               index, shared, http_port, status_members)
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
+    if login:  # its folder (and TLS settings) to its machine, at the same path
+        try:
+            remote.copy(login, ssh_config, [folder])
+        except remote.RemoteError as e:
+            raise FrontError(str(e)) from e
     return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
-                  tls_port=tls_port, http_port=http_port)
+                  tls_port=tls_port, http_port=http_port, login=login, ssh_config=ssh_config)
 
 
 def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses: list[str], stores=None,
@@ -87,17 +95,17 @@ def fresh_folder(run_dir: Path, name: str = FOLDER) -> Path:
 
 def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, port: int, policy: str,
            namespace: str, expected: list[str], timeout: float, kind: str = "", tls_port: int = 0,
-           http_port: int = 0) -> processes.Process:
+           http_port: int = 0, login: str = "", ssh_config: str = "") -> processes.Process:
     """Runs `front_command` in `folder` (in `namespace`, if any), records it with role front, and
     returns once its console.log holds every `expected` line; FrontError otherwise. `kind` follows
     the policy in what is printed (which front it is, when not src/front)."""
     log = folder / "console.log"
     try:
-        pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder)
+        pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder, login, ssh_config)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
     front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace, tls_port=tls_port,
-                              http_port=http_port)
+                              http_port=http_port, login=login, ssh_config=ssh_config)
     processes.record(run_dir, front)
     where = f", namespace {namespace}" if namespace else ""
     secure = f", TLS {address}:{tls_port}" if tls_port else ""
@@ -112,12 +120,18 @@ def wait_for_lines(front: processes.Process, log: Path, expected: list[str], tim
     or the deadline passed first."""
     deadline = time.monotonic() + timeout
     while True:
-        text = log.read_text(errors="replace") if log.is_file() else ""
-        missing = [line for line in expected if line not in text]
+        missing = [line for line in expected if line not in read_log(front, log)]
         if not missing:
             return
         if not processes.alive(front):
             raise FrontError(f"the front (pid {front.pid}) ended while starting; see {log}")
         if time.monotonic() >= deadline:
             raise FrontError(f"the front did not log {missing} in time; see {log}")
-        time.sleep(0.1)  # poll interval; the front probes its nodes every second
+        time.sleep(1.0 if front.login else 0.1)  # poll interval; the front probes its nodes every second
+
+
+def read_log(front: processes.Process, log: Path) -> str:
+    """The front's console.log so far, read where it runs."""
+    if front.login:
+        return remote.run(front.login, front.ssh_config, f"cat {shlex.quote(str(log))} 2>/dev/null").stdout
+    return log.read_text(errors="replace") if log.is_file() else ""

@@ -5,10 +5,11 @@ a comment:
     10.77.0.11  netns
 
 `netns`: a network namespace `up` makes on this machine, with that address on the deployment's
-bridge (the addresses share one /24, whose first address the root namespace takes). Node i runs
-on host i mod the number of hosts, the front (`--front`) on the first; nodes on one host share its
-address and differ by port. `ssh USER@HOST` (a machine of its own) is read but refused: this
-version places nodes on namespaces only."""
+bridge (the addresses share one /24, whose first address the root namespace takes).
+`ssh USER@HOST`: a machine of its own, reached over ssh (remote.py), its SIP, overlay and HTTP
+ports on ADDRESS. The lines of one file are all of one kind. Node i runs on host i mod the number
+of hosts, the front (`--front`) on the first; nodes on one host share its address and differ by
+port."""
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,15 +52,13 @@ def parse(text: str, source: str = "hosts file") -> list[Host]:
     return hosts
 
 
-def read(path: Path) -> list[str]:
-    """The addresses of the hosts in `path`, in order; HostsError for a line it cannot place."""
+def read(path: Path) -> list[Host]:
+    """The hosts in `path`, in order; HostsError for a line it cannot place."""
     try:
         text = Path(path).read_text()
     except OSError as e:
         raise HostsError(f"cannot read {path}: {e.strerror}") from None
     hosts = parse(text, str(path))
-    remote = [h for h in hosts if h.reach == "ssh"]
-    if remote:
-        raise HostsError(f"{path}: ssh hosts ({remote[0].login}) are not supported by this version; "
-                         "hosts that are network namespaces (`ADDRESS netns`) are")
-    return [h.address for h in hosts]
+    if len({h.reach for h in hosts}) > 1:
+        raise HostsError(f"{path}: the hosts are all namespaces (netns) or all machines (ssh), not both")
+    return hosts

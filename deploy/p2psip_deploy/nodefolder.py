@@ -41,6 +41,7 @@ class NodeSpec:
     host_address: str = "127.0.0.1"  # where it reaches the root namespace ({host} in --set, --jvm-arg)
     tls_port: int = 0           # SIP over TLS (`up --tls`: properties name the key store); 0: none
     http_port: int = 0          # the container's HTTP connector: status page and /metrics; 0: none
+    login: str = ""             # USER@HOST it runs on over ssh (`up --hosts`); "": this machine
 
     @property
     def sip_address(self) -> str:

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, share, sipp, tls
+from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, remote, share, sipp, tls, users
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -41,7 +41,23 @@ class UpOptions:
     front_port: int = 5060
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
     netns: bool = False             # every node (and the front) in a network namespace of its own
-    hosts: list = field(default_factory=list)   # `--hosts`: addresses of namespace hosts; node i on host i mod len
+    hosts: list = field(default_factory=list)   # `--hosts`: hosts.Host each; node i on host i mod len
+    ssh_config: str = ""            # `--ssh-config`: the ssh configuration file that reaches ssh hosts
+
+    @property
+    def netns_hosts(self) -> list[str]:
+        """The addresses of the hosts that are namespaces of this machine."""
+        return [h.address for h in self.hosts if h.reach == "netns"]
+
+    @property
+    def ssh_hosts(self) -> list:
+        """The hosts that are machines of their own, reached over ssh."""
+        return [h for h in self.hosts if h.reach == "ssh"]
+
+    def ssh_host(self, index: int):
+        """Where node `index` runs over ssh (hosts.Host), or None when on this machine."""
+        hosts = self.ssh_hosts
+        return hosts[index % len(hosts)] if hosts else None
 
     @property
     def wants_front(self) -> bool:
@@ -67,7 +83,7 @@ def up(options: UpOptions) -> list[processes.Process]:
         kamailio_front.ensure_installed()
     elif options.wants_front:
         build.ensure_front()
-    if not options.netns and not options.hosts:  # a fresh namespace has every port free
+    if not options.netns and not options.hosts:  # a fresh namespace, another machine: not ours to check
         fronts = [options.front_port] if options.wants_front else []
         if options.wants_front and not options.front_is_kamailio:
             fronts += [front.http_port(options.front_port, options.http_offset, k) for k in range(options.front_processes)]
@@ -92,13 +108,14 @@ def up(options: UpOptions) -> list[processes.Process]:
         stores = tls_stores(options, network)
         specs = node_specs(options, app, network, stores)
         write_folders(specs, app)
+        copy_to_hosts(options, specs)
         local = host_address(options, network)
         first = start(specs[0], options)
         wait_answering([first], options.timeout, local)
         rest = [start(spec, options) for spec in specs[1:]]
         wait_answering(rest, options.timeout, local)
         if options.wants_front:
-            where = network.front_address if network else options.address
+            where = front_address(options, network)
             namespace = network.front_namespace if network else ""
             if options.front_is_kamailio:
                 kamailio_front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
@@ -110,7 +127,7 @@ def up(options: UpOptions) -> list[processes.Process]:
                                 options.timeout, namespace, stores, options.tls_offset, index=index,
                                 shared=options.front_processes > 1,
                                 http_port=front.http_port(options.front_port, options.http_offset, index),
-                                status_members=members)
+                                status_members=members, login=front_login(options), ssh_config=options.ssh_config)
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -130,12 +147,12 @@ def write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
 
 def _network(options: UpOptions) -> netns.Network | None:
     """With --netns (or --hosts), the deployment's namespaces, created (and recorded first, for `down`)."""
-    if not options.netns and not options.hosts:
+    if not options.netns and not options.netns_hosts:
         return None
     reason = netns.unavailable_reason()
     if reason:
         raise netns.NetnsError(reason)
-    network = netns.plan(options.run_dir, options.nodes, options.wants_front, options.hosts)
+    network = netns.plan(options.run_dir, options.nodes, options.wants_front, options.netns_hosts)
     netns.create(options.run_dir, network)
     print(f"network: {network.describe()}", file=sys.stderr, flush=True)
     return network
@@ -145,9 +162,9 @@ def tls_stores(options: UpOptions, network: "netns.Network | None") -> "tls.Stor
     """With --tls, a new CA and a key store for each node (and the front) on its address."""
     if not options.tls:
         return None
-    names = {f"node-{i}": network.node_address(i) if network else options.address for i in range(options.nodes)}
+    names = {f"node-{i}": node_address(options, network, i) for i in range(options.nodes)}
     if options.wants_front:
-        names["front"] = network.front_address if network else options.address
+        names["front"] = front_address(options, network)
     try:
         return tls.make(options.run_dir, names)
     except tls.TlsError as e:
@@ -155,9 +172,12 @@ def tls_stores(options: UpOptions, network: "netns.Network | None") -> "tls.Stor
 
 
 def host_address(options: UpOptions, network: "netns.Network | None") -> str:
-    """Where the nodes reach the machine's root namespace (SIPp, a callee): the gateway with
-    --netns, else --address. `{host}` in --set values and --jvm-arg is replaced by it."""
-    return network.gateway if network else options.address
+    """Where the nodes reach this machine (SIPp, a callee): the gateway with --netns, the address
+    this machine reaches the first ssh host from, else --address. `{host}` in --set values and
+    --jvm-arg is replaced by it."""
+    if network:
+        return network.gateway
+    return remote.source_address(options.ssh_hosts[0].address) if options.ssh_hosts else options.address
 
 
 def expand(text: str, host: str) -> str:
@@ -181,6 +201,10 @@ def _check(options: UpOptions) -> None:
         raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:
         raise DeployError("--nodes must be at least 1")
+    if options.hosts and (options.netns or options.address != UpOptions.address):
+        raise DeployError("--hosts places every node on a host's address: without --netns or --address")
+    if options.ssh_hosts and options.front_is_kamailio:
+        raise DeployError("Kamailio's front runs on this machine only; with ssh hosts use src/front's policies")
     if options.netns and options.address != UpOptions.address:
         raise DeployError("--address and --netns exclude each other: with --netns every node gets its "
                           "namespace's address")
@@ -203,15 +227,51 @@ def node_ports(options: UpOptions) -> set[int]:
     return ports
 
 
+def node_address(options: UpOptions, network: "netns.Network | None", index: int) -> str:
+    """Node `index`'s address: its namespace's, its ssh host's, or --address."""
+    if network:
+        return network.node_address(index)
+    host = options.ssh_host(index)
+    return host.address if host else options.address
+
+
+def front_address(options: UpOptions, network: "netns.Network | None") -> str:
+    """The front's address: beside node 0 on hosts, in its namespace with --netns, or --address."""
+    if network:
+        return network.front_address
+    return node_address(options, None, 0) if options.ssh_hosts else options.address
+
+
+def front_login(options: UpOptions) -> str:
+    """Where the front runs over ssh: node 0's host; "" on this machine."""
+    host = options.ssh_host(0)
+    return host.login if host else ""
+
+
+def copy_to_hosts(options: UpOptions, specs: list[nodefolder.NodeSpec]) -> None:
+    """What each ssh host runs, to the same paths there: the container, its nodes' folders, the
+    deployment's keys and users, and on the front's host the front's jar. Before any node starts:
+    a node's running jars are never written over."""
+    shared = [layout.CONTAINER_HOME] + [p for p in (options.run_dir / "tls", users.users_file(options.run_dir))
+                                        if p.exists()]
+    for host in options.ssh_hosts:
+        paths = shared + [s.folder for s in specs if s.login == host.login]
+        if options.wants_front and host.login == front_login(options):
+            paths.append(layout.FRONT_JAR)
+        print(f"copying to {host.login}: {len(paths)} folders and files", file=sys.stderr, flush=True)
+        try:
+            remote.copy(host.login, options.ssh_config, paths)
+        except remote.RemoteError as e:
+            raise DeployError(str(e)) from e
+
+
 def status_addresses(options: UpOptions, network: "netns.Network | None") -> list[str]:
     """The HTTP address (status page, /metrics) of every node, then of every src/front process."""
-    def address(i: int) -> str:
-        return network.node_address(i) if network else options.address
-
-    nodes = [f"{address(i)}:{options.base_port + options.http_offset + i}" for i in range(options.nodes)]
+    nodes = [f"{node_address(options, network, i)}:{options.base_port + options.http_offset + i}"
+             for i in range(options.nodes)]
     if not options.wants_front or options.front_is_kamailio:
         return nodes
-    where = network.front_address if network else options.address
+    where = front_address(options, network)
     return nodes + [f"{where}:{front.http_port(options.front_port, options.http_offset, k)}"
                     for k in range(options.front_processes)]
 
@@ -219,9 +279,9 @@ def status_addresses(options: UpOptions, network: "netns.Network | None") -> lis
 def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None,
                stores: "tls.Stores | None" = None) -> list[nodefolder.NodeSpec]:
     """Every node's folder, addresses and properties: on --address, or with a network each on its
-    namespace's address."""
+    namespace's address, or on its ssh host's."""
     def address(i: int) -> str:
-        return network.node_address(i) if network else options.address
+        return node_address(options, network, i)
 
     host = host_address(options, network)
     overlay = [f"{address(i)}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
@@ -249,7 +309,8 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
                                          options.t1_ms, properties, options.sip_trace, options.sip_threads,
                                          network.node_namespace(i) if network else "", host,
                                          options.base_port + options.tls_offset + i if stores else 0,
-                                         options.base_port + options.http_offset + i))
+                                         options.base_port + options.http_offset + i,
+                                         options.ssh_host(i).login if options.ssh_host(i) else ""))
     return specs
 
 
@@ -330,12 +391,13 @@ def _half(size: str) -> str:
 def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     command = jvm_command(spec, options)
     (spec.folder / COMMAND_FILE).write_text(json.dumps(command, indent=1) + "\n")
-    pid, ticks = processes.launch(command, spec.folder / "logs" / "console.log", spec.folder)
+    pid, ticks = processes.launch(command, spec.folder / "logs" / "console.log", spec.folder, spec.login,
+                                  options.ssh_config)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
                                 spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns,
-                                spec.tls_port, spec.http_port)
+                                spec.tls_port, spec.http_port, spec.login, options.ssh_config)
     processes.record(options.run_dir, process)
-    where = f", namespace {spec.netns}" if spec.netns else ""
+    where = f", namespace {spec.netns}" if spec.netns else (f", on {spec.login}" if spec.login else "")
     secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
     print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, "
           f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}",
@@ -370,7 +432,7 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     stuck = processes.stop(recorded, grace_seconds)
     for process in stuck:
         print(f"could not stop pid {process.pid} ({process.sip_address})", file=sys.stderr)
-    ports = [(p.address, port) for p in recorded if not p.netns for port in (p.port, p.overlay_port, p.tls_port, p.http_port)
+    ports = [(p.address, port) for p in recorded if not p.netns and not p.login for port in (p.port, p.overlay_port, p.tls_port, p.http_port)
              if port]
     busy = processes.wait_ports_free(ports, 15)
     for address, port in busy:
@@ -401,17 +463,17 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     folder = Path(old.folder)
     if processes.stop([old], grace_seconds=20):
         raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
-    if not old.netns:
+    if not old.netns and not old.login:
         busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port, old.tls_port, old.http_port)
                                           if port], 15)
         if busy:
             raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     command = json.loads((folder / COMMAND_FILE).read_text())
-    pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder)
+    pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder, old.login, old.ssh_config)
     new = replace(old, pid=pid, start_ticks=ticks)
     processes.save(run_dir, [new if p is old else p for p in records])
     print(f"node {index}: restarted, pid {pid}", file=sys.stderr, flush=True)
-    wait_answering([new], timeout, client_address(run_dir, old.address))
+    wait_answering([new], timeout, client_address(run_dir, old.address, old.login))
     return new
 
 
@@ -423,11 +485,13 @@ def _recorded_node(records: list[processes.Process], run_dir: Path, index: int) 
     return found[0]
 
 
-def client_address(run_dir: Path, address: str) -> str:
-    """The address SIPp binds to reach the deployment in run_dir: its gateway with --netns, else
-    `address` (the nodes' own, loopback)."""
+def client_address(run_dir: Path, address: str, login: str = "") -> str:
+    """The address SIPp binds to reach the deployment in run_dir: its gateway with --netns, the
+    address this machine reaches an ssh host from, else `address` (the nodes' own, loopback)."""
     network = netns.load(run_dir)
-    return network.gateway if network else address
+    if network:
+        return network.gateway
+    return remote.source_address(address) if login else address
 
 
 def status_lines(run_dir: Path) -> list[str]:
@@ -435,12 +499,13 @@ def status_lines(run_dir: Path) -> list[str]:
     lines = [f"network {network.describe()}"] if network else []
     for p in processes.load(run_dir):
         running = processes.alive(p)
-        local = network.gateway if network and p.netns else p.address
+        local = network.gateway if network and p.netns else (remote.source_address(p.address) if p.login else p.address)
         answers = running and sipp.options_probe(p.address, p.port, local)
+        said = share.of_status(f"{p.address}:{p.http_port}") if p.login else share.of_node(Path(p.folder))
         lines.append(f"{p.role:5} {p.backend:9} {p.sip_address:21} pid {p.pid:<7} "
                      f"{'running' if running else 'gone   '} answers {'yes' if answers else 'no'}"
                      + (f" tls {p.address}:{p.tls_port}" if p.tls_port else "")
                      + (f" http://{p.address}:{p.http_port}/" if p.http_port else "")
-                     + (f" namespace {p.netns}" if p.netns else "")
-                     + (f" {share.of_node(Path(p.folder)).describe()}" if p.role == "node" else ""))
+                     + (f" namespace {p.netns}" if p.netns else "") + (f" on {p.login}" if p.login else "")
+                     + (f" {said.describe()}" if p.role == "node" else ""))
     return lines

@@ -10,6 +10,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from . import remote
+
 STATE_FILE = "processes.json"
 
 
@@ -26,6 +28,8 @@ class Process:
     netns: str = ""    # the network namespace it runs in (`up --netns`); "" for the root namespace
     tls_port: int = 0  # SIP over TLS (`up --tls`); 0: none
     http_port: int = 0  # its status page and /metrics; 0: none (Kamailio, records of older deployments)
+    login: str = ""    # USER@HOST it runs on over ssh (`up --hosts`); "" for this machine
+    ssh_config: str = ""  # the ssh configuration file that reaches it (`up --ssh-config`)
 
     @property
     def sip_address(self) -> str:
@@ -63,11 +67,16 @@ def start_ticks(pid: int) -> int | None:
 
 
 def alive(process: Process) -> bool:
+    if process.login:
+        return remote.alive(process.login, process.ssh_config, process.pid)
     return start_ticks(process.pid) == process.start_ticks
 
 
-def launch(command: list[str], log: Path, cwd: Path) -> tuple[int, int]:
-    """Starts command detached (own session), stdout and stderr to log; returns (pid, start ticks)."""
+def launch(command: list[str], log: Path, cwd: Path, login: str = "", ssh_config: str = "") -> tuple[int, int]:
+    """Starts command detached (own session), stdout and stderr to log; returns (pid, start ticks).
+    With `login`, on that machine over ssh (start ticks 0: ps there says whether it lives)."""
+    if login:
+        return remote.launch(login, ssh_config, command, log, cwd), 0
     with open(log, "ab") as out, open(os.devnull, "rb") as devnull:
         child = subprocess.Popen(command, cwd=cwd, stdin=devnull, stdout=out, stderr=subprocess.STDOUT,
                                  start_new_session=True)
@@ -107,6 +116,9 @@ def kill(process: Process) -> bool:
 
 
 def _signal(process: Process, sig: int) -> None:
+    if process.login:
+        remote.signal(process.login, process.ssh_config, process.pid, signal.Signals(sig).name[3:])
+        return
     try:
         os.kill(process.pid, sig)
     except ProcessLookupError:

@@ -6,7 +6,9 @@ millionths, summed over the node's places) and `*.range.permille`, and `*.record
 without a ring of its own (memory, Hazelcast, Bamboo) reports no share."""
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,3 +59,16 @@ def of_node(folder: Path) -> Share:
     except OSError:
         return Share(None, None)
     return of_counters(last_counters(text))
+
+
+def of_status(status: str, deadline_s: float = 2.0) -> Share:
+    """What a running node says at its status address (/self.json): how `status` reads a node on
+    another machine, whose console is there; unknown when it does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://{status}/self.json", timeout=deadline_s) as response:
+            said = json.loads(response.read())
+    except (OSError, ValueError):
+        return Share(None, None)
+    share, records = said.get("share"), said.get("records")
+    return Share(float(share) if isinstance(share, (int, float)) else None,
+                 int(records) if isinstance(records, int) else None)

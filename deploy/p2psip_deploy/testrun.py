@@ -1,4 +1,5 @@
-"""`test`: the README's one test command (and what .ci/run runs): installs SIPp when missing,
+"""`test`: the README's one test command (and what .ci/run runs): installs SIPp, sshd, rsync, Chromium
+and the Prometheus client's parser when missing,
 then unit tests (mvn install; pytest deploy/tests), integration tests (mvn verify of
 src/integration: the real container driven by the real SIPp) and the bench tool's tests (pytest
 bench/tests). Exit code non-zero when any step fails. Every step runs even after an earlier one
@@ -7,6 +8,7 @@ depend on it, and the integration tests still run when what they deploy was buil
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from . import layout, sipp
 
@@ -21,9 +23,10 @@ def run(install: bool, matrix: bool = False) -> int:
     if not pytest_available() and not (install and install_pytest()):
         print("deploy/p2psip test: pytest is missing", file=sys.stderr)
         return 1
-    failures += step("deploy tool tests", [sys.executable, "-m", "pytest", "-q", "deploy/tests"]) != 0
     if install:
-        install_integration_tools()
+        install_test_tools()
+    failures += step("deploy tool tests", [sys.executable, "-m", "pytest", "-q", "deploy/tests",
+                                           *(["--matrix"] if matrix else [])]) != 0
     failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify",
                                            f"-Dp2psip.it.matrix={'true' if matrix else 'false'}"]) != 0
     if bench_tests_present():
@@ -39,9 +42,16 @@ def step(name: str, command: list[str]) -> int:
     return code
 
 
-def install_integration_tools() -> None:
-    """What the integration tests use besides SIPp, from Debian when missing: headless Chromium
-    (the status page as a browser renders it) and the Prometheus client's parser (/metrics)."""
+def install_test_tools() -> None:
+    """What the tests use besides SIPp, from Debian when missing: sshd and rsync (the ssh hosts of
+    `up --hosts` are namespaces with an sshd of their own, copied to with rsync), headless Chromium (the status page as
+    a browser renders it) and the Prometheus client's parser (/metrics)."""
+    if not shutil.which("sshd") and not Path("/usr/sbin/sshd").exists():
+        print("== installing openssh-server", flush=True)
+        sipp.apt_install("openssh-server")
+    if not shutil.which("rsync"):
+        print("== installing rsync", flush=True)
+        sipp.apt_install("rsync")
     if shutil.which("chromium") is None:
         print("== installing chromium", flush=True)
         sipp.apt_install("chromium")

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from p2psip_deploy import layout, netns, nodefolder, nodes, processes
-from udp_buffers import granted, udp_receive_buffer
 
 ADDRESSES = """1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
 4: eth0    inet 192.0.2.2/24 brd 192.0.2.255 scope global eth0\\       valid_lft forever preferred_lft forever
@@ -141,69 +140,3 @@ def test_records_without_a_namespace_still_load(tmp_path):
         '[{"role": "node", "backend": "memory", "address": "127.0.0.1", "port": 1, "pid": 1, '
         '"start_ticks": 1, "folder": "x", "overlay_port": 2}]')
     assert processes.load(tmp_path)[0].netns == ""
-
-
-# ---- the real thing --------------------------------------------------------------------------
-
-P2PSIP = layout.DEPLOY / "p2psip"
-REGISTER = layout.SCENARIOS / "register" / "run"
-
-
-def why_no_namespaces() -> str:
-    reason = netns.unavailable_reason()
-    if reason:
-        return reason
-    probe = f"p2psip-probe-{os.getpid()}"
-    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
-    if made.returncode != 0:
-        return f"ip netns add fails here: {made.stderr.strip()}"
-    subprocess.run(["ip", "netns", "delete", probe], capture_output=True)
-    if not shutil.which("sipp"):
-        return "SIPp is missing (Debian package sip-tester)"
-    missing = [p for p in (layout.CONTAINER_LIB, layout.APPS["p2psip"].exploded) if not p.exists()]
-    if missing:
-        return f"not built: {', '.join(map(str, missing))} (deploy/p2psip test builds them first)"
-    return ""
-
-
-@pytest.fixture(scope="module")
-def no_namespaces():
-    return why_no_namespaces()
-
-
-def p2psip(*args, run_dir):
-    return subprocess.run([sys.executable, str(P2PSIP), *args, "--run-dir", str(run_dir)],
-                          capture_output=True, text=True, timeout=180)
-
-
-def test_two_chord_nodes_in_namespaces_register_through_one_and_find_the_bindings_through_the_other(
-        tmp_path, no_namespaces):
-    if no_namespaces:
-        pytest.skip(f"network namespaces are not available: {no_namespaces}")
-    run_dir = tmp_path / "run"
-    # the warm-up cut to 5 s: this checks the namespaces, not how soon the nodes carry full load; and
-    # one place per node, whose ring settles within that (64 places join one after another)
-    up = p2psip("up", "--dht", "chord", "--nodes", "2", "--netns", "--base-port", "27070", "--heap", "256m",
-                "--set", "p2psip.warmup.timeout=5s", "--set", "p2psip.chord.places=1", run_dir=run_dir)
-    try:
-        assert up.returncode == 0, up.stderr[-2000:]
-        network = netns.load(run_dir)
-        started = processes.load(run_dir)
-        assert [p.address for p in started] == [network.node_address(0), network.node_address(1)]
-        for p in started:   # each JVM really is in its own namespace
-            assert subprocess.run(["ip", "netns", "identify", str(p.pid)], capture_output=True,
-                                  text=True).stdout.strip() == p.netns
-        for p in started:   # each asked the kernel for its receive buffer (Linux doubles what it grants)
-            assert udp_receive_buffer(p.port, p.netns) == granted(nodefolder.RECEIVE_BUFFER_BYTES)
-        first, second = (f"{p.address}:{p.port}" for p in started)
-        common = ["--users", "40", "--rate", "40", "--address", network.gateway, "--timeout", "30"]
-        assert subprocess.run([str(REGISTER), first, *common], capture_output=True).returncode == 0
-        assert subprocess.run([str(REGISTER), second, *common, "--query"], capture_output=True).returncode == 0
-        status = p2psip("status", run_dir=run_dir).stdout
-        assert status.count("answers yes") == 2 and network.subnet in status
-    finally:
-        down = p2psip("down", run_dir=run_dir)
-    assert down.returncode == 0, down.stderr
-    left = netns.existing_namespaces() & set(network.all_namespaces())
-    assert not left and not netns.link_exists(network.host_link)
-    assert not (run_dir / netns.STATE_FILE).exists()
