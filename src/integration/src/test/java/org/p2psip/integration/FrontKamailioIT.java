@@ -13,6 +13,12 @@ class FrontKamailioIT extends FrontIT {
         super("kamailio-rr", 25280);
     }
 
+    /** deploy/kamailio/front.cfg listens on UDP and TCP only (deploy/p2psip_deploy/kamailio_front.py). */
+    @Override
+    boolean frontServesTls() {
+        return false;
+    }
+
     /** Kamailio's dispatcher names a node by its URI (the front.cfg's dst-down event route). */
     @Override
     String markedDownLine(int i) {
