@@ -242,10 +242,15 @@ def front_address(options: UpOptions, network: "netns.Network | None") -> str:
     return node_address(options, None, 0) if options.ssh_hosts else options.address
 
 
-def front_login(options: UpOptions) -> str:
-    """Where the front runs over ssh: node 0's host; "" on this machine."""
-    host = options.ssh_host(0)
+def node_login(options: UpOptions, index: int) -> str:
+    """Where node `index` runs over ssh (USER@HOST); "" on this machine."""
+    host = options.ssh_host(index)
     return host.login if host else ""
+
+
+def front_login(options: UpOptions) -> str:
+    """Where the front runs over ssh: beside node 0."""
+    return node_login(options, 0)
 
 
 def copy_to_hosts(options: UpOptions, specs: list[nodefolder.NodeSpec]) -> None:
@@ -280,11 +285,9 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
                stores: "tls.Stores | None" = None) -> list[nodefolder.NodeSpec]:
     """Every node's folder, addresses and properties: on --address, or with a network each on its
     namespace's address, or on its ssh host's."""
-    def address(i: int) -> str:
-        return node_address(options, network, i)
-
+    address = [node_address(options, network, i) for i in range(options.nodes)]
     host = host_address(options, network)
-    overlay = [f"{address(i)}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
+    overlay = [f"{address[i]}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
     status = status_addresses(options, network)
     secret = secrets.token_hex(16)
     specs = []
@@ -292,7 +295,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
         folder = (options.run_dir / f"node-{i}").resolve()
         properties = {
             "p2psip.dht": options.dht,
-            "p2psip.sip.address": f"{address(i)}:{options.base_port + i}",
+            "p2psip.sip.address": f"{address[i]}:{options.base_port + i}",
             "p2psip.overlay.address": overlay[i],
             "p2psip.overlay.bootstrap": "" if i == 0 else overlay[0],
             "p2psip.overlay.members": ",".join(overlay),
@@ -304,13 +307,13 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
             **{key: expand(value, host) for key, value in options.settings.items()},
         }
-        specs.append(nodefolder.NodeSpec(i, folder, address(i), options.base_port + i,
+        specs.append(nodefolder.NodeSpec(i, folder, address[i], options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
                                          options.t1_ms, properties, options.sip_trace, options.sip_threads,
                                          network.node_namespace(i) if network else "", host,
                                          options.base_port + options.tls_offset + i if stores else 0,
                                          options.base_port + options.http_offset + i,
-                                         options.ssh_host(i).login if options.ssh_host(i) else ""))
+                                         node_login(options, i)))
     return specs
 
 

@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import front, layout, nodes
+from . import build, front, layout, nodes
 
 FOLDER = "units"
 READY_TIMEOUT_S = 300   # a node warms up for up to p2psip.warmup.timeout (3 min) before it is ready
@@ -29,11 +29,11 @@ def write(options: nodes.UpOptions) -> list[Path]:
     if options.netns or options.hosts:
         raise UnitsError("units run processes on this machine's own network: without --netns or --hosts")
     app = layout.APPS[options.app]
-    nodes.build.ensure(app)
+    build.ensure(app)
     if options.wants_front:
         if options.front_is_kamailio:
             raise UnitsError("Kamailio's front runs as Kamailio's own service; units are for src/front")
-        nodes.build.ensure_front()
+        build.ensure_front()
     stores = nodes.tls_stores(options, None)
     specs = nodes.node_specs(options, app, None, stores)
     nodes.write_folders(specs, app)

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -24,6 +25,9 @@ public final class StatusBoard implements AutoCloseable {
         }
     }
 
+    /** How often the history is sampled and the members asked; the page polls as often. */
+    public static final long TICK_MILLIS = 2_000;
+    private static final int HISTORY_TICKS = 300;
     public static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final String JSON_TYPE = "application/json; charset=utf-8";
     private static final byte[] HTML = resource("status.html");
@@ -37,17 +41,27 @@ public final class StatusBoard implements AutoCloseable {
 
     /**
      * {@code self}: this process's self.json. History and members are sampled and polled every
-     * {@code everyMillis} on {@code ticks}, which the board shuts down at {@link #close()}.
+     * {@link #TICK_MILLIS} on a daemon thread of its own named {@code thread}, which
+     * {@link #close()} ends.
      */
     public StatusBoard(Metrics metrics, History history, RecentErrors errors, Members members, Supplier<String> self,
-                       ScheduledExecutorService ticks, long everyMillis) {
+                       String thread) {
         this.metrics = metrics;
         this.history = history;
         this.errors = errors;
         this.members = members;
         this.self = self;
-        this.ticks = ticks;
-        ticks.scheduleAtFixedRate(this::tick, 0, everyMillis, TimeUnit.MILLISECONDS);
+        this.ticks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread daemon = new Thread(runnable, thread);
+            daemon.setDaemon(true);
+            return daemon;
+        });
+        ticks.scheduleAtFixedRate(this::tick, 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Ten minutes of samples, one a tick: what the page's charts span. */
+    public static History history() {
+        return new History(HISTORY_TICKS, System::currentTimeMillis);
     }
 
     private void tick() {

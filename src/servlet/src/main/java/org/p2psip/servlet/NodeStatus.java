@@ -8,16 +8,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.intake.Intake;
-import org.p2psip.metrics.History;
-import org.p2psip.metrics.Json;
 import org.p2psip.metrics.Members;
 import org.p2psip.metrics.Metrics;
 import org.p2psip.metrics.RecentErrors;
+import org.p2psip.metrics.SelfReport;
 import org.p2psip.metrics.StatusBoard;
 
 /**
@@ -31,15 +29,11 @@ final class NodeStatus {
     /** Methods counted by name; any other (an extension method) is "other", so that no client can make meters up. */
     private static final Set<String> METHODS = Set.of("REGISTER", "INVITE", "ACK", "BYE", "CANCEL", "OPTIONS",
             "PRACK", "UPDATE", "INFO", "MESSAGE", "SUBSCRIBE", "NOTIFY", "REFER", "PUBLISH");
-    private static final long TICK_MILLIS = 2_000;
-    private static final int HISTORY_TICKS = 300;   // ten minutes
 
     private final Metrics metrics = new Metrics();
     private final RecentErrors errors = new RecentErrors(20, System::currentTimeMillis);
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicReferenceArray<Counter>> responses = new ConcurrentHashMap<>();
-    private final LongAdder requestCount = new LongAdder();
-    private final LongAdder errorResponses = new LongAdder();
     private StatusBoard board;
 
     RecentErrors errors() {
@@ -51,7 +45,6 @@ final class NodeStatus {
     }
 
     void request(String method) {
-        requestCount.increment();
         String name = METHODS.contains(method) ? method : "other";
         requests.computeIfAbsent(name, m -> Counter.builder("p2psip.sip.requests")
                 .description("SIP requests the node received, by method").tag("method", m)
@@ -60,9 +53,6 @@ final class NodeStatus {
 
     /** A response the node itself sent (not one it proxied). */
     void response(String method, int status) {
-        if (status >= 400) {
-            errorResponses.increment();
-        }
         String name = METHODS.contains(method) ? method : "other";
         if (status < 100 || status > 699) {
             return; // the container sends no such status; nothing to name a meter by
@@ -90,17 +80,28 @@ final class NodeStatus {
                 .register(registry);
         Gauge.builder("p2psip.ready", () -> Intake.isOpen() ? 1 : 0)
                 .description("1 once the node has joined and warmed up and serves clients").register(registry);
-        var history = new History(HISTORY_TICKS, System::currentTimeMillis)
-                .rate("requests", requestCount::sum)
-                .rate("responses_error", errorResponses::sum)
+        var history = StatusBoard.history()
+                .rate("requests", () -> requests.values().stream().mapToDouble(Counter::count).sum())
+                .rate("responses_error", this::errorResponses)
                 .mean("dht_ms", dht::nanos, dht::operations, 1e-6)
                 .rate("dht_failures", dht::failures);
         var members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
                 Duration.ofSeconds(1), System::currentTimeMillis);
         String sip = config.get(NodeOptions.SIP_ADDRESS);
         Supplier<String> self = () -> self(sip, backend, dht.metrics());
-        board = new StatusBoard(metrics, history, errors, members, self, Daemons.scheduler("p2psip-status"),
-                TICK_MILLIS);
+        board = new StatusBoard(metrics, history, errors, members, self, "p2psip-status");
+    }
+
+    /** The node's own responses of status 400 and above so far, from their counters. */
+    private double errorResponses() {
+        double sum = 0;
+        for (AtomicReferenceArray<Counter> byStatus : responses.values()) {
+            for (int status = 400; status <= 699; status++) {
+                Counter counter = byStatus.get(status - 100);
+                sum += counter == null ? 0 : counter.count();
+            }
+        }
+        return sum;
     }
 
     /** Null until {@link #start}. */
@@ -117,12 +118,8 @@ final class NodeStatus {
     }
 
     private static String self(String sip, String backend, Map<String, Long> dht) {
-        double share = share(dht);
-        Long records = first(dht, ".records", ".owned-entries");
-        return "{\"role\":\"node\",\"name\":" + Json.string("node " + sip) + ",\"sip\":" + Json.string(sip)
-                + ",\"backend\":" + Json.string(backend) + ",\"ready\":" + Intake.isOpen()
-                + ",\"share\":" + Json.number(share) + ",\"records\":" + (records == null ? "null" : records)
-                + ",\"pid\":" + ProcessHandle.current().pid() + "}";
+        return new SelfReport("node", sip, backend, Intake.isOpen(), share(dht), first(dht, ".records", ".owned-entries"))
+                .json("");
     }
 
     /** From the backend's {@code *.range.ppm}; NaN when it has none or does not know it yet. */

@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
@@ -33,12 +32,12 @@ final class TimedDht implements Dht {
         Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
         Duration.ofSeconds(5)};
 
+    /** The outcomes that are answers, not failures. */
+    private static final Set<String> ANSWERED = Set.of("ok", "conflict");
+
     private final Dht dht;
     private final MeterRegistry registry;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final LongAdder operations = new LongAdder();
-    private final LongAdder nanos = new LongAdder();
-    private final LongAdder failures = new LongAdder();
 
     TimedDht(Dht dht, MeterRegistry registry) {
         this.dht = dht;
@@ -69,11 +68,6 @@ final class TimedDht implements Dht {
         long started = System.nanoTime();
         return operation.whenComplete((value, failure) -> {
             long took = System.nanoTime() - started;
-            operations.increment();
-            nanos.add(took);
-            if (failure != null) {
-                failures.increment();
-            }
             timer(kind, failure == null ? outcome.apply(value)
                     : DhtException.from(failure).reason().name().toLowerCase(Locale.ROOT))
                     .record(took, TimeUnit.NANOSECONDS);
@@ -114,19 +108,20 @@ final class TimedDht implements Dht {
         return dht.levels();
     }
 
-    /** Operations completed so far, for the status page's charts. */
-    long operations() {
-        return operations.sum();
+    /** Operations completed so far, for the status page's charts (read from the timers). */
+    double operations() {
+        return timers.values().stream().mapToDouble(Timer::count).sum();
     }
 
     /** Their time in all, in nanoseconds. */
-    long nanos() {
-        return nanos.sum();
+    double nanos() {
+        return timers.values().stream().mapToDouble(t -> t.totalTime(TimeUnit.NANOSECONDS)).sum();
     }
 
     /** Those that failed (any outcome but ok and conflict). */
-    long failures() {
-        return failures.sum();
+    double failures() {
+        return timers.values().stream().filter(t -> !ANSWERED.contains(t.getId().getTag("outcome")))
+                .mapToDouble(Timer::count).sum();
     }
 
     @Override

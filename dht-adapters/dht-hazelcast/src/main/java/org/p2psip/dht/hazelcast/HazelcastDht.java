@@ -124,15 +124,15 @@ public final class HazelcastDht implements Dht {
         return true;
     }
 
-    /**
-     * This node's counters and the member's view of the cluster. Reads only local state: safe to call
-     * often.
-     */
     @Override
     public Set<String> levels() {
         return Set.of("hazelcast.members", "hazelcast.owned-entries", "hazelcast.backup-entries");
     }
 
+    /**
+     * This node's counters and the member's view of the cluster. Reads only local state: safe to call
+     * often.
+     */
     @Override
     public Map<String, Long> metrics() {
         var metrics = counters.snapshot("hazelcast.gets", "hazelcast.puts", "hazelcast.removes", "hazelcast.conflicts",

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Map;
@@ -644,7 +645,7 @@ public final class Membership {
      */
     private void checkSuccessorFrom(int check) {
         NodeRef successor = table.successor();
-        var starts = new java.util.LinkedHashSet<NodeRef>();
+        var starts = new LinkedHashSet<NodeRef>();
         for (int i = Id.BITS - 1; i >= 0; i--) {
             starts.add(table.finger(i)); // farthest first
         }
