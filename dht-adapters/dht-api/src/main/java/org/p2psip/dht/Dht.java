@@ -55,6 +55,28 @@ public interface Dht extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #update} is served: the node that stores an AOR applies the {@link Updater}
+     * this backend was built with. False by default; the caller then reads and puts itself.
+     */
+    default boolean appliesChanges() {
+        return false;
+    }
+
+    /**
+     * Applies {@code change} to the AOR's record where the record is stored, with the backend's
+     * {@link Updater}, as one compare-and-set step there: one round trip, where a read and a put
+     * cost two (a refresh) and a guessed put one or two. Completes with the record as it then
+     * stands. Fails with {@link DhtException} as a put does, and with {@link
+     * MalformedBindingException} when the owner could not read the change (nothing written).
+     * Only when {@link #appliesChanges()}; otherwise the stage fails with
+     * {@link UnsupportedOperationException}.
+     */
+    default CompletionStage<Updated> update(String aor, byte[] change) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getSimpleName()
+                + " applies no changes at the owner"));
+    }
+
+    /**
      * Forgets the AOR's record if its stored version is still {@code version}. Completes
      * {@code true} when removed, {@code false} when the version had moved on or there was no record.
      */

@@ -43,7 +43,9 @@ public final class RegistrarService {
     }
 
     /**
-     * Applies a REGISTER atomically to its AOR. A REGISTER that changes bindings starts from the
+     * Applies a REGISTER atomically to its AOR. Where the DHT {@link Dht#appliesChanges applies
+     * changes} the REGISTER travels to the node storing the AOR, which applies the same rules
+     * there: one round trip, a refresh included. Otherwise a REGISTER that changes bindings starts from the
      * guess that the AOR has no record and writes at once: right for a first registration, which
      * then costs one DHT round trip instead of a read and a write; when wrong, the refused write
      * answers the record (see {@link Dht#putOrCurrent}) and the change is applied to it. A query,
@@ -55,8 +57,8 @@ public final class RegistrarService {
         if (unfit != null) {
             return CompletableFuture.completedFuture(new Reply.Refused(unfit, 0));
         }
-        CompletionStage<Reply> work = request.isQuery()
-                ? readAndApply(request, 1)
+        CompletionStage<Reply> work = request.isQuery() ? readAndApply(request, 1)
+                : dht.appliesChanges() ? applyAtOwner(request, RegisterCodec.encode(request), 1)
                 : apply(request, BindingSet.absent(request.aor()), true, 1);
         return withDeadline(work, "REGISTER of " + request.aor());
     }
@@ -162,6 +164,33 @@ public final class RegistrarService {
                         attempt + " writers in a row updated " + request.aor() + " first");
             }
             return apply(request, answered.get(), false, attempt + 1);
+        });
+    }
+
+    /**
+     * Sends the change to the AOR's owner, which applied it when the answer says written. When it
+     * wrote nothing, the rules applied here to the record it answered give the reply (a refusal, or
+     * the bindings unchanged); should they want a write after all (a binding expired between the
+     * two clocks, or the record moved on), the change is sent again.
+     */
+    private CompletionStage<Reply> applyAtOwner(RegisterRequest request, byte[] change, int attempt) {
+        return dht.update(request.aor(), change).thenCompose(updated -> {
+            long now = clock.millis();
+            if (updated.written()) {
+                return CompletableFuture.completedFuture(registered(request, updated.record().bindings(), now));
+            }
+            Outcome outcome = registrar.apply(request, updated.record(), now);
+            if (outcome instanceof Outcome.Refused refused) {
+                return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
+            }
+            if (outcome instanceof Outcome.Unchanged unchanged) {
+                return CompletableFuture.completedFuture(registered(request, unchanged.current().bindings(), now));
+            }
+            if (attempt >= casAttempts) {
+                throw new DhtException(DhtException.Reason.OVERLOADED,
+                        "the owner of " + request.aor() + " wrote nothing " + attempt + " times where this node would");
+            }
+            return applyAtOwner(request, change, attempt + 1);
         });
     }
 

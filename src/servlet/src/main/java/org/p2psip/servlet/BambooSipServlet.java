@@ -6,6 +6,7 @@ import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.bamboo.BambooDht;
 import org.p2psip.dht.bamboo.BambooOptions;
 import org.p2psip.overlay.OverlayOptions;
@@ -24,8 +25,8 @@ public class BambooSipServlet extends P2PSipServlet {
     }
 
     @Override
-    protected Dht createDht(Config config, Clock clock) {
-        return BambooDht.start(config, clock);
+    protected Dht createDht(Config config, Clock clock, Updater updater) {
+        return BambooDht.start(config, clock, updater);
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.bryan.BryanOptions;
 import org.p2psip.intake.Intake;
@@ -41,11 +42,11 @@ public class BryanSipServlet extends P2PSipServlet {
     }
 
     @Override
-    protected Dht createDht(Config config, Clock clock) {
+    protected Dht createDht(Config config, Clock clock, Updater updater) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config));
         Intake.exempt(SipServletPeerLink.PEER_HEADER); // the ring's own REGISTERs: joining needs them
-        dht = BryanDht.start(link, config, clock);
+        dht = BryanDht.start(link, config, clock, updater);
         return dht;
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.chord.ChordDht;
 import org.p2psip.dht.chord.ChordOptions;
 import org.p2psip.overlay.OverlayOptions;
@@ -21,8 +22,8 @@ public class ChordSipServlet extends P2PSipServlet {
     }
 
     @Override
-    protected Dht createDht(Config config, Clock clock) {
-        return ChordDht.start(config, clock);
+    protected Dht createDht(Config config, Clock clock, Updater updater) {
+        return ChordDht.start(config, clock, updater);
     }
 
     @Override

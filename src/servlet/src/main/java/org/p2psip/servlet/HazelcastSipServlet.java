@@ -5,6 +5,7 @@ import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.hazelcast.HazelcastDht;
 import org.p2psip.dht.hazelcast.HazelcastOptions;
 
@@ -22,7 +23,7 @@ public class HazelcastSipServlet extends P2PSipServlet {
     }
 
     @Override
-    protected Dht createDht(Config config, Clock clock) {
+    protected Dht createDht(Config config, Clock clock, Updater updater) {
         return HazelcastDht.start(config, clock);
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.memory.MemoryDht;
 
 /** A node whose bindings stay in its own memory: nodes running it share nothing. */
@@ -22,8 +23,8 @@ public class MemorySipServlet extends P2PSipServlet {
     }
 
     @Override
-    protected Dht createDht(Config config, Clock clock) {
-        return new MemoryDht(clock, config.get(SWEEP_INTERVAL));
+    protected Dht createDht(Config config, Clock clock, Updater updater) {
+        return new MemoryDht(clock, config.get(SWEEP_INTERVAL), updater);
     }
 
     @Override

@@ -29,10 +29,12 @@ import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updater;
 import org.p2psip.intake.Intake;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
+import org.p2psip.registrar.RegistrarUpdater;
 
 /**
  * The P2PSIP proxy/registrar: REGISTER goes to the {@link Registration registrar}, every other
@@ -68,8 +70,12 @@ public abstract class P2PSipServlet extends SipServlet {
     /** The backend's name as {@code p2psip.dht} spells it. */
     protected abstract String backendName();
 
-    /** Starts this node's backend; called once, from {@link #init()}, where blocking is allowed. */
-    protected abstract Dht createDht(Config config, Clock clock) throws Exception;
+    /**
+     * Starts this node's backend; called once, from {@link #init()}, where blocking is allowed.
+     * {@code updater} is the registrar's rules, for a backend whose owners apply REGISTERs
+     * themselves ({@link Dht#update}): such a backend is built with it.
+     */
+    protected abstract Dht createDht(Config config, Clock clock, Updater updater) throws Exception;
 
     /** The backend's own options, so that misspelt names are reported at start. */
     protected List<Option<?>> backendOptions() {
@@ -102,7 +108,7 @@ public abstract class P2PSipServlet extends SipServlet {
         status = new NodeStatus();
         TimedDht timed;
         try {
-            timed = new TimedDht(createDht(config, clock), status.registry());
+            timed = new TimedDht(createDht(config, clock, new RegistrarUpdater(config)), status.registry());
             dht = timed;
         } catch (Exception e) {
             throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
+import org.p2psip.dht.Updated;
 import org.p2psip.dht.DhtException;
 
 /**
@@ -57,6 +58,16 @@ final class TimedDht implements Dht {
     @Override
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         return timed("put-or-current", dht.putOrCurrent(next), current -> current.isEmpty() ? "ok" : "conflict");
+    }
+
+    @Override
+    public boolean appliesChanges() {
+        return dht.appliesChanges();
+    }
+
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        return timed("update", dht.update(aor, change), updated -> updated.written() ? "ok" : "unchanged");
     }
 
     @Override

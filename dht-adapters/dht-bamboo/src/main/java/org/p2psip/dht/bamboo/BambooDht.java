@@ -20,6 +20,8 @@ import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
@@ -73,10 +75,15 @@ public final class BambooDht implements Dht {
      *         {@code p2psip.bamboo.*} option this backend does not know (most often a misspelling)
      * @throws org.p2psip.dht.DhtException STORAGE if the JE environment cannot be opened
      */
-    public static BambooDht start(Config config, Clock clock) {
+    public static BambooDht start(Config config, Clock clock, Updater updater) {
         checkOptions(config); // before binding: a misspelt option should not hold a port
         Transport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), OverlaySettings.from(config));
-        return start(transport, config, clock);
+        return start(transport, config, clock, updater);
+    }
+
+    /** {@link #start(Config, Clock, Updater)} for a node that applies no changes ({@link #update} refused). */
+    public static BambooDht start(Config config, Clock clock) {
+        return start(config, clock, Updater.NONE);
     }
 
     /**
@@ -85,12 +92,17 @@ public final class BambooDht implements Dht {
      * transport from now on: it is closed with the node, or at once if the node cannot start.
      */
     public static BambooDht start(Transport transport, Config config, Clock clock) {
+        return start(transport, config, clock, Updater.NONE);
+    }
+
+    /** As {@link #start(Transport, Config, Clock)}, applying changes with {@code updater} ({@link #update}). */
+    public static BambooDht start(Transport transport, Config config, Clock clock, Updater updater) {
         var network = new TransportNetwork(transport);
         var self = new NodeHandle(Id.hash(transport.address()), transport.address());
         BambooNode node;
         try {
             checkOptions(config);
-            node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock);
+            node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock, updater);
         } catch (RuntimeException e) {
             transport.close();
             throw e;
@@ -184,6 +196,22 @@ public final class BambooDht implements Dht {
                     BindingSet set = value.length == 0 ? null : readable(next.aor(), value, now);
                     return set == null ? BindingSet.absent(next.aor()) : set.liveAt(now);
                 }));
+    }
+
+    @Override
+    public boolean appliesChanges() {
+        return node.appliesChanges();
+    }
+
+    /** One routed Apply: the root answers the record it wrote, or the live one it left. */
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        Id key = key(aor);
+        long now = clock.millis();
+        return node.apply(key, aor, change, secret(key)).thenApply(outcome -> {
+            BindingSet set = outcome.current().length == 0 ? null : readable(aor, outcome.current(), now);
+            return new Updated(set == null ? BindingSet.absent(aor) : set.liveAt(now), outcome.ok());
+        });
     }
 
     @Override

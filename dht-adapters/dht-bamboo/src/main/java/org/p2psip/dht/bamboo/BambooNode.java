@@ -32,6 +32,7 @@ import org.p2psip.dht.bamboo.routing.RoutingTable;
 import org.p2psip.dht.bamboo.routing.RttEstimator;
 import org.p2psip.dht.bamboo.storage.JeStorage;
 import org.p2psip.dht.bamboo.storage.ValueStore;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.bamboo.wire.Message;
 import org.p2psip.dht.bamboo.wire.Message.*;
 import org.p2psip.dht.bamboo.wire.Network;
@@ -86,6 +87,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * so it must not take itself for any key's root. It sends requests on instead.
      */
     private volatile boolean joining;
+    private final boolean appliesChanges;
 
     /**
      * @param loop    where all the node's work runs
@@ -93,7 +95,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * @param openStorage opens the node's storage, its stages completing on {@code loop} or at once
      */
     private BambooNode(NodeHandle self, Config config, Network network, Clock clock, ScheduledExecutorService loop,
-                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage) {
+                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage, Updater updater) {
         this.self = self;
         this.config = config;
         this.network = network;
@@ -108,7 +110,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
         this.random = new Random(self.id().value().longValue());
         this.storage = openStorage.apply(loop);
-        this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS));
+        this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS), updater);
+        this.appliesChanges = updater != Updater.NONE;
         this.liveness = new Liveness(this, rtt, config);
         this.maintenance = new Maintenance(this, storage, config);
     }
@@ -118,7 +121,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * at start-up), starts answering at {@code self.address()} and starts maintenance. The node
      * is alone until {@link #join}.
      */
-    public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock) {
+    public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock,
+                                   Updater updater) {
         ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, loopThreadName(self));
             t.setDaemon(true);
@@ -126,7 +130,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         });
         BambooNode node;
         try {
-            node = new BambooNode(self, config, network, clock, loop, true, l -> JeStorage.open(dataDir, config, clock, l));
+            node = new BambooNode(self, config, network, clock, loop, true, l -> JeStorage.open(dataDir, config, clock, l),
+                    updater);
         } catch (RuntimeException e) {
             loop.shutdownNow();
             throw e;
@@ -143,7 +148,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     static BambooNode start(NodeHandle self, Config config, Network network, ScheduledExecutorService loop,
                             JeStorage storage, Clock clock) {
         try {
-            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage));
+            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage, Updater.NONE));
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -241,6 +246,20 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     public CompletionStage<Optional<byte[]>> swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) {
         return route(new Swap(key, expected, value, expiresAt, secret))
                 .thenApply(m -> ((Outcome) m).ok() ? Optional.<byte[]>empty() : Optional.of(((Outcome) m).current()));
+    }
+
+    /** Whether this node's root applies changes ({@link #apply}): it was given an {@link Updater}. */
+    public boolean appliesChanges() {
+        return appliesChanges;
+    }
+
+    /**
+     * Applies a change to {@code aor}'s versioned record at the key's root with the root's
+     * {@link Updater}: the record's bytes as the root then holds them (empty for none), and
+     * whether the change wrote them.
+     */
+    public CompletionStage<Outcome> apply(Id key, String aor, byte[] change, byte[] secret) {
+        return route(new Apply(key, aor, change, secret)).thenApply(m -> (Outcome) m);
     }
 
     /** Compare-and-remove of a versioned record at the key's root. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
@@ -30,9 +31,11 @@ final class RootService {
     private final BambooNode node;
     private final JeStorage storage;
     private final int replicas;
+    private final Updater updater;
 
-    RootService(BambooNode node, JeStorage storage, int replicas) {
+    RootService(BambooNode node, JeStorage storage, int replicas, Updater updater) {
         this.node = node;
+        this.updater = updater;
         this.storage = storage;
         this.replicas = replicas;
     }
@@ -53,6 +56,8 @@ final class RootService {
             boolean[] done = {false};
             return storage.update(key, current -> VersionedRecord.swap(current, s.expected(), s.value(), s.expiresAt(),
                     secretHash, node.clock().millis(), done)).thenCompose(values -> outcome(key, values, done[0]));
+        } else if (request instanceof Apply a) {
+            return apply(a);
         } else if (request instanceof Forget f) {
             byte[] secretHash = Id.sha1(f.secret());
             boolean[] done = {false};
@@ -60,6 +65,25 @@ final class RootService {
                     node.clock().millis(), done)).thenCompose(values -> outcome(key, values, done[0]));
         }
         throw new IllegalArgumentException("no root operation for " + request);
+    }
+
+    /**
+     * Applies the change in one storage transaction; the answer carries the record written, or the
+     * live one left. A change the updater cannot read fails the transaction, and the asker hears
+     * a Failure; nothing is written.
+     */
+    private CompletionStage<Message> apply(Apply a) {
+        if (!Id.hash(a.aor()).equals(a.key())) {
+            return BambooNode.done(new Failure(Reason.UNREACHABLE, "a change for " + a.aor() + " under another key"));
+        }
+        byte[] secretHash = Id.sha1(a.secret());
+        byte[][] answer = {new byte[0]};
+        boolean[] done = {false};
+        return storage.update(a.key(), current -> VersionedRecord.apply(current, a.aor(), a.change(), updater,
+                        secretHash, node.clock().millis(), done, answer))
+                .thenCompose(values -> done[0]
+                        ? replicate(a.key(), values).thenApply(v -> (Message) new Outcome(true, answer[0]))
+                        : BambooNode.done(new Outcome(false, answer[0])));
     }
 
     private CompletionStage<Message> outcome(Id key, List<StoredValue> values, boolean done) {

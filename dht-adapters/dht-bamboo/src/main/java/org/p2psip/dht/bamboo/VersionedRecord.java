@@ -4,6 +4,8 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
 import org.p2psip.dht.BindingCodec;
+import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.bamboo.storage.StoredValue;
 
 /**
@@ -34,6 +36,33 @@ final class VersionedRecord {
         }
         done[0] = true;
         return List.of(new StoredValue(value, expiresAt, StoredValue.maxStamp(current) + 1, secretHash, false));
+    }
+
+    /**
+     * The next values of the key after {@code updater} applied {@code change} to its live record,
+     * or null when it writes nothing (or the record was put under another secret).
+     * {@code answer[0]} is then the live value's bytes, else the bytes written.
+     */
+    static List<StoredValue> apply(List<StoredValue> current, String aor, byte[] change, Updater updater,
+                                   byte[] secretHash, long now, boolean[] done, byte[][] answer) {
+        StoredValue live = newestLive(current, now);
+        answer[0] = live == null ? new byte[0] : live.value();
+        if (!sameSecret(live, secretHash)) {
+            return null;
+        }
+        BindingSet found = live == null ? BindingSet.absent(aor) : BindingCodec.decode(live.value()).liveAt(now);
+        BindingSet next = updater.apply(found, change, now);
+        if (next == null) {
+            return null;
+        }
+        if (!next.aor().equals(aor) || next.version() != found.version()) {
+            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
+                    + " for " + aor + " version " + found.version());
+        }
+        BindingSet stored = next.stored();
+        answer[0] = BindingCodec.encode(stored);
+        done[0] = true;
+        return List.of(new StoredValue(answer[0], stored.retainUntil(), StoredValue.maxStamp(current) + 1, secretHash, false));
     }
 
     /** The key's values with its record made a tombstone, if the stored version is {@code version}; else null. */

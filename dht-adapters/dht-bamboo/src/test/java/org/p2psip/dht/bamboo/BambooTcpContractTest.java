@@ -26,7 +26,7 @@ class BambooTcpContractTest extends DhtContract {
         nodes.clear();
         for (int i = 0; i < 3; i++) {
             String bootstrap = nodes.isEmpty() ? "" : nodes.get(0).node().handle().address();
-            nodes.add(BambooDht.start(config(i, bootstrap), clock));
+            nodes.add(BambooDht.start(config(i, bootstrap), clock, ADD_CONTACT));
         }
         nodes.forEach(n -> LocalOverlay.await(n.joined().toCompletableFuture()));
         LocalOverlay.eventually(Duration.ofSeconds(30), () -> nodes.stream().allMatch(

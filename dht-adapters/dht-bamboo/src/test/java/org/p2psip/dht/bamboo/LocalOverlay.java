@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.p2psip.dht.contract.DhtContract;
 import org.p2psip.config.Config;
 import org.p2psip.dht.bamboo.routing.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
@@ -64,7 +65,7 @@ final class LocalOverlay implements AutoCloseable {
     /** Starts a node as {@code handle} on that handle's directory (a restart if it ran before). */
     BambooNode start(NodeHandle handle) {
         var transport = new TransportNetwork(network.transport(handle.address(), OverlaySettings.withSecret(SECRET)));
-        BambooNode node = BambooNode.start(handle, config, transport, dir.resolve(handle.address()), clock);
+        BambooNode node = BambooNode.start(handle, config, transport, dir.resolve(handle.address()), clock, DhtContract.ADD_CONTACT);
         transports.put(node, transport);
         String bootstrap = nodes.isEmpty() ? "" : nodes.get(0).handle().address();
         nodes.add(node);

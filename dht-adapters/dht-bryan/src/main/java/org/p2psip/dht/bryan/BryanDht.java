@@ -18,6 +18,8 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
@@ -35,10 +37,12 @@ public final class BryanDht implements Dht {
     /** The first place: the peer as a one-place ring knows it. */
     private final BryanPeer peer;
     private final Counters counters;
+    private final boolean appliesChanges;
     private volatile boolean closed;
 
-    private BryanDht(PeerPlaces places, Counters counters) {
+    private BryanDht(PeerPlaces places, Counters counters, boolean appliesChanges) {
         this.places = places;
+        this.appliesChanges = appliesChanges;
         this.peer = places.first();
         this.counters = counters;
     }
@@ -48,11 +52,16 @@ public final class BryanDht implements Dht {
      * through the configured bootstrap. Refuses (IllegalArgumentException) to start without
      * {@code p2psip.overlay.secret}. Operations fail with UNREACHABLE until the peer has joined.
      */
-    public static BryanDht start(PeerLink link, Config config, Clock clock) {
+    public static BryanDht start(PeerLink link, Config config, Clock clock, Updater updater) {
         var counters = new Counters();
-        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters);
+        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater);
         places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters);
+        return new BryanDht(places, counters, updater != Updater.NONE);
+    }
+
+    /** {@link #start(PeerLink, Config, Clock, Updater)} for a peer that applies no changes ({@link #update} refused). */
+    public static BryanDht start(PeerLink link, Config config, Clock clock) {
+        return start(link, config, clock, Updater.NONE);
     }
 
     /**
@@ -64,7 +73,7 @@ public final class BryanDht implements Dht {
         var counters = new Counters();
         var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop);
         places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters);
+        return new BryanDht(places, counters, false);
     }
 
     /** Completes when every place of the peer has its place on the ring (at once for the first peer of one place). */
@@ -137,6 +146,40 @@ public final class BryanDht implements Dht {
                         : Optional.of(record(next.aor(), outcome, "412")));
     }
 
+    @Override
+    public boolean appliesChanges() {
+        return appliesChanges;
+    }
+
+    /**
+     * One routed REGISTER: the owner applies the change and answers 200 with the record written
+     * (or, to a replica asking, with the copy it keeps), or 412 with the record it left.
+     */
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        counters.increment("bryan.updates");
+        byte[] name = aor.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (name.length > 0xFFFF) {
+            return CompletableFuture.failedFuture(new MalformedBindingException("an AOR of " + name.length + " bytes"));
+        }
+        byte[] body = new byte[2 + name.length + change.length];
+        body[0] = (byte) (name.length >>> 8);
+        body[1] = (byte) name.length;
+        System.arraycopy(name, 0, body, 2, name.length);
+        System.arraycopy(change, 0, body, 2 + name.length, change.length);
+        return operation(new OpHeader(OpHeader.Op.UPDATE, Id.hash(aor), -1), RecordsBody.CHANGE_TYPE, body, false,
+                outcome -> new Updated(updated(aor, outcome), outcome.status() == 200));
+    }
+
+    /** The record an update's answer carries: a set, or the replica's copy of the record written. */
+    private static BindingSet updated(String aor, Outcome outcome) {
+        if (!RecordsBody.TYPE.equals(outcome.contentType())) {
+            return record(aor, outcome, "update");
+        }
+        var records = RecordsBody.decode(outcome.body());
+        return records.isEmpty() || records.get(0).isRemoved() ? BindingSet.absent(aor) : records.get(0).set();
+    }
+
     /** The binding set a get's 200 or a put's 412 carries; none means the AOR has no record. */
     private static BindingSet record(String aor, Outcome outcome, String what) {
         if (outcome.body().length == 0) {
@@ -177,7 +220,7 @@ public final class BryanDht implements Dht {
 
     @Override
     public Map<String, Long> metrics() {
-        var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.removes",
+        var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.updates", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
                 "bryan.places.refused", "bryan.refused",

@@ -50,7 +50,7 @@ final class BryanPeer {
         this.signature = host.signature();
         this.loop = host.loop();
         this.ring = new PeerRing(this);
-        this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan");
+        this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan", host.updater());
         this.membership = new Membership(table, store, settings.ring(), loop, ring, counters, "bryan");
         this.outbox = new Outbox(this);
     }

@@ -106,7 +106,8 @@ final class Handlers {
         return switch (op.op()) {
             case GET -> CompletableFuture.completedFuture(withRecord(peer, 200, "OK", store.read(op.key(), "")));
             case PUT -> put(peer, op, contentType, body, asker);
-            case REMOVE -> store.remove(op.key(), "", op.version(), asker).thenApply(w -> written(peer, w, false));
+            case REMOVE -> store.remove(op.key(), "", op.version(), asker).thenApply(w -> written(peer, w, op.op()));
+            case UPDATE -> update(peer, op, contentType, body, asker);
             case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
             case COPY, BATCH, HANDED -> throw new IllegalArgumentException(op.op() + " is not routed");
@@ -128,7 +129,25 @@ final class Handlers {
         if (!Id.hash(next.aor()).equals(op.key()) || next.version() != op.version()) {
             return done(peer, 400, "The body's AOR or version differs from DHT-Op");
         }
-        return peer.store().put(next, asker).thenApply(w -> written(peer, w, true));
+        return peer.store().put(next, asker).thenApply(w -> written(peer, w, op.op()));
+    }
+
+    /** @param asker the peer whose routed update this is (this peer for its own) */
+    private static CompletableFuture<Outcome> update(BryanPeer peer, OpHeader op, String contentType, byte[] body,
+                                                     NodeRef asker) {
+        if (!contentType.equals(RecordsBody.CHANGE_TYPE) || body.length < 2) {
+            return done(peer, 400, "An update needs a body of " + RecordsBody.CHANGE_TYPE);
+        }
+        int length = ((body[0] & 0xFF) << 8) | (body[1] & 0xFF);
+        if (body.length < 2 + length) {
+            return done(peer, 400, "Bad change body: the AOR is cut short");
+        }
+        String aor = new String(body, 2, length, java.nio.charset.StandardCharsets.UTF_8);
+        if (!Id.hash(aor).equals(op.key())) {
+            return done(peer, 400, "The change's AOR differs from DHT-Op");
+        }
+        byte[] change = java.util.Arrays.copyOfRange(body, 2 + length, body.length);
+        return peer.store().update(aor, change, asker).thenApply(w -> written(peer, w, op.op()));
     }
 
     /**
@@ -139,15 +158,19 @@ final class Handlers {
      * in a copy REGISTER of its own: with two peers, half of all copies. An answer lost on the way
      * fails the write at the asker, which then acknowledged nothing.
      */
-    private static Outcome written(BryanPeer peer, Write write, boolean put) {
+    private static Outcome written(BryanPeer peer, Write write, OpHeader.Op op) {
+        boolean put = op == OpHeader.Op.PUT;
         return switch (write.outcome()) {
             case STORED -> write.carried()
                     ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE,
                             RecordsBody.encode(List.of(write.record()), Integer.MAX_VALUE).get(0))
+                    : op == OpHeader.Op.UPDATE ? withRecord(peer, 200, "OK", write.record().set())
                     : Outcome.of(200, "OK", peer.self());
             case UNREPLICATED -> Outcome.of(503, "Replica Did Not Take The Copy", peer.self());
             case CONFLICT -> put ? withRecord(peer, 412, "Conditional Request Failed", write.current())
                     : Outcome.of(412, "Conditional Request Failed", peer.self());
+            case UNCHANGED -> withRecord(peer, 412, "Nothing To Change", write.current());
+            case MALFORMED -> Outcome.of(400, "Bad change", peer.self());
             case NOT_OWNER -> Outcome.of(480, "Ring repairing: not responsible", peer.self());
         };
     }

@@ -8,7 +8,7 @@ import org.p2psip.dht.ring.Id;
  * The DHT-Op header: what a peer REGISTER asks of the resource (or ring position) it names.
  * Absent on the draft's own peer registrations (join, refresh, leave). Immutable.
  * <pre>DHT-Op: get;key=RESOURCE-ID[;around=PEER-ID] | put;key=RESOURCE-ID;version=N
- *        | remove;key=RESOURCE-ID;version=N | find;key=ID | copy | batch</pre>
+ *        | remove;key=RESOURCE-ID;version=N | update;key=RESOURCE-ID | find;key=ID | copy | batch</pre>
  *
  * @param key     the resource-ID (SHA-1 of the AOR) or, for find, any ring position; null for copy and batch
  * @param version the compare-and-set version of put and remove; -1 otherwise
@@ -22,7 +22,7 @@ record OpHeader(Op op, Id key, long version, Id around) {
     private static final Pattern KEY = Pattern.compile("[0-9a-fA-F]{40}");
 
     enum Op {
-        GET, PUT, REMOVE, FIND, COPY, BATCH, HANDED;
+        GET, PUT, REMOVE, FIND, COPY, BATCH, HANDED, UPDATE;
 
         boolean routed() {
             return this != COPY && this != BATCH && this != HANDED;
@@ -30,7 +30,7 @@ record OpHeader(Op op, Id key, long version, Id around) {
 
         /** Whether it may travel in a batch: the users' operations, not the ring's own finds. */
         boolean batched() {
-            return this == GET || this == PUT || this == REMOVE;
+            return this == GET || this == PUT || this == REMOVE || this == UPDATE;
         }
 
         boolean versioned() {

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.p2psip.dht.Counters;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
@@ -46,15 +47,16 @@ final class PeerPlaces {
     /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<String, BryanPeer> byId = new HashMap<>();
+    private final Updater updater;
 
     /** A peer on a loop thread of its own. */
-    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters) {
-        this(link, settings, clock, counters, ownThread(link.address()));
+    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Updater updater) {
+        this(link, settings, clock, counters, ownThread(link.address()), updater);
     }
 
     /** A peer on {@code loop} (a simulation's, shared by many peers), which it never shuts down. */
     PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Loop loop) {
-        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }));
+        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }), Updater.NONE);
     }
 
     private record OwnLoop(Loop loop, Runnable stop) {
@@ -75,8 +77,10 @@ final class PeerPlaces {
         return new OwnLoop(new Loop(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
     }
 
-    private PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own) {
+    private PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own,
+                       Updater updater) {
         this.link = link;
+        this.updater = updater;
         this.settings = settings;
         this.counters = counters;
         this.signature = new Signature(settings.secret());
@@ -90,6 +94,11 @@ final class PeerPlaces {
             byId.put(id.toString(), place);
             memberships.add(place.membership());
         }
+    }
+
+    /** The rules every place applies to the changes it owns. */
+    Updater updater() {
+        return updater;
     }
 
     PeerLink link() {

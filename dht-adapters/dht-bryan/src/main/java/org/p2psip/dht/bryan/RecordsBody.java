@@ -27,6 +27,8 @@ final class RecordsBody {
     static final String TYPE = "application/vnd.p2psip.records";
     /** The body of get answers and put requests: one set in {@link BindingCodec}'s encoding. */
     static final String SET_TYPE = "application/vnd.p2psip.bindings";
+    /** The body of an update: the AOR (u16 length, UTF-8), then the change as its maker encoded it. */
+    static final String CHANGE_TYPE = "application/vnd.p2psip.change";
 
     private RecordsBody() {
     }

@@ -56,7 +56,7 @@ final class InProcessPeerNetwork implements AutoCloseable {
             return "ring";
         }
         return switch (OpHeader.parse(op.get(0)).op()) {
-            case GET, PUT, REMOVE, BATCH -> "operations";
+            case GET, PUT, REMOVE, UPDATE, BATCH -> "operations";
             case COPY -> "copies";
             case FIND, HANDED -> "ring";
         };

@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import org.p2psip.dht.contract.DhtContract;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ final class Peers implements AutoCloseable {
 
     /** A peer on {@code port} joining through {@code bootstrap} (empty: configured as the founder). */
     BryanDht add(int port, String bootstrap) {
-        BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock);
+        BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock, DhtContract.ADD_CONTACT);
         live.add(peer);
         return peer;
     }

@@ -18,6 +18,9 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.OverlaySettings;
@@ -38,10 +41,12 @@ public final class ChordDht implements Dht {
     /** The first place: the node as a single-place ring knows it. */
     private final ChordNode node;
     private final Counters counters;
+    private final boolean appliesChanges;
     private volatile boolean closed;
 
-    private ChordDht(NodePlaces places, Counters counters) {
+    private ChordDht(NodePlaces places, Counters counters, boolean appliesChanges) {
         this.places = places;
+        this.appliesChanges = appliesChanges;
         this.node = places.first();
         this.counters = counters;
     }
@@ -52,25 +57,35 @@ public final class ChordDht implements Dht {
      * without {@code p2psip.overlay.secret}. Returns once the socket is bound; operations fail with
      * UNREACHABLE until the node has joined ({@link #joined()}).
      */
-    public static ChordDht start(Config config, Clock clock) {
+    public static ChordDht start(Config config, Clock clock, Updater updater) {
         OverlaySettings overlay = OverlaySettings.from(config);
         TcpTransport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), overlay);
-        return start(transport, config, clock);
+        return start(transport, config, clock, updater);
+    }
+
+    /** {@link #start(Config, Clock, Updater)} for a node that applies no changes ({@link #update} refused). */
+    public static ChordDht start(Config config, Clock clock) {
+        return start(config, clock, Updater.NONE);
     }
 
     /**
      * Starts a node on {@code transport} (its address is the node's) and begins joining, as
-     * {@link #start(Config, Clock)} does with the configuration's bootstrap, members and
+     * {@link #start(Config, Clock, Updater)} does with the configuration's bootstrap, members and
      * {@link ChordOptions}; the transport's settings already hold the secret. The node owns the
      * transport from now on and closes it when it closes.
      */
-    public static ChordDht start(Transport transport, Config config, Clock clock) {
+    public static ChordDht start(Transport transport, Config config, Clock clock, Updater updater) {
         String configuredId = config.get(ChordOptions.NODE_ID);
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();
-        var places = new NodePlaces(transport, id, ChordSettings.from(config), clock, counters);
+        var places = new NodePlaces(transport, id, ChordSettings.from(config), clock, counters, updater);
         places.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP), NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
-        return new ChordDht(places, counters);
+        return new ChordDht(places, counters, updater != Updater.NONE);
+    }
+
+    /** {@link #start(Transport, Config, Clock, Updater)} for a node that applies no changes. */
+    public static ChordDht start(Transport transport, Config config, Clock clock) {
+        return start(transport, config, clock, Updater.NONE);
     }
 
     /** Completes when every place of the node has found its place on the ring (at once for a node alone with one place). */
@@ -130,6 +145,24 @@ public final class ChordDht implements Dht {
     }
 
     @Override
+    public boolean appliesChanges() {
+        return appliesChanges;
+    }
+
+    /** One request: the owner applies the change and answers the record written (OK) or found (UNCHANGED). */
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        counters.increment("chord.updates");
+        byte[] payload = new Wire.Writer().string(aor).blob(change).bytes();
+        return operation(aor, MessageType.UPDATE, payload, false, (status, body) -> switch (status) {
+            case MessageType.OK -> new Updated(record(aor, body), true);
+            case MessageType.UNCHANGED -> new Updated(record(aor, body), false);
+            default -> throw new MalformedBindingException(node.self() + ": the owner of " + aor
+                    + " could not read the change (status " + status + ")");
+        });
+    }
+
+    @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("chord.removes");
         byte[] payload = new Wire.Writer().string(aor).u64(version).bytes();
@@ -178,7 +211,7 @@ public final class ChordDht implements Dht {
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(node.transport().metrics());
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
-                "chord.gets", "chord.puts", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
+                "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
         all.put("chord.records", places.records());
         long ppm = places.rangePpm();
         all.put("chord.range.permille", ppm < 0 ? -1 : ppm / 1000);

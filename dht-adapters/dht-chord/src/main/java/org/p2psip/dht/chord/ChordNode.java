@@ -50,7 +50,7 @@ final class ChordNode implements RingMessages, RecordLink {
         this.counters = counters;
         this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors(), settings.places());
         this.loop = host.loop();
-        this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord");
+        this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord", host.updater());
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
         this.owner = new OwnerAnswers(store, counters);
     }
@@ -164,7 +164,7 @@ final class ChordNode implements RingMessages, RecordLink {
                 yield done(new byte[0]);
             }
             case MessageType.PING -> done(new byte[0]);
-            case MessageType.GET, MessageType.PUT, MessageType.REMOVE -> owner.handle(type, payload);
+            case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> owner.handle(type, payload);
             case MessageType.STORE -> {
                 store.merge(StoreMessage.read(payload));
                 yield done(new byte[0]);

@@ -28,6 +28,11 @@ final class MessageType {
     static final int LEAVING = 9;
     /** () -> (). "Everything of yours I held is with you now": the end of a fresh node's hand-over. */
     static final int HANDED = 10;
+    /**
+     * aor:str, change:blob -> status:u8, record:blob. The owner applies the change with its
+     * Updater: OK with the record written, UNCHANGED with the record as it stands.
+     */
+    static final int UPDATE = 11;
 
     /** Status of GET/PUT/REMOVE answers. */
     static final int OK = 0;
@@ -35,6 +40,10 @@ final class MessageType {
     static final int NOT_OWNER = 2;
     /** A write stored at the owner that a replica did not take: not acknowledged (it may still be read). */
     static final int UNREPLICATED = 3;
+    /** An UPDATE whose rules wrote nothing; the record as it stands follows. */
+    static final int UNCHANGED = 4;
+    /** An UPDATE the owner could not read: nothing written. */
+    static final int MALFORMED = 5;
 
     private MessageType() {
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
@@ -36,9 +37,11 @@ final class NodePlaces {
     /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<Id, ChordNode> byId = new HashMap<>();
+    private final Updater updater;
 
-    NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters) {
+    NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters, Updater updater) {
         this.transport = transport;
+        this.updater = updater;
         this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
         List<Id> ids = new ArrayList<>(Places.ids(transport.address(), settings.places()));
         ids.set(0, first);
@@ -54,6 +57,11 @@ final class NodePlaces {
 
     Transport transport() {
         return transport;
+    }
+
+    /** The rules every place applies to the changes it owns. */
+    Updater updater() {
+        return updater;
     }
 
     Loop loop() {

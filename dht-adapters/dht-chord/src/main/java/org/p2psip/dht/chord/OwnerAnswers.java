@@ -9,7 +9,7 @@ import org.p2psip.dht.ring.store.Store;
 import org.p2psip.dht.ring.store.Write;
 
 /**
- * The owner's answers to GET, PUT and REMOVE in Chord's wire format: status:u8, body:blob. The
+ * The owner's answers to GET, PUT, REMOVE and UPDATE in Chord's wire format: status:u8, body:blob. The
  * rules are the {@link Store}'s; this only reads the requests and writes the answers. Runs on the
  * node's loop.
  */
@@ -23,15 +23,19 @@ final class OwnerAnswers {
         this.counters = counters;
     }
 
-    /** Serves a GET, PUT or REMOVE payload, from a peer or from this node itself. */
+    /** Serves a GET, PUT, REMOVE or UPDATE payload, from a peer or from this node itself. */
     CompletableFuture<byte[]> handle(int type, byte[] payload) {
         var in = new Wire.Reader(payload);
         return switch (type) {
             case MessageType.GET -> get(in.string());
-            case MessageType.PUT -> store.put(BindingCodec.decode(in.blob()), null).thenApply(w -> answer(w, true));
+            case MessageType.PUT -> store.put(BindingCodec.decode(in.blob()), null).thenApply(w -> answer(w, MessageType.PUT));
+            case MessageType.UPDATE -> {
+                String aor = in.string();
+                yield store.update(aor, in.blob(), null).thenApply(w -> answer(w, MessageType.UPDATE));
+            }
             case MessageType.REMOVE -> {
                 String aor = in.string();
-                yield store.remove(Id.hash(aor), aor, in.u64(), null).thenApply(w -> answer(w, false));
+                yield store.remove(Id.hash(aor), aor, in.u64(), null).thenApply(w -> answer(w, MessageType.REMOVE));
             }
             default -> throw new IllegalArgumentException("not a storage message: " + type);
         };
@@ -48,14 +52,17 @@ final class OwnerAnswers {
 
     /**
      * A write's answer. A write some replica did not take is not acknowledged: a crash of the owner
-     * would lose it (the writer hears a failure and may try again). A refused put carries the record as a get would read it (CONFLICT), so that
-     * the writer can apply its change again at once; a refused remove carries nothing.
+     * would lose it (the writer hears a failure and may try again). A refused put carries the record
+     * as a get would read it (CONFLICT), so that the writer can apply its change again at once; a
+     * refused remove carries nothing. An update carries the record it wrote or found.
      */
-    private static byte[] answer(Write write, boolean put) {
+    private static byte[] answer(Write write, int type) {
         return switch (write.outcome()) {
-            case STORED -> encode(MessageType.OK, new byte[0]);
+            case STORED -> encode(MessageType.OK, type == MessageType.UPDATE ? body(write.record().set()) : new byte[0]);
             case UNREPLICATED -> encode(MessageType.UNREPLICATED, new byte[0]);
-            case CONFLICT -> encode(MessageType.CONFLICT, put ? body(write.current()) : new byte[0]);
+            case CONFLICT -> encode(MessageType.CONFLICT, type == MessageType.PUT ? body(write.current()) : new byte[0]);
+            case UNCHANGED -> encode(MessageType.UNCHANGED, body(write.current()));
+            case MALFORMED -> encode(MessageType.MALFORMED, new byte[0]);
             case NOT_OWNER -> encode(MessageType.NOT_OWNER, new byte[0]);
         };
     }

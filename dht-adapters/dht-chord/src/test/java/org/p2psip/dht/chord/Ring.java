@@ -1,5 +1,6 @@
 package org.p2psip.dht.chord;
 
+import org.p2psip.dht.contract.DhtContract;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Clock;
@@ -71,8 +72,8 @@ final class Ring implements AutoCloseable {
             config = config.with(NodeOptions.OVERLAY_BOOTSTRAP.name(), bootstrap);
         }
         ChordDht node = tcp
-                ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock)
-                : ChordDht.start(network.transport(address, OverlaySettings.from(config)), config, clock);
+                ? ChordDht.start(config.with(NodeOptions.OVERLAY_ADDRESS.name(), "127.0.0.1:0"), clock, DhtContract.ADD_CONTACT)
+                : ChordDht.start(network.transport(address, OverlaySettings.from(config)), config, clock, DhtContract.ADD_CONTACT);
         nodes.add(node);
         return node;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,9 @@ import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 
 /**
  * What every DHT backend must do, as one JUnit 5 suite. A backend's test extends it and
@@ -34,6 +38,24 @@ import org.p2psip.dht.DhtException;
  * node of the same overlay is reached ({@link #anotherNode}).
  */
 public abstract class DhtContract {
+
+    /**
+     * The rules a backend under test applies to changes ({@link Dht#update}), for its tests to
+     * build it with: a change is a contact URI in UTF-8, bound for an hour unless the AOR already
+     * has it (then nothing is written); an empty change cannot be read.
+     */
+    public static final Updater ADD_CONTACT = (current, change, now) -> {
+        if (change.length == 0) {
+            throw new MalformedBindingException("an empty change");
+        }
+        String contact = new String(change, StandardCharsets.UTF_8);
+        if (current.bindings().stream().anyMatch(b -> b.contact().equals(contact))) {
+            return null;
+        }
+        var next = new ArrayList<>(current.bindings());
+        next.add(new Binding(current.aor(), contact, now + 3_600_000, 1000, "call-" + contact, 1, List.of(), "", 0));
+        return current.next(next, Math.max(current.retainUntil(), now + 86_400_000));
+    };
 
     /** The clock every backend under test reads expiry from; tests move it instead of sleeping. */
     protected final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -278,6 +300,41 @@ public abstract class DhtContract {
                     ? CompletableFuture.<Void>completedFuture(null)
                     : addWithRetry(node, aor, contact));
         });
+    }
+
+    /**
+     * A backend that applies changes applies them where the record is, whichever node asks: each
+     * writes once, a change with nothing to change writes nothing and answers the record, one it
+     * cannot read fails and changes nothing, and concurrent changes through two nodes all land.
+     */
+    @Test
+    void anUpdateIsAppliedOnceWhereTheRecordIsWhicheverNodeAsks() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dht.appliesChanges(), "this backend applies no changes");
+        String aor = "sip:frank@example.com";
+        Updated first = await(other().update(aor, utf8("sip:frank@a")));
+        assertTrue(first.written(), "a change to an absent AOR writes");
+        assertEquals(1, first.record().version());
+        assertEquals(first.record(), await(dht.get(aor)), "what the update answered is what a get reads");
+        Updated again = await(dht.update(aor, utf8("sip:frank@a")));
+        assertFalse(again.written(), "a change with nothing to change writes nothing");
+        assertEquals(first.record(), again.record());
+        CompletableFuture<?>[] many = new CompletableFuture<?>[20];
+        for (int i = 0; i < many.length; i++) {
+            Dht via = i % 2 == 0 ? dht : other();
+            many[i] = via.update(aor, utf8("sip:frank@" + i)).toCompletableFuture();
+        }
+        await(CompletableFuture.allOf(many));
+        for (CompletableFuture<?> each : many) {
+            assertTrue(((Updated) each.join()).written(), "each concurrent change is applied, none lost to another");
+        }
+        assertThrows(AssertionError.class, () -> await(other().update(aor, new byte[0])), "an unreadable change fails");
+        BindingSet last = await(other().get(aor));
+        assertEquals(21, last.version(), "one version per write, and none for the unreadable change");
+        assertEquals(21, last.bindings().size());
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     protected Dht other() throws Exception {

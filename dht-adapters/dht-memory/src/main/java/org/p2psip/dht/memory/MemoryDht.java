@@ -16,6 +16,8 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 
 /**
  * Bindings in this node's own memory: nodes running it share nothing. For unit tests and single
@@ -29,9 +31,16 @@ public final class MemoryDht implements Dht {
     private final ScheduledExecutorService sweeper;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Counters counters = new Counters();
+    private final Updater updater;
 
     public MemoryDht(Clock clock, Duration sweepInterval) {
+        this(clock, sweepInterval, Updater.NONE);
+    }
+
+    /** A node that applies changes with {@code updater} ({@link #update}). */
+    public MemoryDht(Clock clock, Duration sweepInterval, Updater updater) {
         this.clock = clock;
+        this.updater = updater;
         this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "memory-dht-sweeper");
             t.setDaemon(true);
@@ -79,6 +88,33 @@ public final class MemoryDht implements Dht {
     }
 
     @Override
+    public boolean appliesChanges() {
+        return updater != Updater.NONE;
+    }
+
+    /** The change applied inside the map's atomic {@code compute}, as an owner applies it. */
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        if (closed.get()) {
+            return closedFailure();
+        }
+        counters.increment("memory.updates");
+        long now = clock.millis();
+        Updated[] result = {null};
+        try {
+            records.compute(aor, (key, current) -> {
+                BindingSet visible = visible(key, current, now);
+                BindingSet next = updater.apply(visible, change, now);
+                result[0] = new Updated(next == null ? visible : next.stored(), next != null);
+                return next == null ? current : next.stored();
+            });
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.completedFuture(result[0]);
+    }
+
+    @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         if (closed.get()) {
             return closedFailure();
@@ -102,7 +138,7 @@ public final class MemoryDht implements Dht {
 
     @Override
     public Map<String, Long> metrics() {
-        var metrics = counters.snapshot("memory.gets", "memory.puts", "memory.conflicts", "memory.swept");
+        var metrics = counters.snapshot("memory.gets", "memory.puts", "memory.updates", "memory.conflicts", "memory.swept");
         metrics.put("memory.records", (long) records.size());
         return metrics;
     }

@@ -15,7 +15,7 @@ class MemoryDhtTest extends DhtContract {
 
     @Override
     protected Dht createDht(Clock clock) {
-        return new MemoryDht(clock, Duration.ofHours(1));
+        return new MemoryDht(clock, Duration.ofHours(1), ADD_CONTACT);
     }
 
     @Test

@@ -75,6 +75,14 @@ public sealed interface Message {
     record Swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) implements Keyed {
     }
 
+    /**
+     * A change to an AOR's versioned record, which the root applies with its {@link
+     * org.p2psip.dht.Updater}; answered by {@link Outcome}: done, or not (nothing to change),
+     * with the record as it then stands either way.
+     */
+    record Apply(Id key, String aor, byte[] change, byte[] secret) implements Keyed {
+    }
+
     /** Compare-and-remove of a versioned record. */
     record Forget(Id key, long version, byte[] secret) implements Keyed {
     }
@@ -89,8 +97,9 @@ public sealed interface Message {
     }
 
     /**
-     * Whether a Swap or Forget was done; when a Swap was not, {@code current} is the live value
-     * that refused it (empty for none), so that the writer can apply its change again at once.
+     * Whether a Swap, Apply or Forget was done; when a Swap was not, {@code current} is the live
+     * value that refused it (empty for none), so that the writer can apply its change again at
+     * once. An Apply's {@code current} is the value it wrote, or the live one it left.
      */
     record Outcome(boolean ok, byte[] current) implements Message {
     }

@@ -120,6 +120,12 @@ public final class MessageCodec {
             bytes(out, s.value());
             out.writeLong(s.expiresAt());
             bytes(out, s.secret());
+        } else if (m instanceof Apply a) {
+            out.writeByte(20);
+            id(out, a.key());
+            string(out, a.aor());
+            bytes(out, a.change());
+            bytes(out, a.secret());
         } else if (m instanceof Forget f) {
             out.writeByte(12);
             id(out, f.key());
@@ -175,6 +181,7 @@ public final class MessageCodec {
             case 16 -> new Values(found(in), bytes(in));
             case 17 -> new Removed(ValueStore.Removal.values()[in.readUnsignedByte()]);
             case 18 -> new Redirect(hop(in));
+            case 20 -> new Apply(id(in), string(in), bytes(in), bytes(in));
             case 19 -> new Failure(DhtException.Reason.values()[in.readUnsignedByte()], string(in));
             default -> throw new MalformedMessageException("unknown message type " + type);
         };

@@ -1,13 +1,12 @@
 package org.p2psip.dht.ring.store;
 
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Predicate;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
+import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
 import org.p2psip.dht.ring.NodeRef;
@@ -15,7 +14,8 @@ import org.p2psip.dht.ring.RingSettings;
 import org.p2psip.dht.ring.RoutingTable;
 
 /**
- * The records one node holds, as owner or replica, and the owner's side of get, put and remove.
+ * The records one node holds, as owner or replica ({@link PackedRecords}: each as bytes, decoded
+ * when read), and the owner's side of get, put, update and remove.
  * The owner serialises the writes of its keys simply by running on one loop: a put's version
  * check and store happen in one step. It then copies the record to its first r successors
  * ({@link Replicas}) and reports whether they took it. Copies received are merged by stamp;
@@ -29,16 +29,27 @@ public final class Store {
     private final Clock clock;
     private final Counters counters;
     private final String prefix;
-    private final Map<Id, Record> records = new HashMap<>();
+    private final Updater updater;
+    private final PackedRecords records = new PackedRecords();
     private final Copies copies;
     private final Replicas replicas;
     private final ReplicaUpkeep upkeep;
     private volatile int size;
+    /** Slots the sweep walks in one loop task. */
+    private static final int SWEEP_SLICE = 1 << 16;
+    /** The next slot the sweep walks, or -1 when no sweep is walking. */
+    private int sweeping = -1;
+    private final Loop loop;
 
-    /** @param prefix the backend's name, before every counter this store keeps ("chord", "bryan") */
+    /**
+     * @param prefix  the backend's name, before every counter this store keeps ("chord", "bryan")
+     * @param updater the rules this node applies to changes it owns ({@link #update})
+     */
     public Store(RoutingTable table, RingSettings settings, RecordLink link, Loop loop, Clock clock, Counters counters,
-                 String prefix) {
+                 String prefix, Updater updater) {
         this.table = table;
+        this.updater = updater;
+        this.loop = loop;
         this.settings = settings;
         this.clock = clock;
         this.counters = counters;
@@ -55,7 +66,8 @@ public final class Store {
 
     /** The record of {@code key} this node holds, or null. */
     public Record record(Id key) {
-        return records.get(key);
+        byte[] held = records.get(key);
+        return held == null ? null : PackedRecord.unpack(held);
     }
 
     /** Whether this node owns {@code key} now (and so may answer for it). */
@@ -66,8 +78,7 @@ public final class Store {
     /** The set a get of {@code aor} (whose key is {@code key}) reads here: absent when none is live. */
     public BindingSet read(Id key, String aor) {
         counters.increment(prefix + ".owner.gets");
-        Record held = records.get(key);
-        return held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+        return visible(records.get(key), aor);
     }
 
     /**
@@ -81,10 +92,43 @@ public final class Store {
         if (!table.owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        Record held = records.get(key);
-        BindingSet current = visible(held, next.aor());
-        if (current.version() != next.version()) {
-            return CompletableFuture.completedFuture(Write.conflict(current));
+        byte[] held = records.get(key);
+        long now = clock.millis();
+        long version = held != null && PackedRecord.visibleAt(held, now) ? PackedRecord.version(held) : 0;
+        if (version != next.version()) {
+            return CompletableFuture.completedFuture(Write.conflict(visible(held, next.aor())));
+        }
+        return write(Record.of(next.stored(), stampAfter(held)), asker);
+    }
+
+    /**
+     * Applies a change to {@code aor}'s set with this node's {@link Updater}, as one step on the
+     * loop: what a put is, without the writer having read first. UNCHANGED, with the set as it
+     * stands, when the rules write nothing; MALFORMED when the change cannot be read.
+     *
+     * @param asker the node whose routed change this is; null for this node's own
+     */
+    public CompletableFuture<Write> update(String aor, byte[] change, NodeRef asker) {
+        counters.increment(prefix + ".owner.updates");
+        Id key = Id.hash(aor);
+        if (!table.owns(key)) {
+            return CompletableFuture.completedFuture(Write.notOwner());
+        }
+        byte[] held = records.get(key);
+        BindingSet current = visible(held, aor);
+        BindingSet next;
+        try {
+            next = updater.apply(current, change, clock.millis());
+        } catch (MalformedBindingException e) {
+            counters.increment(prefix + ".updates.malformed");
+            return CompletableFuture.completedFuture(Write.malformed());
+        }
+        if (next == null) {
+            return CompletableFuture.completedFuture(Write.unchanged(current));
+        }
+        if (!next.aor().equals(aor) || next.version() != current.version()) {
+            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
+                    + " for " + aor + " version " + current.version());
         }
         return write(Record.of(next.stored(), stampAfter(held)), asker);
     }
@@ -95,21 +139,24 @@ public final class Store {
         if (!table.owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        Record held = records.get(key);
+        byte[] held = records.get(key);
         BindingSet current = visible(held, aor);
         if (!current.exists() || current.version() != version) {
             return CompletableFuture.completedFuture(Write.conflict(current));
         }
         long until = clock.millis() + settings.tombstoneRetention().toMillis();
-        return write(Record.removed(held.aor(), stampAfter(held), until), asker);
+        return write(Record.removed(current.aor(), stampAfter(held), until), asker);
     }
 
-    private BindingSet visible(Record held, String aor) {
-        return held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+    /** What a reader sees of a held record: absent when none, removed or past retention, else the live bindings. */
+    private BindingSet visible(byte[] held, String aor) {
+        long now = clock.millis();
+        return held == null || !PackedRecord.visibleAt(held, now) ? BindingSet.absent(aor)
+                : PackedRecord.unpack(held).visibleAt(now);
     }
 
-    private static long stampAfter(Record held) {
-        return held == null ? 1 : held.stamp() + 1;
+    private static long stampAfter(byte[] held) {
+        return held == null ? 1 : PackedRecord.stamp(held) + 1;
     }
 
     /**
@@ -119,7 +166,7 @@ public final class Store {
      * UNREPLICATED: stored here (it may be read) but not to be acknowledged.
      */
     private CompletableFuture<Write> write(Record record, NodeRef asker) {
-        records.put(record.key(), record);
+        records.put(PackedRecord.pack(record));
         size = records.size();
         List<NodeRef> targets = replicaTargets();
         boolean carried = asker != null && !asker.equals(table.self()) && targets.contains(asker);
@@ -138,7 +185,10 @@ public final class Store {
     /** Keeps each received copy that is newer than what this node holds. */
     public void merge(List<Record> received) {
         for (Record copy : received) {
-            records.merge(copy.key(), copy, (held, newer) -> newer.stamp() > held.stamp() ? newer : held);
+            byte[] held = records.get(copy.key());
+            if (held == null || copy.stamp() > PackedRecord.stamp(held)) {
+                records.put(PackedRecord.pack(copy));
+            }
         }
         size = records.size();
     }
@@ -171,7 +221,7 @@ public final class Store {
 
     /** The records this node owns now: what its replicas must hold. */
     List<Record> owned() {
-        return held(r -> table.owns(r.key()));
+        return records.matching(table::owns);
     }
 
     NodeRef predecessor() {
@@ -180,24 +230,36 @@ public final class Store {
 
     /** Hands the records whose keys lie in (from, to] to {@code to}, which now owns them; true when all arrived. */
     public CompletableFuture<Boolean> handOver(Id from, NodeRef to) {
-        return copies.to(List.of(to), held(r -> r.key().inHalfOpen(from, to.id())));
+        return copies.to(List.of(to), records.matching(key -> key.inHalfOpen(from, to.id())));
     }
 
     /** Hands every record to {@code to}: a leaving node's last act, a rejoining node's first. */
     public CompletableFuture<Boolean> handOverAll(NodeRef to) {
-        return copies.to(List.of(to), held(r -> true));
+        return copies.to(List.of(to), records.matching(key -> true));
     }
 
-    /** Forgets the records whose retention has passed. */
+    /**
+     * Forgets the records whose retention has passed, a slice of the table per loop task: a node
+     * holding millions of records would otherwise stop its loop for the whole walk (about 150 ms
+     * for seven million). A sweep asked for while one is walking is not started twice.
+     */
     public void sweep() {
-        long now = clock.millis();
-        int before = records.size();
-        records.values().removeIf(r -> r.forgettableAt(now));
-        size = records.size();
-        counters.add(prefix + ".swept", before - records.size());
+        if (sweeping < 0) {
+            sweeping = 0;
+            sweepSlice();
+        }
     }
 
-    private List<Record> held(Predicate<Record> which) {
-        return records.values().stream().filter(which).toList();
+    private void sweepSlice() {
+        long now = clock.millis();
+        int swept = records.removeIf(sweeping, sweeping + SWEEP_SLICE, r -> PackedRecord.forgettableAt(r, now));
+        size = records.size();
+        counters.add(prefix + ".swept", swept);
+        sweeping += SWEEP_SLICE;
+        if (sweeping < records.slots()) {
+            loop.execute(this::sweepSlice);
+        } else {
+            sweeping = -1;
+        }
     }
 }

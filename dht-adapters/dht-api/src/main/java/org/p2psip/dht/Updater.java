@@ -1,0 +1,30 @@
+package org.p2psip.dht;
+
+/**
+ * The registrar's rules as the node that stores an AOR runs them: from the record as stored and a
+ * change (a REGISTER, encoded by whoever made it), the record to store next. A backend whose owner
+ * applies changes ({@link Dht#update}) is given one when it is built, and runs it where the record
+ * lives, so that a change costs one round trip whatever the record holds: a refresh reads nothing
+ * first. Must be a pure function of its arguments (every node runs the same one) and cheap: it runs
+ * on the owner's storage thread or loop.
+ */
+@FunctionalInterface
+public interface Updater {
+
+    /** For a backend built without rules: every change is refused as malformed. */
+    Updater NONE = (current, change, now) -> {
+        throw new MalformedBindingException("this node applies no changes");
+    };
+
+    /**
+     * The set to store in place of {@code current}, carrying {@code current}'s version (as
+     * {@link BindingSet#next} makes it), or null when the change writes nothing: refused, or
+     * nothing to change.
+     *
+     * @param current the AOR's live record as stored now ({@link BindingSet#absent} when none)
+     * @param change  the change as its maker encoded it
+     * @param now     the owner's clock, milliseconds since the epoch
+     * @throws MalformedBindingException when {@code change} cannot be read; nothing is written
+     */
+    BindingSet apply(BindingSet current, byte[] change, long now);
+}
