@@ -52,6 +52,9 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     parser.add_argument("--register-rate", type=int, default=defaults.register_rate,
                         help="REGISTER/s each node is meant to carry; sizes the heap when --heap is not given "
                              "(deploy/README.md, \"The JVM of a node\")")
+    parser.add_argument("--users-expected", type=int, default=defaults.users_expected,
+                        help="users the deployment keeps registered; sizes the heap for their records when --heap "
+                             "is not given (deploy/README.md, \"Sizing\")")
     parser.add_argument("--young", default=defaults.young, help="G1 young generation -Xmn (default half the heap)")
     parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
                         help=f"overlay port = SIP port + this (default {defaults.overlay_offset})")
@@ -113,7 +116,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
         settings.setdefault("p2psip.auth.users-file", str(users.users_file(args.run_dir.resolve())))
     return nodes.UpOptions(dht=args.dht, nodes=args.nodes, base_port=args.base_port, address=args.address,
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
-                           heap=args.heap, register_rate=args.register_rate, young=args.young,
+                           heap=args.heap, register_rate=args.register_rate, users_expected=args.users_expected, young=args.young,
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,

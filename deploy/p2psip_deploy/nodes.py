@@ -27,6 +27,7 @@ class UpOptions:
     sip_threads: int = 8
     heap: str = ""                  # empty: heap_for(register_rate), 1g without a rate
     register_rate: int = 0          # REGISTER/s a node is meant to carry; sizes the heap
+    users_expected: int = 0         # users the deployment keeps registered; sizes the heap for their records
     young: str = ""                 # empty: half the heap
     overlay_offset: int = 1000
     tls: bool = False               # SIP over TLS on every node (and the front), keys made per deployment
@@ -305,6 +306,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             **(tls_properties(stores, f"node-{i}", options.overlay_tls) if stores else {}),
             **METRICS_PROPERTIES,
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
+            **sizing_properties(options),
             **{key: expand(value, host) for key, value in options.settings.items()},
         }
         specs.append(nodefolder.NodeSpec(i, folder, address[i], options.base_port + i,
@@ -358,6 +360,13 @@ BASE_HEAP_MB = 512                  # the container, the application and a modes
 TRANSACTION_KB = 2                  # a finished REGISTER's server transaction (measured 1.7 KB)...
 TIMER_J_T1 = 64                     # ...kept until Timer J, 64 x T1 over UDP
 OLD_GENERATION_HEADROOM = 3         # G1 collects calmly with its old generation a third live
+COPIES = 3                          # a record's owner and its 2 replicas (p2psip.<dht>.replicas)
+RECORD_BYTES = {                    # one record held on a node's heap, by backend (deploy/README.md, "Sizing")
+    "chord": 350, "bryan": 350,     # packed: a phone's binding with outbound and a Path (295 B) and its slot
+    "memory": 1100, "hazelcast": 1100,   # objects: the set, its binding, their strings (500 B for SIPp's) and map
+    "bamboo": 100,                  # on disk in JE; its cache keeps about this per record to read in one seek
+}
+RECORDS_HEADROOM = 1.5              # the old generation holds the records with room to collect calmly
 
 
 def heap_for(options: UpOptions) -> str:
@@ -367,11 +376,46 @@ def heap_for(options: UpOptions) -> str:
     collections). deploy/README.md, "The JVM of a node", has the figures."""
     if options.heap:
         return options.heap
+    return f"{_round_up(_working_mb(options) + RECORDS_HEADROOM * records_mb(options))}m"
+
+
+def _working_mb(options: UpOptions) -> int:
+    """The heap a node needs apart from the records it holds: the container and the transactions of
+    --register-rate."""
     if options.register_rate <= 0:
-        return f"{DEFAULT_HEAP_MB}m"
+        return DEFAULT_HEAP_MB
     transactions_mb = options.register_rate * TIMER_J_T1 * options.t1_ms / 1000 * TRANSACTION_KB / 1024
     needed = BASE_HEAP_MB + 2 * OLD_GENERATION_HEADROOM * transactions_mb  # x2: the old generation is half
-    return f"{max(DEFAULT_HEAP_MB, -(-int(needed) // 256) * 256)}m"
+    return max(DEFAULT_HEAP_MB, _round_up(needed))
+
+
+def records_mb(options: UpOptions) -> float:
+    """What the records of --users-expected take on one node's heap: each user's record on COPIES
+    nodes, spread evenly over the deployment's nodes."""
+    per_node = options.users_expected * min(COPIES, options.nodes) / max(options.nodes, 1)
+    return per_node * RECORD_BYTES.get(options.dht, max(RECORD_BYTES.values())) / (1 << 20)
+
+
+def sizing_properties(options: UpOptions) -> dict:
+    """With --users-expected on bamboo, the JE cache the records need (records_mb); the heap_for
+    the node already counts it."""
+    if options.dht != "bamboo" or options.users_expected <= 0:
+        return {}
+    return {"p2psip.bamboo.je.cache.bytes": str(max(64 << 20, int(records_mb(options) * (1 << 20))))}
+
+
+def young_for(options: UpOptions) -> str:
+    """--young as given; else half the heap, or with --users-expected half of what is not the
+    records' (they live long: a young generation sized on them would only slow each collection)."""
+    if options.young:
+        return options.young
+    if options.users_expected > 0 and not options.heap:
+        return f"{_working_mb(options) // 2}m"
+    return _half(heap_for(options))
+
+
+def _round_up(mb: float) -> int:
+    return -(-int(mb) // 256) * 256
 
 
 def memory_flags(options: UpOptions) -> list[str]:
@@ -380,7 +424,7 @@ def memory_flags(options: UpOptions) -> list[str]:
     the container's UDP reader the node stayed up but never answered again (seen in OverloadIT
     with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle."""
     heap = heap_for(options)
-    young = options.young or _half(heap)
+    young = young_for(options)
     return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError"]
 
 

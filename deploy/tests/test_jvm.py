@@ -1,6 +1,8 @@
 """The JVM flags of a node, run in a real JVM."""
 import subprocess
 
+import pytest
+
 from p2psip_deploy import nodes
 
 # A thread other than main runs out of heap while main would wait a minute: as with the
@@ -58,3 +60,25 @@ def test_a_longer_t1_keeps_transactions_longer_and_needs_more_heap(tmp_path):
 
 def test_a_given_heap_wins_over_the_rate(tmp_path):
     assert nodes.heap_for(nodes.UpOptions(register_rate=8000, heap="768m", run_dir=tmp_path)) == "768m"
+
+
+def test_users_expected_adds_each_nodes_share_of_their_records_to_the_heap():
+    options = nodes.UpOptions(dht="chord", nodes=4, users_expected=10_000_000)
+    # 10M users x 3 copies / 4 nodes = 7.5M records of 350 B, 1.5 times over, plus the 1 GiB working heap
+    assert nodes.records_mb(options) == pytest.approx(7_500_000 * 350 / (1 << 20))
+    assert nodes.heap_for(options) == "4864m"
+    assert nodes.young_for(options) == "512m", "records live long: the young generation stays at half the rest"
+    assert "-Xmx4864m" in nodes.memory_flags(options) and "-Xmn512m" in nodes.memory_flags(options)
+
+
+def test_users_expected_on_bamboo_sizes_its_je_cache_not_a_heap_of_records():
+    options = nodes.UpOptions(dht="bamboo", nodes=4, users_expected=10_000_000)
+    cache = int(nodes.sizing_properties(options)["p2psip.bamboo.je.cache.bytes"])
+    assert cache == int(7_500_000 * 100)
+    assert nodes.heap_for(options) == "2304m"
+    assert nodes.sizing_properties(nodes.UpOptions(dht="chord", users_expected=1000)) == {}
+
+
+def test_fewer_nodes_than_copies_hold_every_record_once_each():
+    one = nodes.UpOptions(dht="chord", nodes=1, users_expected=1_000_000)
+    assert nodes.records_mb(one) == pytest.approx(1_000_000 * 350 / (1 << 20))
