@@ -24,7 +24,7 @@ public class HazelcastSipServlet extends P2PSipServlet {
 
     @Override
     protected Dht createDht(Config config, Clock clock, Updater updater) {
-        return HazelcastDht.start(config, clock);
+        return HazelcastDht.start(config, clock, updater);
     }
 
     @Override

@@ -23,6 +23,8 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
+import org.p2psip.dht.Updated;
+import org.p2psip.dht.Updater;
 
 /**
  * The Dht service on an embedded Hazelcast member: each AOR is one entry of an {@code IMap}, its
@@ -49,9 +51,11 @@ public final class HazelcastDht implements Dht {
     private final Deadlines deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Counters counters = new Counters();
+    private final Updater updater;
 
-    HazelcastDht(HazelcastInstance member, Config node, Clock clock) {
+    HazelcastDht(HazelcastInstance member, Config node, Clock clock, Updater updater) {
         this.member = member;
+        this.updater = updater;
         this.map = member.getMap(node.get(HazelcastOptions.MAP));
         this.clock = clock;
         String threads = "p2psip-hazelcast-" + member.getName();
@@ -66,10 +70,15 @@ public final class HazelcastDht implements Dht {
      *
      * @throws IllegalArgumentException if the overlay secret is empty or an address is malformed
      */
-    public static HazelcastDht start(Config node, Clock clock) {
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.from(node));
+    public static HazelcastDht start(Config node, Clock clock, Updater updater) {
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.from(node, updater));
         settle(member, node.get(HazelcastOptions.JOIN_TIMEOUT));
-        return new HazelcastDht(member, node, clock);
+        return new HazelcastDht(member, node, clock, updater);
+    }
+
+    /** {@link #start(Config, Clock, Updater)} for a member that applies no changes ({@link #update} refused). */
+    public static HazelcastDht start(Config node, Clock clock) {
+        return start(node, clock, Updater.NONE);
     }
 
     /**
@@ -113,6 +122,22 @@ public final class HazelcastDht implements Dht {
     }
 
     @Override
+    public boolean appliesChanges() {
+        return updater != Updater.NONE;
+    }
+
+    /** One entry-processor call: the partition's owner applies the change with its rules ({@link ApplyChange}). */
+    @Override
+    public CompletionStage<Updated> update(String aor, byte[] change) {
+        counters.increment("hazelcast.updates");
+        long now = clock.millis();
+        return call("update", aor, () -> map.submitToKey(aor, new ApplyChange(updater, aor, change, now)), answer -> {
+            byte[] record = java.util.Arrays.copyOfRange(answer, 1, answer.length);
+            return new Updated(StoredRecord.readAt(aor, record.length == 0 ? null : record, now), answer[0] == 1);
+        });
+    }
+
+    @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("hazelcast.removes");
         return call("remove", aor, () -> map.submitToKey(aor, new CompareAndRemove(version, clock.millis())), this::counted);
@@ -135,7 +160,7 @@ public final class HazelcastDht implements Dht {
      */
     @Override
     public Map<String, Long> metrics() {
-        var metrics = counters.snapshot("hazelcast.gets", "hazelcast.puts", "hazelcast.removes", "hazelcast.conflicts",
+        var metrics = counters.snapshot("hazelcast.gets", "hazelcast.puts", "hazelcast.updates", "hazelcast.removes", "hazelcast.conflicts",
                 "hazelcast.failures");
         if (member.getLifecycleService().isRunning()) {
             LocalMapStats local = map.getLocalMapStats();

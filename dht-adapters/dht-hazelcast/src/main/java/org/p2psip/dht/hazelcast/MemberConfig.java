@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Updater;
 import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 
@@ -23,12 +24,17 @@ final class MemberConfig {
     }
 
     static com.hazelcast.config.Config from(Config node) {
+        return from(node, Updater.NONE);
+    }
+
+    /** @param updater the rules this member applies to the changes of the partitions it owns */
+    static com.hazelcast.config.Config from(Config node, Updater updater) {
         HostPort self = HostPort.from(node, NodeOptions.OVERLAY_ADDRESS);
         var member = new com.hazelcast.config.Config();
         member.setClusterName(ClusterName.derive(node.get(HazelcastOptions.CLUSTER_NAME), node.get(NodeOptions.OVERLAY_SECRET)));
         // Tomcat gives a webapp its own class loader; Hazelcast must resolve this module's classes through it.
         member.setClassLoader(MemberConfig.class.getClassLoader());
-        member.getSerializationConfig().addDataSerializableFactory(Processors.FACTORY_ID, new Processors());
+        member.getSerializationConfig().addDataSerializableFactory(Processors.FACTORY_ID, new Processors(updater));
         member.getJetConfig().setEnabled(false);
         network(member.getNetworkConfig(), self, node);
         member.addMapConfig(map(node));

@@ -1,5 +1,6 @@
 package org.p2psip.dht.hazelcast;
 
+import org.p2psip.dht.Updater;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
@@ -14,12 +15,23 @@ final class Processors implements DataSerializableFactory {
     static final int FACTORY_ID = 0x50325053; // "P2PS"
     static final int COMPARE_AND_SET = 1;
     static final int COMPARE_AND_REMOVE = 2;
+    static final int APPLY_CHANGE = 3;
+    static final int SET_STORED = 4;
+
+    private final Updater updater;
+
+    /** @param updater the member's rules, for the changes it applies as a partition's owner */
+    Processors(Updater updater) {
+        this.updater = updater;
+    }
 
     @Override
     public IdentifiedDataSerializable create(int classId) {
         return switch (classId) {
             case COMPARE_AND_SET -> new CompareAndSet();
             case COMPARE_AND_REMOVE -> new CompareAndRemove();
+            case APPLY_CHANGE -> new ApplyChange(updater);
+            case SET_STORED -> new ApplyChange.SetStored();
             default -> null; // Hazelcast reports an unknown class id itself
         };
     }

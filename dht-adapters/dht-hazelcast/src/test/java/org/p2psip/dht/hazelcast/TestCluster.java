@@ -1,5 +1,6 @@
 package org.p2psip.dht.hazelcast;
 
+import org.p2psip.dht.contract.DhtContract;
 import com.hazelcast.cluster.Address;
 import java.time.Clock;
 import org.p2psip.config.Config;
@@ -24,7 +25,7 @@ final class TestCluster {
     }
 
     static HazelcastDht start(String secret, String members, Clock clock) {
-        return HazelcastDht.start(node(secret, members), clock);
+        return HazelcastDht.start(node(secret, members), clock, DhtContract.ADD_CONTACT);
     }
 
     /** The {@code host:port} another member lists to join {@code dht}'s member. */
