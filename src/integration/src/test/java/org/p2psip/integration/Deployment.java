@@ -42,7 +42,8 @@ final class Deployment implements AutoCloseable {
      * requests in 20 s, and they then missed DHT deadlines at 200 REGISTER/s through the front;
      * C1 alone warms in a few seconds and carries far more than the tests offer), and the
      * intake's overload rules loosened so that slow nodes answer slowly rather than refuse.
-     * ReadinessIT and AvalancheIT run the defaults, OverloadIT all but the warm-up.
+     * ReadinessIT and AvalancheIT run the defaults, OverloadIT all but the warm-up, RefreshIT (minutes
+     * of load) the optimising compiler.
      */
     private final Map<String, String> settings = new LinkedHashMap<>(Map.of(
             "p2psip.warmup.requests", "2000",
@@ -104,6 +105,12 @@ final class Deployment implements AutoCloseable {
     Deployment withDefaults() {
         settings.clear();
         jvmArgs.clear();
+        return this;
+    }
+
+    /** Starts the nodes without a JVM argument they start with here, such as the first-tier compiler alone (call before {@link #up()}). */
+    Deployment withoutJvmArg(String arg) {
+        jvmArgs.remove(arg);
         return this;
     }
 
