@@ -118,7 +118,8 @@ class Call(Workload):
         # A 180 that a multi-threaded proxy forwards after the 200 must not fail the call: SIPp then
         # keeps the call going instead of aborting it. A wrong final answer still fails it, on the
         # receive timeout, since the 200 it waits for never comes.
-        return ["-s", CALLEE, "-key", "domain", DOMAIN, "-key", "callee_domain", DOMAIN,
+        # uac.xml calls the user of each line of its injection file: here always the one callee
+        return [*sipprun.callee_args([CALLEE], folder), "-key", "domain", DOMAIN, "-key", "callee_domain", DOMAIN,
                 "-key", "caller", f"caller{instance}",
                 "-d", str(HOLD_MS), "-default_behaviors", "all,-abortunexp"]
 
