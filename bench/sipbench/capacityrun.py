@@ -26,9 +26,9 @@ from .capacity import NodeMemory, Pace, Population, Result
 from .deploy import Deployment, dht_of
 from .experiments import KAMAILIO, Measurement
 from .kamailio import Capacity, Kamailio
-from .procs import Processes
+from .procs import Processes, wait_until
 from .runner import ProgressLine, Runner, Settings, node_arguments
-from .scraper import records_held
+from .scraper import records_held, shedding
 from .sipp import (HOLD_MS, REPO, SCENARIOS, Aors, Callee, Registration, StepRunner, Target, base_command, check_ran,
                    stats_options)
 
@@ -38,6 +38,14 @@ CALL = SCENARIOS / "call" / "uac.xml"
 REFRESH_WORKLOAD, FIRST_WORKLOAD = "capacity-refresh", "capacity-first"
 # How long a node's restart may take (deploy/p2psip restart's own default is 300 s: it warms up first).
 RESTART_WAIT_S = 330.0
+# How long a search waits for the nodes to stop shedding after the one before it.
+SETTLE_S = 120.0
+# SIPp runs of a wave of the load at least, round the targets: a run's start and end cost a good part of a
+# second, so one target (Kamailio) gets several buckets at once.
+WAVE_RUNS = 4
+# How long `up` waits for the nodes (its --timeout; its default 300 s): four JVMs warming up together on
+# two cores each take up to their warm-up bound (3 min), and a machine busy with other work took longer.
+UP_TIMEOUT_S = 600
 
 
 def rate_args(per_second: float) -> list[str]:
@@ -110,7 +118,8 @@ class Batch:
                 tick(time.monotonic() - self.started)
             if progress:
                 progress(rate, self.counts(), time.monotonic() - self.started)
-            time.sleep(0.5)
+            # short runs (a wave of the load) end within a second: look often at first
+            time.sleep(min(0.5, 0.05 + (time.monotonic() - self.started) / 10))
         seconds = time.monotonic() - self.started
         offered = 0.0
         for launch, process in self.running:
@@ -188,8 +197,8 @@ class CapacityRunner:
 
     def _waves(self, label: str, population: Population, targets: list[Target], pending: list[int], pace: Pace,
                contact: str, query: bool, answered) -> int:
-        """Sends `pending` users (REGISTERs, or queries) in waves of one bucket per target at the pace's
-        rate, the pace adjusted after each wave; users not answered 200 go again in the next pass, at most
+        """Sends `pending` users (REGISTERs, or queries) in waves of a bucket per target (WAVE_RUNS buckets at
+        least, round the targets) at the pace's rate, the pace adjusted after each wave; users not answered 200 go again in the next pass, at most
         MAX_ROUNDS passes. `answered(got)` takes each wave's {user: bindings listed (queries) or 1}.
         Returns the passes it took."""
         passes = 0
@@ -197,8 +206,9 @@ class CapacityRunner:
             passes += 1
             runs = capacity.runs_of(population, pending)
             failed: list[int] = []
-            for first in range(0, len(runs), len(targets)):
-                wave = runs[first:first + len(targets)]
+            per_wave = max(len(targets), WAVE_RUNS)
+            for first in range(0, len(runs), per_wave):
+                wave = runs[first:first + per_wave]
                 batch = self._batch(label)
                 batch.folder.mkdir(parents=True, exist_ok=True)
                 launches = []
@@ -288,7 +298,8 @@ class CapacityRunner:
         self.progress.end(f"capacity: {backend}, {nodes} node(s) with heap {heap}, {users:,} users")
         self._deployment = Deployment(self.work / "deploy-run", folder / "deploy.log", dht_of(backend), nodes,
                                       self.settings.base_port, "p2psip", self.settings.t1_ms, heap,
-                                      node_arguments(self.settings, backend), [], self.settings.netns,
+                                      node_arguments(self.settings, backend) + ["--timeout", str(UP_TIMEOUT_S)], [],
+                                      self.settings.netns,
                                       young=self.settings.young, sip_threads=self.settings.sip_threads)
         self._deployment.start()
         local = self._deployment.local_address
@@ -430,10 +441,20 @@ class CapacityRunner:
                 (REFRESH_WORKLOAD, RefreshSteps(self, population, contact, folder / "refresh-search"), population),
                 (FIRST_WORKLOAD, StepRunner(self.processes, folder / "first-search", self.settings.timing,
                                             self.settings.criteria), Registration(Aors()))):
+            self._settle(backend)
             measurement = Measurement(workload, backend, nodes, "spread")
             outcome = self.runner.search_on(self._deployment, measurement, targets, load, steps)
             rates.append(outcome.best.rate if outcome.best else 0)
         return rates[0], rates[1]
+
+
+    def _settle(self, backend: str) -> None:
+        """Before a search: until no node's intake sheds (the last search ended past the limit, and a node
+        drains its queue and retransmissions first), SETTLE_S at most, then a --cooldown rest."""
+        nodes = [(e["address"], e["http_port"]) for e in self._deployment.recorded_nodes() if e.get("http_port")]
+        if not wait_until(lambda: not any(shedding(host, port) for host, port in nodes), SETTLE_S, 1.0):
+            self.progress.end(f"{backend}: a node still sheds after {SETTLE_S:.0f} s; searching all the same")
+        time.sleep(self.settings.cooldown_s)
 
 
 class RefreshSteps:

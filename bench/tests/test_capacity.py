@@ -70,7 +70,7 @@ def test_the_population_is_written_with_each_user_s_call_id_cseq_and_whether_it_
 
 def test_buckets_heap_and_kamailio_s_memory_are_sized_from_the_users():
     assert capacity.bucket_size(500) == 500
-    assert capacity.bucket_size(20_000) == 500
+    assert capacity.bucket_size(20_000) == 1000
     assert capacity.bucket_size(10_000_000) == 100_000
     assert capacity.heap_for(20_000, 4) == "1024m"              # the deploy tool's default as the floor
     assert capacity.heap_for(10_000_000, 4) == "3072m"          # 512 MiB + 2,500,000 KiB, in steps of 256 MiB
@@ -137,6 +137,9 @@ def test_memory_is_read_from_jcmd_kamcmd_and_the_records_gauge_of_metrics():
     assert shmmem_used_kib("{\n\tused: 2048\n}") == 2
     assert scraper.records_in((DATA / "metrics.txt").read_text()) == 163
     assert scraper.records_in("p2psip_ready 1.0\n") is None   # a backend without the gauge (bamboo)
+    assert scraper.shedding_in("p2psip_intake_shedding 1.0\n") is True
+    assert scraper.shedding_in((DATA / "metrics.txt").read_text() + "p2psip_intake_shedding 0.0\n") is False
+    assert scraper.shedding_in("p2psip_ready 1.0\n") is None
 
 
 def test_memory_per_binding_is_the_growth_summed_over_the_nodes_over_the_users():
