@@ -161,8 +161,13 @@ class Population:
         return path
 
 
-def runs_of(population: Population, send: list[int]) -> list[tuple[int, set[int]]]:
-    """The runs that send the users `send` (indices): one per bucket holding any, in bucket order."""
+def runs_of(population: Population, send: list[int] | range) -> list[tuple[int, set[int] | range]]:
+    """The runs that send the users `send` (indices): one per bucket holding any, in bucket order. A range
+    (a first pass over everyone) gives ranges, without a set of millions of users."""
+    if isinstance(send, range) and send.step == 1:
+        first, last = send.start // population.size, (send.stop - 1) // population.size
+        return [(b, range(max(send.start, r.start), min(send.stop, r.stop)))
+                for b in range(first, last + 1) for r in [population.bucket_range(b)]] if len(send) else []
     by_bucket: dict[int, set[int]] = {}
     for i in send:
         by_bucket.setdefault(i // population.size, set()).add(i)

@@ -56,17 +56,16 @@ def settings_line(meta: dict[str, str]) -> str:
     return ", ".join(words)
 
 
-def caveat(meta: dict[str, str], users: int) -> str:
+def caveat_reasons(meta: dict[str, str], users: int) -> list[str]:
     """Why this run's capacity verdicts are indicative: fewer users than full mode's, a shorter steady
-    state, the searches' own caveats."""
+    state, the searches' own caveats; empty when none."""
     reasons = []
     if users < capacity.FULL_USERS:
         reasons.append(f"{users:,} users, where full mode holds {capacity.FULL_USERS:,}")
     seconds = float(meta.get("capacity_seconds") or 0)
     if seconds and seconds < capacity.FULL_SECONDS:
         reasons.append(f"a steady state of {seconds:g} s, full mode's {capacity.FULL_SECONDS:g} s")
-    reasons += targets.caveat_reasons(meta)
-    return f", indicative ({'; '.join(reasons)})" if reasons else ""
+    return reasons + targets.caveat_reasons(meta)
 
 
 def backend_table(row: dict) -> list[str]:
@@ -142,7 +141,8 @@ def section(out: Path, meta: dict[str, str]) -> list[str]:
     kamailio = next((r for r in rows if r["system"] == KAMAILIO), None)
     ours = [r for r in rows if r["system"] != KAMAILIO]
     users = int(float(rows[0].get("users") or 0))
-    said = caveat(meta, users)
+    reasons = caveat_reasons(meta, users)
+    said = ", indicative" if reasons else ""
     lines = ["## Capacity (experiment capacity)", "",
              "How many users a deployment keeps registered. N users, each with a Call-ID of its own, are loaded "
              "through SIP with SIPp as fast as the deployment takes them cleanly (chunks at a rate that grows "
@@ -170,6 +170,8 @@ def section(out: Path, meta: dict[str, str]) -> list[str]:
     if not ours:
         lines.append("| - | no backend was measured | - | - | - |")
     lines.append("")
+    if reasons:
+        lines += ["Indicative: " + "; ".join(reasons) + ".", ""]
     for row in ours:
         lines += [f"### {row['system']}, {row['nodes']} node(s)", ""] + backend_table(row) + [""]
         lines += nodes_table(node_rows, row["system"])

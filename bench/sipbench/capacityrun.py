@@ -195,7 +195,7 @@ class CapacityRunner:
                 "-key", "expires", str(self.capacity.expiry_s), "-cid_str", population.cid_str(bucket),
                 "-default_behaviors", "all,-bye"]
 
-    def _waves(self, label: str, population: Population, targets: list[Target], pending: list[int], pace: Pace,
+    def _waves(self, label: str, population: Population, targets: list[Target], pending: list[int] | range, pace: Pace,
                contact: str, query: bool, answered) -> int:
         """Sends `pending` users (REGISTERs, or queries) in waves of a bucket per target (WAVE_RUNS buckets at
         least, round the targets) at the pace's rate, the pace adjusted after each wave; users not answered 200 go again in the next pass, at most
@@ -241,7 +241,7 @@ class CapacityRunner:
     def _load(self, label: str, population: Population, targets: list[Target], contact: str) -> tuple[float, int]:
         """Registers every user; returns the seconds it took and the passes."""
         began = time.monotonic()
-        passes = self._waves(label, population, targets, list(range(population.users)), Pace(), contact,
+        passes = self._waves(label, population, targets, range(population.users), Pace(), contact,
                              query=False, answered=population.mark)
         seconds = time.monotonic() - began
         loaded = sum(population.registered)
@@ -423,7 +423,7 @@ class CapacityRunner:
     def _query(self, backend: str, population: Population, targets: list[Target]) -> capacity.Queried:
         began = time.monotonic()
         tally = capacity.Tally(population.users)
-        self._waves(f"{backend}-query", population, targets, list(range(population.users)), Pace(), "",
+        self._waves(f"{backend}-query", population, targets, range(population.users), Pace(), "",
                     query=True, answered=lambda got: tally.add({population.index(u): n for u, n in got.items()}))
         queried = tally.queried()
         self.progress.end(f"{backend} query: {queried.answered:,} of {queried.users:,} answered in "

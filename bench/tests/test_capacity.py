@@ -52,6 +52,9 @@ def test_runs_group_users_by_bucket_and_prefixes_go_round_the_population():
     population = Population(1100, token="t", size=500)
     assert [(b, sorted(s)) for b, s in capacity.runs_of(population, [501, 3, 1099, 4])] == \
         [(0, [3, 4]), (1, [501]), (2, [1099])]
+    assert capacity.runs_of(population, range(1100)) == [(0, range(0, 500)), (1, range(500, 1000)),
+                                                          (2, range(1000, 1100))]
+    assert capacity.runs_of(population, range(0)) == []
     runs, following = capacity.prefixes(population, 0, 700)
     assert runs == [(0, range(0, 500)), (1, range(500, 700))] and following == 2
     runs, following = capacity.prefixes(population, 2, 300)
@@ -213,11 +216,12 @@ def test_the_report_section_has_the_targets_a_table_per_backend_each_node_and_ka
     text = "\n".join(capacityreport.section(tmp_path, META))
     assert text.startswith("## Capacity (experiment capacity)")
     assert "This run: 20,000 users, 4 nodes, 3600 s expiry, 60 s of steady state, 200 calls/s." in text
-    assert "| chord 4 node(s) | refreshes' p99 through the steady state | 40 ms | < 200 ms | met, indicative (" in text
+    assert "| chord 4 node(s) | refreshes' p99 through the steady state | 40 ms | < 200 ms | met, indicative |" in text
     assert "| chord 4 node(s) | calls' p99 (INVITE to 200) through the steady state | 250 ms | < 200 ms | not met" in text
     assert "512 B / 1,198 B = 0.43 | <= 0.50 | met" in text
     assert "1,800 / 2,000 = 0.90 | >= 0.80 | met" in text
-    assert "20,000 users, where full mode holds 10,000,000" in text
+    assert ("Indicative: 20,000 users, where full mode holds 10,000,000; a steady state of 60 s, full mode's 600 s; "
+            "quick mode's search precision is 0.35") in text
     assert "| steady state: calls completed | 99.92% (11,990/12,000) |" in text
     assert "| node killed midway | node 3 killed, restarted in 70 s |" in text
     assert "| node-0 | 150 | 15,150 | 39.1 MiB | 41.5 MiB |" in text
