@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
+from . import capacity, deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
+from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
 from .runner import Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
@@ -89,6 +90,20 @@ def parser() -> argparse.ArgumentParser:
                    help="the tcp experiment's ladder of offered REGISTER/s, comma-separated (quick "
                         + ",".join(map(str, tcp.QUICK_RATES)) + "; full from " + str(tcp.FULL_RATES[0]) + " to "
                         + str(tcp.FULL_RATES[-1]) + ")")
+    p.add_argument("--capacity-users", type=int,
+                   help=f"users the capacity experiment loads and keeps registered (quick {capacity.QUICK_USERS:,}, "
+                        f"full {capacity.FULL_USERS:,})")
+    p.add_argument("--capacity-nodes", type=int, default=capacity.NODES,
+                   help=f"nodes of each backend's deployment in the capacity experiment (default {capacity.NODES})")
+    p.add_argument("--capacity-expiry", type=int, default=capacity.EXPIRY_S,
+                   help=f"Expires of the capacity experiment's registrations, in s; its steady state refreshes each "
+                        f"user once per expiry (default {capacity.EXPIRY_S})")
+    p.add_argument("--capacity-seconds", type=float,
+                   help=f"length of the capacity experiment's steady state in s (quick {capacity.QUICK_SECONDS:g}, "
+                        f"full {capacity.FULL_SECONDS:g})")
+    p.add_argument("--capacity-call-rate", type=int, default=capacity.CALL_RATE,
+                   help=f"calls/s between registered users through the capacity experiment's steady state "
+                        f"(default {capacity.CALL_RATE})")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -142,6 +157,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     mode = modes.QUICK if args.quick else modes.FULL
     chosen = args.experiments or mode["experiments"]
     backends = args.backends or (["chord"] if args.quick else deploy.backends())
+    capacity_backends = args.backends or [b for b in experiments.CAPACITY_BACKENDS if b in deploy.backends()]
     nodes = args.nodes or mode["nodes"]
     tools.require("sipp")
     tools.require("kamailio")
@@ -157,7 +173,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     if not deploy.available():
         raise BenchError(f"{deploy.P2PSIP} is missing: the bench starts nodes and the container ceiling only "
                          "through it")
-    unknown = [b for b in backends if b not in deploy.backends()]
+    unknown = [b for b in dict.fromkeys(backends + (capacity_backends if experiments.CAPACITY in chosen else []))
+               if b not in deploy.backends()]
     if unknown:
         raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
     try:
@@ -198,16 +215,25 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     if tcp_settings and not deploy.front_available():
         raise BenchError("the tcp experiment needs the front (deploy/p2psip up --front ... --front-processes): "
                          "TCP clients reach the nodes through it")
+    capacity_settings = capacity_settings_of(args, mode) if experiments.CAPACITY in chosen else None
     worst = worst_minutes(measurements, overloaded, settings) + (tcp_minutes(tcp_settings, settings)
                                                                  if tcp_settings else 0)
+    if capacity_settings:
+        worst += capacity_minutes(capacity_settings, len(capacity_backends), settings)
     print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most"
           + (f", {len(overloaded)} of them followed by overload steps" if overloaded else "")
+          + (f"; the capacity experiment with {capacity_settings.users:,} users on Kamailio and "
+             f"{', '.join(capacity_backends)} ({capacity_settings.nodes} node(s) each)" if capacity_settings else "")
           + f" (about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
     described = machine.describe()
     runner = Runner(settings, out, out / "work", processes)
     runner.run(measurements, overloaded)
     if tcp_settings:
         TcpRunner(settings, tcp_settings, out, out / "work", processes).run()
+    if capacity_settings:
+        capacity_runner = CapacityRunner(settings, capacity_settings, capacity_backends, out, out / "work", processes)
+        capacity_runner.run()
+        runner.networks.update(capacity_runner.runner.networks)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": commit, "mode": "quick" if args.quick else "full",
             "step_seconds": f"{timing.step_s:g}",
@@ -218,6 +244,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
             "auth_algorithm": args.auth_algorithm if experiments.AUTH in chosen else "",
+            **(capacity_meta(capacity_settings) if capacity_settings else {}),
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)
@@ -236,6 +263,28 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
                                              + settings.cooldown_s)
     avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m))
     return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
+
+
+def capacity_settings_of(args: argparse.Namespace, mode: dict) -> capacity.Settings:
+    return capacity.Settings(users=args.capacity_users or mode["capacity_users"], nodes=args.capacity_nodes,
+                             expiry_s=args.capacity_expiry, steady_s=args.capacity_seconds or mode["capacity_seconds"],
+                             call_rate=args.capacity_call_rate)
+
+
+def capacity_meta(settings: capacity.Settings) -> dict[str, str]:
+    """What the report says of the capacity experiment's settings (its --report-only has no options)."""
+    return {"capacity_users": f"{settings.users:,}", "capacity_nodes": str(settings.nodes),
+            "capacity_expiry": str(settings.expiry_s), "capacity_seconds": f"{settings.steady_s:g}",
+            "capacity_call_rate": str(settings.call_rate)}
+
+
+def capacity_minutes(settings: capacity.Settings, backends: int, run: Settings) -> float:
+    """The capacity experiment's length at most: per backend the nodes' start, loading and querying N users
+    at about 1,000/s each (a pass or two), the steady state, a restart's wait and two searches; Kamailio's
+    load."""
+    search_s = run.plan.max_steps * (run.timing.step_s + 3 + run.cooldown_s / 2)
+    per_backend = 120 + 3 * settings.users / 1000 + settings.steady_s + 330 + 2 * search_s
+    return (backends * per_backend + settings.users / 1000) / 60
 
 
 def tcp_settings_of(args: argparse.Namespace, backends: list[str]) -> TcpSettings:

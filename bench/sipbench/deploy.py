@@ -180,6 +180,18 @@ class Deployment:
                 with contextlib.suppress(OSError):
                     shutil.copyfile(log, self.log.parent / f"{log.parent.parent.name}-{name}")
 
+    def kill(self, index: int) -> None:
+        """Crashes node `index` (deploy/p2psip kill: SIGKILL, no goodbye); returns once it is gone."""
+        code = self._p2psip(["kill", str(index)])
+        if code != 0:
+            raise BenchError(f"deploy/p2psip kill {index} failed (exit {code}); see {self.log}")
+
+    def restart(self, index: int) -> int:
+        """Starts node `index` again on its folder (deploy/p2psip restart); returns its exit code once
+        the node answers or restart gave up. Safe from another thread while the main one works: it
+        only runs deploy/p2psip and appends to the deployment's log."""
+        return self._p2psip(["restart", str(index)])
+
     def lookups(self) -> nodelogs.Lookups:
         """The nodes' lookups and hops so far, from their logs (as of their last counters line)."""
         return nodelogs.deployment_lookups(self.run_dir)
@@ -187,6 +199,10 @@ class Deployment:
     def largest_range(self) -> float | None:
         """The largest share of the ring one node owns (as of the nodes' last counters line)."""
         return nodelogs.largest_range(self.run_dir)
+
+    def recorded_nodes(self) -> list[dict]:
+        """deploy/p2psip's record of every node (address, port, http_port, pid, folder ...), node 0 first."""
+        return [entry for entry in self._recorded() if entry.get("role", "node") == "node"]
 
     def pids(self) -> list[int]:
         return [entry["pid"] for entry in self._recorded()]

@@ -74,7 +74,14 @@ TCP = "tcp"
 # with the node's /metrics scraped every second all through the search (routing SCRAPED).
 METRICS = "metrics"
 SCRAPED = "scraped"
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS)
+# How many users a deployment keeps registered (capacity.py): a population loaded, a steady state of
+# refreshes and calls with a node killed and restarted, every user queried, the memory per binding against
+# Kamailio's per contact, and refreshes against first registrations; its own deployments, outside `plan`.
+CAPACITY = "capacity"
+CAPACITY_WORKLOADS = ("capacity-refresh", "capacity-first")
+# The backends it measures unless --backends names others.
+CAPACITY_BACKENDS = ("chord", "bamboo")
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY)
 
 
 def needs_auth(workload: str) -> bool:

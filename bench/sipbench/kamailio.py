@@ -21,6 +21,10 @@ connections kept as long as the hold lasts (tcp_connection_lifetime; its default
 idle 120 s), and more TCP workers. Its connections all live in one process, tcp_main, whose open
 files the process's hard limit bounds: `open_files_hard_limit` says how many that is.
 
+For the capacity experiment it holds a population of contacts (`Capacity`): shared memory sized
+for them (-m), usrloc's hash table sized for them, and a control socket (in a temporary folder) through which
+`shmmem_kib` asks core.shmmem with kamcmd (module ctl, in Debian's `kamailio` package; kamcmd comes with it).
+
 Not thread-safe; used from the bench's main thread.
 """
 from __future__ import annotations
@@ -28,7 +32,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import resource
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,11 +95,32 @@ def write_user_table(folder: Path, auth: Auth) -> Path:
     return folder
 
 
+@dataclass(frozen=True)
+class Capacity:
+    """Kamailio's settings for the capacity experiment: shared memory and usrloc's hash table."""
+    shared_mb: int
+    hash_bits: int
+
+
+def shmmem_used_kib(answer: str) -> int | None:
+    """Shared memory in use from kamcmd's core.shmmem answer, in KiB: `real_used` (what the allocations
+    take with the allocator's own headers, as a JVM's heap counts object headers), else `used`."""
+    values = {}
+    for line in answer.splitlines():
+        key, _, value = line.strip().partition(":")
+        if value.strip().isdigit():
+            values[key.strip()] = int(value.strip())
+    found = values.get("real_used", values.get("used"))
+    return None if found is None else found // 1024
+
+
 class Kamailio:
     def __init__(self, processes: Processes, folder: Path, port: int, t1_ms: int = 500,
-                 auth: Auth | None = None, tcp: TcpLimits | None = None) -> None:
+                 auth: Auth | None = None, tcp: TcpLimits | None = None, capacity: Capacity | None = None) -> None:
         self.processes = processes
         self.tcp = tcp
+        self.capacity = capacity
+        self._control_dir: Path | None = None
         self.folder = folder
         self.port = port
         self.t1_ms = t1_ms
@@ -101,18 +128,29 @@ class Kamailio:
         self.process: subprocess.Popen | None = None
 
     @property
+    def control(self) -> Path:
+        """The control socket: in a short temporary folder of its own, since a Unix socket's path may have
+        at most 104 characters and the bench's work folders are deeper."""
+        if self._control_dir is None:
+            self._control_dir = Path(tempfile.mkdtemp(prefix="p2psip-kamctl-"))
+        return self._control_dir / "ctl"
+
+    @property
     def user_db(self) -> Path:
         return self.folder / "users-db"
 
     def command(self, binary: str) -> list[str]:
         tcp_workers = self.tcp.workers if self.tcp else TCP_WORKERS
+        shared_mb = self.capacity.shared_mb if self.capacity else SHARED_MB
         command = [binary, "-f", str(CONFIG), "-DD", "-E",
-                   "-m", str(SHARED_MB), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
+                   "-m", str(shared_mb), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
                    "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={tcp_workers}", "-A", f"T1_MS={self.t1_ms}",
                    "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
                    "-Y", str(self.folder), "-w", str(self.folder)]
         if self.tcp is not None:
             command += self.tcp.defines()
+        if self.capacity is not None:
+            command += ["-A", f"USRLOC_HASH_BITS={self.capacity.hash_bits}", "-A", f'CTL_SOCKET="unix:{self.control}"']
         if self.auth is not None:
             command += ["-A", f'AUTH_DB_URL="text://{self.user_db}"', "-A", f'AUTH_ALGORITHM="{self.auth.algorithm}"']
         return command
@@ -133,6 +171,17 @@ class Kamailio:
                      "kamailio package)" if self.auth is not None else "")
             raise BenchError(f"Kamailio did not start on 127.0.0.1:{self.port}{needs} (log {log}):\n{tail}")
 
+    def shmmem_kib(self) -> int | None:
+        """Shared memory in use now (core.shmmem's real_used), in KiB; None without the control socket."""
+        if self.capacity is None:
+            return None
+        try:
+            done = subprocess.run([require("kamcmd", install=False), "-s", f"unix:{self.control}", "core.shmmem"],
+                                  capture_output=True, text=True, timeout=10)
+        except (BenchError, subprocess.TimeoutExpired):
+            return None
+        return shmmem_used_kib(done.stdout) if done.returncode == 0 else None
+
     def log(self) -> str:
         path = self.folder / "kamailio.log"
         return path.read_text(errors="replace") if path.exists() else ""
@@ -145,3 +194,6 @@ class Kamailio:
         if self.process is not None:
             self.processes.stop(self.process)
             self.process = None
+        if self._control_dir is not None:
+            shutil.rmtree(self._control_dir, ignore_errors=True)
+            self._control_dir = None

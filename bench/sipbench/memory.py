@@ -1,11 +1,15 @@
-"""Resident memory of processes by PID, from /proc: VmRSS of /proc/PID/status and Pss of
+"""Memory of processes by PID: resident memory from /proc, VmRSS of /proc/PID/status and Pss of
 /proc/PID/smaps_rollup (a page shared by several processes counted once over all of them, so that
-the sum over Kamailio's processes does not count its shared memory once per process).
+the sum over Kamailio's processes does not count its shared memory once per process); and a JVM's
+heap in use right after a full collection, through the JDK's jcmd (GC.run, then GC.heap_info).
 
 Stateless functions; safe from any thread.
 """
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -49,3 +53,28 @@ def children(pid: int, proc: Path = PROC) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+_HEAP_USED = re.compile(r"heap\s+total\s+\d+K,\s+used\s+(\d+)K")
+JCMD_TIMEOUT_S = 120
+
+
+def heap_used_kib(heap_info: str) -> int | None:
+    """The heap in use, in KiB, from jcmd's GC.heap_info (`garbage-first heap total 1048576K, used 27976K`)."""
+    found = _HEAP_USED.search(heap_info)
+    return int(found.group(1)) if found else None
+
+
+def heap_after_full_gc_kib(pid: int) -> int | None:
+    """A JVM's heap in use right after a full collection (jcmd PID GC.run, then GC.heap_info): what the
+    live objects hold. None without jcmd or when the JVM does not answer."""
+    jcmd = shutil.which("jcmd")
+    if jcmd is None:
+        return None
+    try:
+        if subprocess.run([jcmd, str(pid), "GC.run"], capture_output=True, timeout=JCMD_TIMEOUT_S).returncode != 0:
+            return None
+        info = subprocess.run([jcmd, str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=JCMD_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None
+    return heap_used_kib(info.stdout) if info.returncode == 0 else None

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import shlex
 
-from . import experiments
+from . import capacity, experiments
 
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.35, max_steps=5,
-             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000, overload_step=20.0, avalanche_users=5000)
+             cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000, overload_step=20.0, avalanche_users=5000,
+             capacity_users=capacity.QUICK_USERS, capacity_seconds=capacity.QUICK_SECONDS)
 # Full mode's steps are sustained (search.SUSTAINED_S): a rate passes only when held 120 s.
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=120.0, start=200, precision=0.05,
             max_steps=10, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000, overload_step=120.0,
-            avalanche_users=20000)
+            avalanche_users=20000, capacity_users=capacity.FULL_USERS, capacity_seconds=capacity.FULL_SECONDS)
 BY_NAME = {"quick": QUICK, "full": FULL}
 
 

@@ -5,7 +5,7 @@ container's ceiling (a trivial servlet in the same container) and Kamailio. Rati
 across machines and days; absolute rates on a shared machine do not.
 
 This module puts the report together: how to read it, the references and the results (tables.py),
-the targets (targets.py), the sections of the overload, auth and tcp experiments (their own
+the targets (targets.py), the sections of the overload, auth, tcp and capacity experiments (their own
 modules), the paper's numbers and the machine; the figures (plots.py and those same modules).
 
 Pure functions of their inputs apart from writing files; safe to call from one thread at a time.
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import authreport, modes, network, overload, overloadreport, paper, plots, search, tables, targets, tcpreport
+from . import (authreport, capacityreport, modes, network, overload, overloadreport, paper, plots, search, tables,
+               targets, tcpreport)
 from .experiments import EXPERIMENTS
 
 
@@ -48,7 +49,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              + judged_in_their_sections(rows, bool(steps or meta.get("overload"))) + results(rows, meta)
              + overloadreport.section(steps, avalanches, caveats, planned)
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
-             + tcpreport.section(out, caveats) + closing(machine))
+             + tcpreport.section(out, caveats) + capacityreport.section(out, meta) + closing(machine))
     authreport.write_csv(out, rows)
     path = out / "report.md"
     path.write_text("\n".join(lines))
@@ -116,7 +117,9 @@ def closing(machine: dict[str, str]) -> list[str]:
             "- `*.png`: one plot per figure.",
             "- `overload.csv`, `avalanche.csv`: every overload step and every avalanche, when measured.",
             "- `auth.csv`: the auth experiment's rates and ratios per deployment, when measured.",
-            "- `tcp-rate.csv`, `tcp-idle.csv`, `tcp-steps.csv`: the tcp experiment's results, when measured.", ""]
+            "- `tcp-rate.csv`, `tcp-idle.csv`, `tcp-steps.csv`: the tcp experiment's results, when measured.",
+            "- `capacity.csv`, `capacity-nodes.csv`: the capacity experiment's deployments and their processes' "
+            "memory, when measured.", ""]
 
 
 def write_plots(out: Path, rows: list[dict]) -> list[Path]:

@@ -188,15 +188,28 @@ class Runner:
                 part.stop()
         self._callee = self._kamailio = self._deployment = None
 
-    def _measure(self, measurement: Measurement, chosen: list[Target]) -> search.Outcome:
+    def search_on(self, deployment: Deployment, measurement: Measurement, chosen: list[Target], workload,
+                  steps) -> search.Outcome:
+        """A search of another experiment's workload on a deployment it started (the capacity experiment's
+        refreshes and first registrations): `steps.run(workload, targets, rate, progress)` measures one
+        step. Recorded as every search is (steps.csv, summary.csv), without the warm-up: the deployment
+        has carried that experiment's load already."""
+        self._deployment = deployment
+        try:
+            return self._measure(measurement, chosen, workload, steps, warm=False)
+        finally:
+            self._deployment = None
+
+    def _measure(self, measurement: Measurement, chosen: list[Target], workload=None, steps=None,
+                 warm: bool = True) -> search.Outcome:
         folder = (self.work / f"{measurement.system}-{measurement.nodes}"
                   / f"{measurement.workload}-{measurement.routing}-round{measurement.round}")
         mode = sipload_mode(measurement.workload)
-        if mode:
+        if steps is None and mode:
             workload = sipload.Load(mode, self._pool, self.settings.auth_algorithm)
             steps = sipload.SiploadSteps(self.processes, folder, self.settings.timing, self.settings.criteria,
                                          self.settings.t1_ms or 500)
-        else:
+        elif steps is None:
             workload = Registration(self._aors) if measurement.workload == "registration" else Call()
             steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
         self.progress.label = measurement.label
@@ -215,7 +228,8 @@ class Runner:
         lookups_before = self._deployment.lookups() if self._deployment else None
         scraper = Scraper(self._deployment.http_addresses()[:1]) if measurement.routing == SCRAPED else None
         try:
-            self._warm_up(steps, workload, chosen, measurement.nodes)
+            if warm:
+                self._warm_up(steps, workload, chosen, measurement.nodes)
             plan = plan_for(self.settings.plan, measurement.system)
             outcome = search.run(plan, measure, cool_down)
         finally:

@@ -1,7 +1,9 @@
 """A Prometheus server's load on a node, for the `metrics` experiment: a thread that GETs each
-given /metrics once a second while a search runs, and counts what it got."""
+given /metrics once a second while a search runs, and counts what it got; and single reads of a node's
+/metrics for the records it holds and whether its intake sheds (the capacity experiment)."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 import urllib.request
@@ -41,3 +43,45 @@ class Scraper:
         """What the summary's note says of the scraping: how many, how large, how many failed."""
         size = self.bytes // self.scrapes if self.scrapes else 0
         return f"/metrics scraped {self.scrapes} times ({size} bytes each), {self.failures} failed"
+
+
+# A backend's gauge of the records a node holds, its own and its replicas (src/metrics/README.md):
+# p2psip_dht_chord_records, p2psip_dht_bryan_records, p2psip_dht_memory_records.
+_RECORDS = re.compile(r"^p2psip_dht_[a-z0-9_]+?_records(?:\{[^}]*\})?\s+([0-9.eE+]+)\s*$", re.M)
+
+
+def records_in(metrics: str) -> int | None:
+    """The records a node holds, from its /metrics text; None when its backend has no such gauge."""
+    found = _RECORDS.findall(metrics)
+    return round(sum(float(v) for v in found)) if found else None
+
+
+# 1 while the node's intake sheds new requests (src/metrics/README.md).
+_SHEDDING = re.compile(r"^p2psip_intake_shedding\s+([0-9.eE+]+)\s*$", re.M)
+
+
+def shedding_in(metrics: str) -> bool | None:
+    """Whether a node's intake sheds now, from its /metrics text; None when it does not say."""
+    found = _SHEDDING.search(metrics)
+    return None if found is None else float(found.group(1)) > 0
+
+
+def read_metrics(host: str, port: int) -> str | None:
+    """A node's /metrics once; None when it does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=DEADLINE_S * 5) as response:
+            return response.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def records_held(host: str, port: int) -> int | None:
+    """The records a node holds (None when it has no gauge or does not answer)."""
+    text = read_metrics(host, port)
+    return None if text is None else records_in(text)
+
+
+def shedding(host: str, port: int) -> bool:
+    """Whether a node's intake sheds now; a node that does not answer counts as shedding."""
+    text = read_metrics(host, port)
+    return text is None or bool(shedding_in(text))

@@ -118,7 +118,8 @@ class Call(Workload):
         # A 180 that a multi-threaded proxy forwards after the 200 must not fail the call: SIPp then
         # keeps the call going instead of aborting it. A wrong final answer still fails it, on the
         # receive timeout, since the 200 it waits for never comes.
-        return ["-s", CALLEE, "-key", "domain", DOMAIN, "-key", "callee_domain", DOMAIN,
+        # uac.xml calls the user of each line of its injection file: here always the one callee
+        return [*sipprun.callee_args([CALLEE], folder), "-key", "domain", DOMAIN, "-key", "callee_domain", DOMAIN,
                 "-key", "caller", f"caller{instance}",
                 "-d", str(HOLD_MS), "-default_behaviors", "all,-abortunexp"]
 
@@ -207,7 +208,7 @@ class StepRunner:
             time.sleep(0.5)
         for i, _, process in running:
             code = self.processes.wait(process, timeout_s=1.0)
-            _check_ran(code, folder / f"stat-{i}.stat.csv", folder / f"sipp-{i}.log")
+            check_ran(code, folder / f"stat-{i}.stat.csv", folder / f"sipp-{i}.log")
         counts = self._counts(folder, running)
         progress(rate, counts, time.monotonic() - started)
         return Offered(folder, total, counts, self._offered(folder, running, step_s))
@@ -235,7 +236,7 @@ class StepRunner:
         return offered
 
 
-def _check_ran(code: int | None, stat: Path, log: Path) -> None:
+def check_ran(code: int | None, stat: Path, log: Path) -> None:
     """SIPp exits 1 when calls failed (a measurement); other codes with no call created mean it
     could not run at all (a bad scenario or option), which no rate would change."""
     if code in (0, 1, None) or stats.final_counts(stat).created > 0:
@@ -284,7 +285,7 @@ def avalanche(processes: Processes, folder: Path, target: Target, users: int, wi
             progress(rate, stats.final_counts(stat), time.monotonic() - began)
     took = time.monotonic() - began
     processes.wait(process, timeout_s=0)   # stops it if it outlived the deadline
-    _check_ran(code, stat, folder / "sipp.log")
+    check_ran(code, stat, folder / "sipp.log")
     counts = stats.final_counts(stat)
     progress(rate, counts, took)
     refusals = sum(stats.received(path, "503") for path in folder.glob("*_counts.csv"))

@@ -183,3 +183,67 @@ def targets_section(rows: list[dict], meta: dict[str, str]) -> list[str]:
              "| compared | asks | REGISTER/s | ratio | target | verdict |", "|---|---|---|---|---|---|"]
     lines += [target_line(rows, target, meta) for target in TARGETS + tuple(front_targets(rows)) + tuple(metrics_targets(rows))]
     return lines + [""]
+
+
+# The capacity experiment's targets (capacityreport.py): a deployment holding its users keeps answering
+# refreshes and calls promptly through a node's crash and restart, loses no record and adds no binding,
+# holds a binding (its replicas included) in at most half what Kamailio holds a contact in, and refreshes
+# at least 0.8 as fast as it takes first registrations.
+CAPACITY_P99_MS = 200.0
+CAPACITY_LOST = 0
+CAPACITY_DUPLICATES = 0
+CAPACITY_MEMORY_SHARE = 0.5
+CAPACITY_REFRESH_OVER_FIRST = 0.8
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One capacity target of one deployment: what it asks, the figure, the bound, and whether it holds
+    (None: it cannot be judged, `why` says why)."""
+    asks: str
+    measured: str
+    bound: str
+    holds: bool | None
+    why: str = ""
+
+
+def _number(row: dict, key: str) -> float | None:
+    value = (row or {}).get(key, "")
+    try:
+        return float(value) if value not in ("", None) else None
+    except ValueError:
+        return None
+
+
+def capacity_targets(row: dict, kamailio: dict | None) -> list[Judged]:
+    """The capacity targets of one backend's row of capacity.csv, Kamailio's row beside it."""
+    judged = []
+    for key, what in (("refresh_p99_ms", "refreshes' p99 through the steady state"),
+                      ("call_p99_ms", "calls' p99 (INVITE to 200) through the steady state")):
+        value = _number(row, key)
+        judged.append(Judged(what, "-" if value is None else f"{value:.0f} ms", f"< {CAPACITY_P99_MS:.0f} ms",
+                             None if value is None else value < CAPACITY_P99_MS,
+                             "" if value is not None else "not measured"))
+    for key, bound, what in (("lost", CAPACITY_LOST, "records lost (users with no binding after)"),
+                             ("duplicates", CAPACITY_DUPLICATES, "users with more than one binding after")):
+        value = _number(row, key)
+        unanswered = _number(row, "unanswered") or 0
+        holds = None if value is None else (value <= bound and (key != "lost" or unanswered == 0))
+        why = "not measured" if value is None else (f"{unanswered:.0f} users' queries never answered 200"
+                                                     if key == "lost" and unanswered else "")
+        judged.append(Judged(what, "-" if value is None else f"{value:.0f}", f"= {bound}", holds, why))
+    ours, theirs = _number(row, "heap_per_binding_b"), _number(kamailio, "heap_per_binding_b")
+    measured = ours is not None and ours > 0 and bool(theirs) and theirs > 0
+    why = ("" if measured else "not measured (ours or Kamailio's)" if ours is None or theirs is None
+           else "a memory that did not grow over the load: too few users to tell a binding from the noise")
+    judged.append(Judged("memory per binding (heap, replicas included) / Kamailio's per contact (shared memory)",
+                         "-" if ours is None or not theirs else f"{ours:,.0f} B / {theirs:,.0f} B = {ours / theirs:.2f}",
+                         f"<= {CAPACITY_MEMORY_SHARE:.2f}", ours <= CAPACITY_MEMORY_SHARE * theirs if measured else None,
+                         why))
+    refresh, first = _number(row, "refresh_rate"), _number(row, "first_rate")
+    judged.append(Judged("refresh rate / first-registration rate, same deployment",
+                         "-" if refresh is None or not first else f"{refresh:,.0f} / {first:,.0f} = {refresh / first:.2f}",
+                         f">= {CAPACITY_REFRESH_OVER_FIRST:.2f}",
+                         None if refresh is None or not first else refresh >= CAPACITY_REFRESH_OVER_FIRST * first,
+                         "" if refresh is not None and first else "not measured (or its search passed no step)"))
+    return judged

@@ -15,6 +15,7 @@ from .procs import BenchError
 PROGRAMS = {
     "sipp": ("sip-tester", "the SIP load generator"),
     "kamailio": ("kamailio", "the peer reference (in-memory registrar and proxy)"),
+    "kamcmd": ("kamailio", "Kamailio's control client (the capacity experiment reads its shared memory)"),
 }
 
 

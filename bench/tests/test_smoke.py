@@ -3,23 +3,16 @@ with both references, through bench/run. Checks the report, the plots, a measure
 zero, and that no process the run started is left."""
 import csv
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from liveness import alive
+
 BENCH = Path(__file__).resolve().parents[1]
 P2PSIP = BENCH.parent / "deploy" / "p2psip"
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
 
 
 @pytest.mark.skipif(not P2PSIP.is_file(), reason="deploy/p2psip is not there yet: the bench starts nodes only through it")
