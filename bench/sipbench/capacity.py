@@ -49,7 +49,6 @@ CLEAN_SHARE = 0.999
 MAX_ROUNDS = 8
 # Heap of a node: deploy/p2psip's default, or 1 KiB per user of the node's share on top of the
 # container's 512 MiB, whichever is larger, in steps of 256 MiB (until `up --users-expected N`).
-HEAP_FLOOR_MIB, HEAP_BASE_MIB, HEAP_PER_USER_B, HEAP_STEP_MIB = 1024, 512, 1024, 256
 # Kamailio's shared memory for N contacts: room for its own tables, then 2 KiB a contact (usrloc
 # keeps about 1 KiB), in steps of 64 MiB; its usrloc hash table has about 8 contacts a slot.
 SHM_BASE_MIB, SHM_PER_CONTACT_B, SHM_STEP_MIB = 256, 2048, 64
@@ -58,13 +57,6 @@ KAMAILIO = "kamailio"
 
 def bucket_size(users: int) -> int:
     return max(1, min(users, max(MIN_BUCKET, min(MAX_BUCKET, users // BUCKETS))))
-
-
-def heap_for(users: int, nodes: int) -> str:
-    """The `deploy/p2psip up --heap` of each node of a deployment of `nodes` holding `users` users."""
-    share_mib = users / max(1, nodes) * HEAP_PER_USER_B / 2**20
-    mib = max(HEAP_FLOOR_MIB, HEAP_BASE_MIB + share_mib)
-    return f"{math.ceil(mib / HEAP_STEP_MIB) * HEAP_STEP_MIB}m"
 
 
 def kamailio_shm_mib(users: int) -> int:

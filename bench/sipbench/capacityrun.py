@@ -293,12 +293,13 @@ class CapacityRunner:
 
     def _backend_run(self, backend: str) -> None:
         users, nodes = self.capacity.users, self.capacity.nodes
-        heap = self.settings.heap or capacity.heap_for(users, nodes)
+        heap = self.settings.heap  # none: the deploy tool sizes it for --users-expected
         folder = self.work / f"{backend}-{nodes}"
-        self.progress.end(f"capacity: {backend}, {nodes} node(s) with heap {heap}, {users:,} users")
+        self.progress.end(f"capacity: {backend}, {nodes} node(s) with heap {heap or 'sized for them'}, {users:,} users")
         self._deployment = Deployment(self.work / "deploy-run", folder / "deploy.log", dht_of(backend), nodes,
                                       self.settings.base_port, "p2psip", self.settings.t1_ms, heap,
-                                      node_arguments(self.settings, backend) + ["--timeout", str(UP_TIMEOUT_S)], [],
+                                      node_arguments(self.settings, backend)
+                                      + ["--timeout", str(UP_TIMEOUT_S), "--users-expected", str(users)], [],
                                       self.settings.netns,
                                       young=self.settings.young, sip_threads=self.settings.sip_threads)
         self._deployment.start()

@@ -71,12 +71,10 @@ def test_the_population_is_written_with_each_user_s_call_id_cseq_and_whether_it_
     assert population.unregistered() == [0, 2]
 
 
-def test_buckets_heap_and_kamailio_s_memory_are_sized_from_the_users():
+def test_buckets_and_kamailio_s_memory_are_sized_from_the_users():
     assert capacity.bucket_size(500) == 500
     assert capacity.bucket_size(20_000) == 1000
     assert capacity.bucket_size(10_000_000) == 100_000
-    assert capacity.heap_for(20_000, 4) == "1024m"              # the deploy tool's default as the floor
-    assert capacity.heap_for(10_000_000, 4) == "3072m"          # 512 MiB + 2,500,000 KiB, in steps of 256 MiB
     assert capacity.kamailio_shm_mib(20_000) == 320
     assert capacity.kamailio_shm_mib(10_000_000) == 19_840
     assert capacity.usrloc_hash_bits(500) == 10 and capacity.usrloc_hash_bits(10_000_000) == 16
