@@ -39,8 +39,12 @@ final class PackedRecord {
         return out.array();
     }
 
+    static Id key(byte[] packed) {
+        return Id.of(Arrays.copyOfRange(packed, KEY, KEY + Id.BYTES));
+    }
+
     static Record unpack(byte[] packed) {
-        Id key = Id.of(Arrays.copyOfRange(packed, KEY, KEY + Id.BYTES));
+        Id key = key(packed);
         long removedUntil = removedUntil(packed);
         byte[] rest = Arrays.copyOfRange(packed, REST, packed.length);
         if (removedUntil != 0) {

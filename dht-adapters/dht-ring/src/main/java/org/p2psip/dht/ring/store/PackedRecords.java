@@ -83,15 +83,12 @@ final class PackedRecords {
         return removed;
     }
 
-    /** Every record whose key {@code which} accepts, unpacked. */
+    /** Every record whose key {@code which} accepts, unpacked; the others are not decoded. */
     List<Record> matching(Predicate<Id> which) {
         List<Record> found = new ArrayList<>();
         for (byte[] record : packed) {
-            if (record != null) {
-                Record unpacked = PackedRecord.unpack(record);
-                if (which.test(unpacked.key())) {
-                    found.add(unpacked);
-                }
+            if (record != null && which.test(PackedRecord.key(record))) {
+                found.add(PackedRecord.unpack(record));
             }
         }
         return found;
