@@ -236,6 +236,10 @@ class Tally:
         for index, n in counts.items():
             self.listed[index] = n
 
+    def empty(self) -> list[int]:
+        """The users whose answer listed no binding."""
+        return [i for i, n in enumerate(self.listed) if n == 0]
+
     def queried(self) -> Queried:
         answered = lost = duplicates = 0
         for n in self.listed:
@@ -318,6 +322,7 @@ class Result:
     killed: str = ""          # "node N, restarted in S s", or why none
     queried: int | str = ""
     unanswered: int | str = ""
+    absent: int | str = ""    # users whose first query listed no binding; `lost`: still none when asked again
     lost: int | str = ""
     duplicates: int | str = ""
     records_before: int | str = ""

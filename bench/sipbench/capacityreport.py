@@ -82,7 +82,8 @@ def backend_table(row: dict) -> list[str]:
              f"{_ms(_f(row, 'call_p99_ms'))} ms |",
              f"| node killed midway | {row.get('killed') or '-'} |",
              f"| after: users queried, unanswered | {_int(_f(row, 'queried'))}, {_int(_f(row, 'unanswered'))} |",
-             f"| after: records lost | {_int(_f(row, 'lost'))} |",
+             f"| after: users without a binding at the first query | {_int(_f(row, 'absent'))} |",
+             f"| after: records lost (still without one when asked again) | {_int(_f(row, 'lost'))} |",
              f"| after: users with more than one binding | {_int(_f(row, 'duplicates'))} |",
              f"| records held, all nodes (replicas included): before the load, after | "
              f"{_int(_f(row, 'records_before'))}, {_int(_f(row, 'records_after'))} |",
@@ -152,8 +153,9 @@ def section(out: Path, meta: dict[str, str]) -> list[str]:
              "once per expiry (N / expiry REGISTER/s, its own Call-ID, a higher CSeq) while calls arrive between "
              "random registered users (caller, node, the UAS the callee's Contact names), over the nodes that stay "
              "up, and midway one node (never node 0) is killed and restarted. After it every user is queried "
-             "(a REGISTER without Contact): no binding is a record lost, more than one a refresh that added "
-             "instead of updating. Memory is read on every node before the load and after the query: records "
+             "(a REGISTER without Contact), and those whose answer listed no binding are asked once more once no "
+             "node sheds: still none is a record lost; more than one binding is a refresh that added instead of "
+             "updating. Memory is read on every node before the load and after the query: records "
              "held (the backend's gauge on /metrics, replicas included), heap after a full collection (jcmd) and "
              "RSS; per binding is the growth summed over the nodes over N (the whole over N beside it). "
              "Kamailio loads the same population (usrloc in memory); its per contact is the growth of its shared "

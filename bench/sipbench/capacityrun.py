@@ -317,7 +317,7 @@ class CapacityRunner:
         steady, all_up = self._steady(backend, population, targets, contact)
         if not all_up:   # the killed node's restart failed or did not end: the rest goes to the nodes that are up
             targets = [t for i, t in enumerate(targets) if i != self.capacity.victim()]
-        queried = self._query(backend, population, targets)
+        queried, absent = self._query(backend, population, targets)
         after = self._node_memory()
         population.write(folder / "users.csv")
         _append(self.out / capacity.NODES_CSV, capacity.NODE_FIELDS,
@@ -329,7 +329,7 @@ class CapacityRunner:
         records_a = capacity.total([m.records for m in after])
         result = replace(steady, system=backend, nodes=nodes, users=users, load_s=load_s,
                          load_rate=loaded / max(load_s, 1e-9), load_rounds=passes, not_loaded=users - loaded,
-                         queried=queried.users, unanswered=queried.unanswered, lost=queried.lost,
+                         queried=queried.users, unanswered=queried.unanswered, absent=absent, lost=queried.lost,
                          duplicates=queried.duplicates, records_before=_blank(records_b),
                          records_after=_blank(records_a), heap_before_kib=_blank(heap_b), heap_after_kib=_blank(heap_a),
                          rss_before_kib=_blank(rss_b), rss_after_kib=_blank(rss_a),
@@ -421,16 +421,27 @@ class CapacityRunner:
                       call_p50_ms=_blank(stats.percentile(done_calls.times, 50)),
                       call_p99_ms=_blank(stats.percentile(done_calls.times, 99)), killed=killed), all_up
 
-    def _query(self, backend: str, population: Population, targets: list[Target]) -> capacity.Queried:
+    def _query(self, backend: str, population: Population, targets: list[Target]) -> tuple[capacity.Queried, int]:
+        """Every user queried; those whose answer listed no binding asked once more, once no node sheds.
+        Returns what the first query found, with `lost` those still without a binding when asked again,
+        and how many the first query found without one."""
         began = time.monotonic()
         tally = capacity.Tally(population.users)
         self._waves(f"{backend}-query", population, targets, range(population.users), Pace(), "",
                     query=True, answered=lambda got: tally.add({population.index(u): n for u, n in got.items()}))
         queried = tally.queried()
+        empty = tally.empty()
+        lost = len(empty)
+        if empty:
+            self._settle(backend)
+            again = capacity.Tally(population.users)
+            self._waves(f"{backend}-query-again", population, targets, empty, Pace(), "", query=True,
+                        answered=lambda got: again.add({population.index(u): n for u, n in got.items()}))
+            lost = sum(1 for i in empty if again.listed[i] <= 0)
         self.progress.end(f"{backend} query: {queried.answered:,} of {queried.users:,} answered in "
-                          f"{time.monotonic() - began:.1f} s; {queried.lost} lost, {queried.duplicates} with more "
-                          "than one binding")
-        return queried
+                          f"{time.monotonic() - began:.1f} s; {queried.lost} without a binding ({lost} still "
+                          f"without when asked again), {queried.duplicates} with more than one")
+        return replace(queried, lost=lost), queried.lost
 
     def _searches(self, backend: str, nodes: int, population: Population, targets: list[Target],
                   contact: str) -> tuple[int | str, int | str]:

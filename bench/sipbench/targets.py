@@ -193,6 +193,9 @@ CAPACITY_P99_MS = 200.0
 CAPACITY_LOST = 0
 CAPACITY_DUPLICATES = 0
 CAPACITY_MEMORY_SHARE = 0.5
+# The heap's growth over the load is judged only when at least this share of the heap held before it:
+# below, the nodes' own live objects (their warm-up's records expiring, caches) move it as much.
+CAPACITY_MEMORY_SIGNAL = 0.10
 CAPACITY_REFRESH_OVER_FIRST = 0.8
 
 
@@ -233,9 +236,13 @@ def capacity_targets(row: dict, kamailio: dict | None) -> list[Judged]:
                                                      if key == "lost" and unanswered else "")
         judged.append(Judged(what, "-" if value is None else f"{value:.0f}", f"= {bound}", holds, why))
     ours, theirs = _number(row, "heap_per_binding_b"), _number(kamailio, "heap_per_binding_b")
-    measured = ours is not None and ours > 0 and bool(theirs) and theirs > 0
+    before, after = _number(row, "heap_before_kib"), _number(row, "heap_after_kib")
+    grew = before is not None and after is not None and after - before >= CAPACITY_MEMORY_SIGNAL * before
+    measured = ours is not None and ours > 0 and bool(theirs) and theirs > 0 and grew
     why = ("" if measured else "not measured (ours or Kamailio's)" if ours is None or theirs is None
-           else "a memory that did not grow over the load: too few users to tell a binding from the noise")
+           else f"the heap grew {((after or 0) - (before or 0)) / 1024:,.1f} MiB over the load, less than "
+                f"{CAPACITY_MEMORY_SIGNAL:.0%} of the {(before or 0) / 1024:,.1f} MiB the nodes held before it: within "
+                "the noise of their own live objects (too few users)")
     judged.append(Judged("memory per binding (heap, replicas included) / Kamailio's per contact (shared memory)",
                          "-" if ours is None or not theirs else f"{ours:,.0f} B / {theirs:,.0f} B = {ours / theirs:.2f}",
                          f"<= {CAPACITY_MEMORY_SHARE:.2f}", ours <= CAPACITY_MEMORY_SHARE * theirs if measured else None,

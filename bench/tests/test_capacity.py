@@ -122,6 +122,7 @@ def test_the_query_log_counts_each_user_s_bindings_none_one_or_two():
     tally.add({int(user[3:]): n for user, n in counts.items()})
     queried = tally.queried()
     assert (queried.users, queried.answered, queried.unanswered, queried.lost, queried.duplicates) == (5, 4, 1, 1, 1)
+    assert tally.empty() == [1]
 
 
 def test_callees_are_drawn_among_the_registered_users_only():
@@ -160,6 +161,7 @@ def kamailio_row(**values):
 
 def chord_row(**values):
     row = {"system": "chord", "nodes": "4", "users": "20000", "load_s": "40.0", "load_rate": "500.0",
+           "heap_before_kib": "160000", "heap_after_kib": "180000",
            "load_rounds": "2", "not_loaded": "0", "refresh_sent": "333", "refresh_ok": "333",
            "refresh_p50_ms": "3.0", "refresh_p99_ms": "40.0", "calls_sent": "12000", "calls_ok": "11990",
            "call_p50_ms": "8.0", "call_p99_ms": "250.0", "killed": "node 3 killed, restarted in 70 s",
@@ -185,8 +187,10 @@ def test_a_target_without_its_figures_cannot_be_judged_and_says_why():
     assert judged[5][0] is None
     # users whose query was never answered are not known to be kept
     assert verdicts(chord_row(unanswered="2"))[2] == (False, "2 users' queries never answered 200")
-    # a heap that did not grow says nothing of a binding's size
-    assert verdicts(chord_row(heap_per_binding_b="-2212.0"))[4][0] is None
+    # a heap that did not grow, or grew less than a tenth of what it held, says nothing of a binding's size
+    assert verdicts(chord_row(heap_per_binding_b="-2212.0", heap_after_kib="150000"))[4][0] is None
+    holds, why = verdicts(chord_row(heap_per_binding_b="217.0", heap_before_kib="200000", heap_after_kib="204000"))[4]
+    assert holds is None and "grew 3.9 MiB over the load, less than 10% of the 195.3 MiB" in why
 
 
 def write_run(folder: Path) -> None:
@@ -195,8 +199,8 @@ def write_run(folder: Path) -> None:
             capacity.row_of(Result("chord", 4, 20000, 40.0, 500.0, 2, 0, refresh_sent=333, refresh_ok=333,
                                    refresh_p50_ms=3.0, refresh_p99_ms=40.0, calls_sent=12000, calls_ok=11990,
                                    call_p50_ms=8.0, call_p99_ms=250.0, killed="node 3 killed, restarted in 70 s",
-                                   queried=20000, unanswered=0, lost=0, duplicates=0, records_before=600,
-                                   records_after=60_600, heap_before_kib=160_000, heap_after_kib=170_000,
+                                   queried=20000, unanswered=0, absent=3, lost=0, duplicates=0, records_before=600,
+                                   records_after=60_600, heap_before_kib=160_000, heap_after_kib=180_000,
                                    heap_per_binding_b=512.0, refresh_rate=1800, first_rate=2000, note="heap 1024m per node"))]
     for row in rows:
         append(folder / capacity.CSV_FILE, capacity.FIELDS, row)
@@ -222,6 +226,8 @@ def test_the_report_section_has_the_targets_a_table_per_backend_each_node_and_ka
             "quick mode's search precision is 0.35") in text
     assert "| steady state: calls completed | 99.92% (11,990/12,000) |" in text
     assert "| node killed midway | node 3 killed, restarted in 70 s |" in text
+    assert "| after: users without a binding at the first query | 3 |" in text
+    assert "| after: records lost (still without one when asked again) | 0 |" in text
     assert "| node-0 | 150 | 15,150 | 39.1 MiB | 41.5 MiB |" in text
     assert "### Kamailio" in text and "| memory per contact, shared memory: growth / N, whole / N | 1,198 B" in text
 
