@@ -30,7 +30,8 @@ def run(install: bool, matrix: bool = False) -> int:
     failures += step("integration tests", ["mvn", "-pl", "src/integration", "verify",
                                            f"-Dp2psip.it.matrix={'true' if matrix else 'false'}"]) != 0
     if bench_tests_present():
-        failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests"]) != 0
+        failures += step("bench tests", [sys.executable, "-m", "pytest", "-q", "bench/tests",
+                                         *(["--matrix"] if matrix else [])]) != 0
     print("deploy/p2psip test: " + ("all passed" if failures == 0 else f"{failures} step(s) FAILED"))
     return 0 if failures == 0 else 1
 
