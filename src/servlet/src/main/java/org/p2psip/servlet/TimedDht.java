@@ -18,8 +18,9 @@ import org.p2psip.dht.DhtException;
 
 /**
  * A {@link Dht} that times each of the servlet's operations: {@code p2psip_dht_operation_seconds}
- * by kind (get, put, put-or-current, remove) and outcome (ok; conflict, a compare-and-set that
- * found another version; or the failure's reason, timeout, unreachable, overloaded...), as a
+ * by kind (get, put, put-or-current, update, remove) and outcome (ok; unchanged, an update its
+ * owner wrote nothing for; conflict, a compare-and-set that found another version; or the
+ * failure's reason, timeout, unreachable, overloaded...), as a
  * Prometheus histogram. Everything else goes to the backend as it is.
  */
 final class TimedDht implements Dht {
