@@ -27,4 +27,18 @@ public interface Updater {
      * @throws MalformedBindingException when {@code change} cannot be read; nothing is written
      */
     BindingSet apply(BindingSet current, byte[] change, long now);
+
+    /**
+     * {@link #apply}, as a store calls it: an answer for another AOR or version than
+     * {@code current}'s would overwrite a record it was not computed from, so it is refused with
+     * IllegalStateException (a broken rule, never a client's doing).
+     */
+    default BindingSet next(BindingSet current, byte[] change, long now) {
+        BindingSet next = apply(current, change, now);
+        if (next != null && (!next.aor().equals(current.aor()) || next.version() != current.version())) {
+            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
+                    + " for " + current.aor() + " version " + current.version());
+        }
+        return next;
+    }
 }

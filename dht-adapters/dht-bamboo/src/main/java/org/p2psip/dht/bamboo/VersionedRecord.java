@@ -51,13 +51,9 @@ final class VersionedRecord {
             return null;
         }
         BindingSet found = live == null ? BindingSet.absent(aor) : BindingCodec.decode(live.value()).liveAt(now);
-        BindingSet next = updater.apply(found, change, now);
+        BindingSet next = updater.next(found, change, now);
         if (next == null) {
             return null;
-        }
-        if (!next.aor().equals(aor) || next.version() != found.version()) {
-            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
-                    + " for " + aor + " version " + found.version());
         }
         BindingSet stored = next.stored();
         answer[0] = BindingCodec.encode(stored);

@@ -50,7 +50,7 @@ final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, Ident
     public byte[] process(Map.Entry<String, byte[]> entry) {
         byte[] held = entry.getValue();
         BindingSet current = StoredRecord.readAt(aor, held, now);
-        BindingSet next = updater.apply(current, change, now);
+        BindingSet next = updater.next(current, change, now);
         if (next == null) {
             return answer(0, current.exists() ? BindingCodec.encode(current) : new byte[0]);
         }

@@ -104,7 +104,7 @@ public final class MemoryDht implements Dht {
         try {
             records.compute(aor, (key, current) -> {
                 BindingSet visible = visible(key, current, now);
-                BindingSet next = updater.apply(visible, change, now);
+                BindingSet next = updater.next(visible, change, now);
                 result[0] = new Updated(next == null ? visible : next.stored(), next != null);
                 return next == null ? current : next.stored();
             });

@@ -24,6 +24,9 @@ import org.p2psip.dht.ring.RoutingTable;
  */
 public final class Store {
 
+    /** Slots the sweep walks in one loop task. */
+    private static final int SWEEP_SLICE = 1 << 16;
+
     private final RoutingTable table;
     private final RingSettings settings;
     private final Clock clock;
@@ -35,8 +38,6 @@ public final class Store {
     private final Replicas replicas;
     private final ReplicaUpkeep upkeep;
     private volatile int size;
-    /** Slots the sweep walks in one loop task. */
-    private static final int SWEEP_SLICE = 1 << 16;
     /** The next slot the sweep walks, or -1 when no sweep is walking. */
     private int sweeping = -1;
     private final Loop loop;
@@ -118,17 +119,13 @@ public final class Store {
         BindingSet current = visible(held, aor);
         BindingSet next;
         try {
-            next = updater.apply(current, change, clock.millis());
+            next = updater.next(current, change, clock.millis());
         } catch (MalformedBindingException e) {
             counters.increment(prefix + ".updates.malformed");
             return CompletableFuture.completedFuture(Write.malformed());
         }
         if (next == null) {
             return CompletableFuture.completedFuture(Write.unchanged(current));
-        }
-        if (!next.aor().equals(aor) || next.version() != current.version()) {
-            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
-                    + " for " + aor + " version " + current.version());
         }
         return write(Record.of(next.stored(), stampAfter(held)), asker);
     }
