@@ -145,11 +145,9 @@ public final class RegistrarService {
         if (guessed && !(outcome instanceof Outcome.Store)) {
             return readAndApply(request, attempt);
         }
-        if (outcome instanceof Outcome.Refused refused) {
-            return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
-        }
-        if (outcome instanceof Outcome.Unchanged unchanged) {
-            return CompletableFuture.completedFuture(registered(request, unchanged.current().bindings(), now));
+        Reply withoutWriting = withoutWriting(request, outcome, now);
+        if (withoutWriting != null) {
+            return CompletableFuture.completedFuture(withoutWriting);
         }
         BindingSet next = ((Outcome.Store) outcome).next();
         return dht.putOrCurrent(next).thenCompose(answered -> {
@@ -179,12 +177,9 @@ public final class RegistrarService {
             if (updated.written()) {
                 return CompletableFuture.completedFuture(registered(request, updated.record().bindings(), now));
             }
-            Outcome outcome = registrar.apply(request, updated.record(), now);
-            if (outcome instanceof Outcome.Refused refused) {
-                return CompletableFuture.completedFuture(new Reply.Refused(refused.rejection(), refused.minExpires()));
-            }
-            if (outcome instanceof Outcome.Unchanged unchanged) {
-                return CompletableFuture.completedFuture(registered(request, unchanged.current().bindings(), now));
+            Reply withoutWriting = withoutWriting(request, registrar.apply(request, updated.record(), now), now);
+            if (withoutWriting != null) {
+                return CompletableFuture.completedFuture(withoutWriting);
             }
             if (attempt >= casAttempts) {
                 throw new DhtException(DhtException.Reason.OVERLOADED,
@@ -192,6 +187,17 @@ public final class RegistrarService {
             }
             return applyAtOwner(request, change, attempt + 1);
         });
+    }
+
+    /** The reply to an outcome that writes nothing (a refusal, or the bindings unchanged); null for a Store. */
+    private Reply withoutWriting(RegisterRequest request, Outcome outcome, long now) {
+        if (outcome instanceof Outcome.Refused refused) {
+            return new Reply.Refused(refused.rejection(), refused.minExpires());
+        }
+        if (outcome instanceof Outcome.Unchanged unchanged) {
+            return registered(request, unchanged.current().bindings(), now);
+        }
+        return null;
     }
 
     /** The 200's bindings, and their GRUUs when the client supports them (RFC 5627 §5.2). */
