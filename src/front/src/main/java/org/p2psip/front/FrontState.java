@@ -1,0 +1,35 @@
+package org.p2psip.front;
+
+import java.util.Locale;
+
+/**
+ * Who keeps a call's transaction state: the front ({@code stateful}: it proxies the INVITE
+ * itself and a node only answers the lookup with a redirect), the node ({@code stateless}: the
+ * front forwards and the node proxies statefully), or a share of the calls each, moved by
+ * {@link StateSplit} from the two sides' loads ({@code dynamic}).
+ */
+enum FrontState {
+    STATELESS,
+    STATEFUL,
+    DYNAMIC;
+
+    /** The names the configuration accepts, for its messages. */
+    static final String NAMES = "stateless, stateful, dynamic";
+
+    /** The mode by its configuration name, case and surrounding blanks aside. */
+    static FrontState parse(String name) {
+        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        return switch (key) {
+            case "stateless" -> STATELESS;
+            case "stateful" -> STATEFUL;
+            case "dynamic" -> DYNAMIC;
+            default -> throw new IllegalArgumentException(
+                    "unknown front state '" + name + "' (one of " + NAMES + ")");
+        };
+    }
+
+    /** The share of new calls the front keeps at start: all, none, or none until loads are seen. */
+    double initialFraction() {
+        return this == STATEFUL ? 1 : 0;
+    }
+}
