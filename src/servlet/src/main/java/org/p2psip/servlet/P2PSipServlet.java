@@ -131,7 +131,8 @@ public abstract class P2PSipServlet extends SipServlet {
             throw new ServletException(e.getMessage(), e);
         }
         registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
-        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication);
+        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication,
+                clock);
         startMetricsLog(config);
         status.start(config, backendName(), timed, counters);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());
