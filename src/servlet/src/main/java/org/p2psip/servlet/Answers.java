@@ -36,13 +36,16 @@ final class Answers {
     private final NodeStatus status;
     private final long retryAfterSeconds;
     private final int flowTimer;
+    private final LoadReport load;
 
-    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer) {
+    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer,
+            LoadReport load) {
         this.factory = factory;
         this.counters = counters;
         this.status = status;
         this.retryAfterSeconds = retryAfterSeconds;
         this.flowTimer = flowTimer;
+        this.load = load;
     }
 
     /**
@@ -88,10 +91,14 @@ final class Answers {
         }
     }
 
-    /** 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11). */
+    /**
+     * 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11), and its load
+     * since the previous probe ({@link LoadReport}), by which a front weighs it.
+     */
     void capabilities(SipServletRequest request) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
         response.setHeader("Allow", "REGISTER, INVITE, ACK, BYE, CANCEL, OPTIONS, MESSAGE, SUBSCRIBE, NOTIFY, INFO, UPDATE, REFER, PUBLISH");
+        response.setHeader("P2PSIP-Load", load.header());
         send(response);
     }
 
