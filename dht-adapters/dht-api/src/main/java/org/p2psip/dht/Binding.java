@@ -48,6 +48,11 @@ public record Binding(String aor, String contact, long expiresAt, int q, String 
 
     /** Seconds left until expiry, rounded up, as a 200 OK to REGISTER states it. */
     public long secondsLeft(long nowMillis) {
+        return secondsLeft(expiresAt, nowMillis);
+    }
+
+    /** Seconds left until {@code expiresAt}, rounded up: a binding's expires wherever a node states it. */
+    public static long secondsLeft(long expiresAt, long nowMillis) {
         return Math.max(0, (expiresAt - nowMillis + 999) / 1000);
     }
 }

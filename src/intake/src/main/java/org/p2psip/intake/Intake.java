@@ -53,6 +53,16 @@ public final class Intake {
     private static final LongAdder acksAbsorbed = new LongAdder();
     private static final Set<Defect> defectsLogged = java.util.Collections.synchronizedSet(EnumSet.noneOf(Defect.class));
     private static final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
+    private static final LongAdder requestsTaken = new LongAdder();
+    private static final LongAdder requestsWaitedNanos = new LongAdder();
+
+    /**
+     * Requests over UDP that message threads took off the stack's queue since the JVM started, and
+     * how long they waited in it in all (from the reception time the stack stamps, in whole
+     * milliseconds): what the node reports as its queueing delay, by the difference of two readings.
+     */
+    public record Waits(long requests, long nanos) {
+    }
 
     static {
         for (Refusal refusal : Refusal.values()) {
@@ -199,6 +209,8 @@ public final class Intake {
         refusals.values().forEach(LongAdder::reset);
         retransmissionsAbsorbed.reset();
         acksAbsorbed.reset();
+        requestsTaken.reset();
+        requestsWaitedNanos.reset();
         defectsLogged.clear();
         limitPerSource(0);
         configure(DEFAULT_MAX_QUEUE_DELAY, DEFAULT_TARGET_RESPONSE_DELAY, CollectorLoad.DEFAULT_LIMIT, 5);
@@ -224,8 +236,22 @@ public final class Intake {
         return exemptSources;
     }
 
-    static void waited(long nanos) {
+    /** The next datagram waited {@code nanos} for a message thread; a request's wait adds to {@link #waits()}. */
+    static void waited(long nanos, boolean request) {
         longestWaitMicros.accumulate(nanos / 1000);
+        if (request) {
+            requestsTaken.increment();
+            requestsWaitedNanos.add(nanos);
+        }
+    }
+
+    /**
+     * What requests waited for a message thread so far. Two sums read one after the other, never
+     * locked: a reading may count a request whose wait it does not hold yet, which the next
+     * reading makes good; two adders cost each datagram less than a lock.
+     */
+    public static Waits waits() {
+        return new Waits(requestsTaken.sum(), requestsWaitedNanos.sum());
     }
 
     /**

@@ -58,10 +58,10 @@ final class Screen {
     /** True when the stack is to process the datagram; false when it was answered or dropped here. */
     boolean passes(DatagramQueuedMessageDispatch queued) {
         long waited = Math.max(0, millis.getAsLong() - queued.getReceptionTime()) * 1_000_000;
-        Intake.waited(waited);
         long now = nanos.getAsLong();
         DatagramPacket packet = queued.packet;
         boolean request = !startsWith(packet, "SIP/");
+        Intake.waited(waited, request);
         boolean ack = request && startsWith(packet, "ACK ");
         if (request && !ack && !wellFormed(packet, now)) {
             return false;

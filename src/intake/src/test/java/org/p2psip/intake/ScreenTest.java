@@ -85,6 +85,16 @@ class ScreenTest {
     }
 
     @Test
+    void theWaitOfEveryRequestAddsToTheWaitsAResponsesDoesNot() {
+        Intake.open();
+        screen.passes(queued(register("z9hG4bK-w1", ""), 3));
+        screen.passes(queued(register("z9hG4bK-w2", ""), 250)); // late, yet its wait counts
+        screen.passes(queued(text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-x\r\n"
+                + "From: <sip:a@b>;tag=1\r\nTo: <sip:a@b>;tag=2\r\nCall-ID: 9\r\nCSeq: 1 REGISTER\r\nContent-Length: 0\r\n\r\n"), 40));
+        assertEquals(new Intake.Waits(2, 253_000_000L), Intake.waits());
+    }
+
+    @Test
     void anOpenNodeWithAYoungQueuePassesEverything() {
         Intake.open();
         assertTrue(screen.passes(queued(register("z9hG4bK-2", ""), 5)));

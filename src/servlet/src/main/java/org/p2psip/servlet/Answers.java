@@ -13,6 +13,8 @@ import javax.servlet.sip.ServletParseException;
 import javax.servlet.sip.SipFactory;
 import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
+import javax.servlet.sip.SipURI;
+import javax.servlet.sip.URI;
 import javax.sip.header.Header;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.dht.Binding;
@@ -34,13 +36,16 @@ final class Answers {
     private final NodeStatus status;
     private final long retryAfterSeconds;
     private final int flowTimer;
+    private final LoadReport load;
 
-    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer) {
+    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer,
+            LoadReport load) {
         this.factory = factory;
         this.counters = counters;
         this.status = status;
         this.retryAfterSeconds = retryAfterSeconds;
         this.flowTimer = flowTimer;
+        this.load = load;
     }
 
     /**
@@ -86,10 +91,37 @@ final class Answers {
         }
     }
 
-    /** 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11). */
+    /**
+     * 200 to an OPTIONS for the node itself: the methods it handles (RFC 3261 §11), and its load
+     * since the previous probe ({@link LoadReport}), by which a front weighs it.
+     */
     void capabilities(SipServletRequest request) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_OK);
         response.setHeader("Allow", "REGISTER, INVITE, ACK, BYE, CANCEL, OPTIONS, MESSAGE, SUBSCRIBE, NOTIFY, INFO, UPDATE, REFER, PUBLISH");
+        response.setHeader("P2PSIP-Load", load.header());
+        send(response);
+    }
+
+    /**
+     * 302 to an INVITE that asked for a redirect (RFC 3841 §9.1; {@link Redirection}): a Contact
+     * per target, in the order given, each with its q (when the binding has one) and the seconds
+     * left on its binding; a target with a Path carries it as an escaped Route header in its URI
+     * (RFC 3261 §19.1.5), so that the redirected request passes the edge proxy that holds the flow.
+     */
+    void moved(SipServletRequest request, List<Forking.Target> targets, long now) {
+        SipServletResponse response = request.createResponse(SipServletResponse.SC_MOVED_TEMPORARILY, "Moved Temporarily");
+        for (Forking.Target target : targets) {
+            URI uri = target.uri().clone();
+            if (!target.path().isEmpty() && uri instanceof SipURI sip) {
+                sip.setHeader("Route", Redirection.route(target.path())); // the container writes it as given
+            }
+            Address contact = factory.createAddress(uri);
+            contact.setExpires((int) Math.min(Integer.MAX_VALUE, Binding.secondsLeft(target.expiresAt(), now)));
+            if (target.q() != Binding.Q_UNSPECIFIED) {
+                contact.setQ(target.q() / 1000f);
+            }
+            response.addAddressHeader("Contact", contact, false);
+        }
         send(response);
     }
 

@@ -16,8 +16,12 @@ final class Forking {
     /** A request attribute: the q classes not tried yet, highest first. */
     private static final String LATER = "org.p2psip.forking.later";
 
-    /** One contact to ring, with the Path its registration came with and its q (x1000). */
-    record Target(URI uri, List<String> path, int q) {
+    /**
+     * One contact to ring, with the Path its registration came with, its q (x1000, or
+     * Binding.Q_UNSPECIFIED) and when its binding ends (milliseconds since the epoch), which a
+     * redirect states as the contact's expires.
+     */
+    record Target(URI uri, List<String> path, int q, long expiresAt) {
     }
 
     private Forking() {

@@ -121,7 +121,8 @@ public abstract class P2PSipServlet extends SipServlet {
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
         counters = new Counters(status.errors());
-        var answers = new Answers(factory, counters, status, retryAfter, config.get(RegistrarOptions.FLOW_TIMER));
+        var answers = new Answers(factory, counters, status, retryAfter, config.get(RegistrarOptions.FLOW_TIMER),
+                LoadReport.ofThisJvm());
         var threads = new ContainerThreads(dht.completesOnWorkers());
         authentication = Authentication.from(config, answers, counters, clock);
         Domains domains;
@@ -131,7 +132,8 @@ public abstract class P2PSipServlet extends SipServlet {
             throw new ServletException(e.getMessage(), e);
         }
         registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
-        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication);
+        routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication,
+                clock);
         startMetricsLog(config);
         status.start(config, backendName(), timed, counters);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());

@@ -1,5 +1,6 @@
 package org.p2psip.servlet;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListIterator;
@@ -26,7 +27,9 @@ import org.p2psip.registrar.RegistrarService;
  * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself
  * is answered here; anything else is for an AOR (or a GRUU: that instance's bindings), looked up
  * in the DHT and proxied to its contacts, the highest q class first, the contacts of one class at
- * once, record-routing so that the dialog's later requests pass through this node. 404 for an AOR never registered, 480 when none of its
+ * once, record-routing so that the dialog's later requests pass through this node; or, when an
+ * INVITE asks for it (RFC 3841 Request-Disposition: redirect), answered 302 with those contacts
+ * instead ({@link Redirection}), the same refusals applying first. 404 for an AOR never registered, 480 when none of its
  * bindings is live (or, for a sips: Request-URI, none is sips:), 483 when Max-Forwards is spent,
  * 482 when the only contacts are this node.
  */
@@ -42,9 +45,10 @@ final class Routing {
     private final Domains domains;
     private final Authentication authentication;
     private final boolean relay;
+    private final Clock clock;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
-            ContainerThreads threads, Config config, Domains domains, Authentication authentication) {
+            ContainerThreads threads, Config config, Domains domains, Authentication authentication, Clock clock) {
         this.service = service;
         this.admission = admission;
         this.answers = answers;
@@ -55,6 +59,7 @@ final class Routing {
         this.domains = domains;
         this.authentication = authentication;
         this.relay = config.get(RegistrarOptions.RELAY);
+        this.clock = clock;
     }
 
     void handle(SipServletRequest request) {
@@ -157,7 +162,8 @@ final class Routing {
             if (!isThisNode(uri)) {
                 // one flow per instance at a time (RFC 5626 §5.3), its latest first; the others wait
                 boolean firstOfInstance = binding.instance().isEmpty() || instances.add(binding.instance());
-                (firstOfInstance ? targets : laterFlows).add(new Forking.Target(uri, binding.path(), binding.q()));
+                (firstOfInstance ? targets : laterFlows).add(new Forking.Target(uri, binding.path(), binding.q(),
+                        binding.expiresAt()));
             }
         }
         if (targets.isEmpty() && secure && !bindings.isEmpty()) {
@@ -172,6 +178,14 @@ final class Routing {
         }
         List<List<Forking.Target>> classes = new ArrayList<>(Forking.byQ(targets));
         laterFlows.forEach(flow -> classes.add(List.of(flow)));
+        if (Redirection.asked(request)) {
+            // the front keeps this call's transaction and forks it itself (RFC 3841 §9.1): it gets
+            // the very contacts this proxy would ring, in the order it would ring them
+            counters.count("route-redirected");
+            answers.moved(request, classes.stream().flatMap(List::stream).toList(), clock.millis());
+            Sessions.release(request);
+            return;
+        }
         Forking.keepLater(request, classes.subList(1, classes.size()));
         boolean flows = targets.stream().anyMatch(t -> !t.path().isEmpty());
         startProxy(request, classes.get(0), classes.size() > 1 || flows, "route-proxied");
@@ -223,7 +237,7 @@ final class Routing {
 
     /** p2psip.proxy.relay: the request on to its Request-URI as it is, as an outbound proxy does. */
     private void relay(SipServletRequest request, URI target) {
-        startProxy(request, List.of(new Forking.Target(target, List.of(), 0)), false, "route-relayed");
+        startProxy(request, List.of(new Forking.Target(target, List.of(), 0, Long.MAX_VALUE)), false, "route-relayed");
     }
 
     /**
