@@ -8,7 +8,6 @@ import org.p2psip.lazysip.StatelessAnswer;
 import org.p2psip.lazysip.ToTag;
 import gov.nist.javax.sip.address.SipUri;
 import gov.nist.javax.sip.header.MaxForwards;
-import gov.nist.javax.sip.header.RetryAfter;
 import gov.nist.javax.sip.header.Route;
 import gov.nist.javax.sip.header.Via;
 import gov.nist.javax.sip.message.SIPRequest;
@@ -54,15 +53,23 @@ final class Forwarder {
     private final Transactions transactions;
     private final Outlet outlet;
     private final FrontStats stats;
-    private final int retryAfterSeconds;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
     private final FlowTokens flows = new FlowTokens();
     private final java.util.concurrent.ScheduledExecutorService timers;
+    private final KeptCalls kept;
+    private final StateSplit split;
 
+    /**
+     * {@code split} decides which new INVITEs from UDP clients the front keeps ({@code kept}); null
+     * in stateless mode, where it keeps none (it still routes the dialogs it kept before).
+     */
     Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
-            Outlet outlet, FrontStats stats, int retryAfterSeconds, java.util.concurrent.ScheduledExecutorService timers) {
+            Outlet outlet, FrontStats stats, java.util.concurrent.ScheduledExecutorService timers,
+            KeptCalls kept, StateSplit split) {
         this.timers = timers;
+        this.kept = kept;
+        this.split = split;
         this.listeners = listeners;
         this.self = listeners.inner();
         this.nodes = nodes;
@@ -71,7 +78,6 @@ final class Forwarder {
         this.transactions = transactions;
         this.outlet = outlet;
         this.stats = stats;
-        this.retryAfterSeconds = retryAfterSeconds;
     }
 
     /** A request from a client, over UDP ({@code connection} = {@link Outlet#UDP}) or a TCP or TLS connection. */
@@ -99,7 +105,12 @@ final class Forwarder {
             }
             return;
         }
-        String flowToken = popOwnRoute(request);
+        String routeUser = popOwnRoute(request);
+        if (KeptCalls.USER.equals(routeUser)) {
+            kept.inDialog(request, connection); // a dialog whose state the front keeps: no node in it
+            return;
+        }
+        String flowToken = FlowTokens.looksLikeToken(routeUser) ? routeUser : null;
         long flow = flowToken == null ? Outlet.UDP : flows.connection(flowToken);
         if (flowToken != null && flow != connection) {
             toFlow(request, flowToken, flow, connection); // a node's request for a client: down its connection
@@ -109,13 +120,37 @@ final class Forwarder {
             addFlowPath(request, connection);
         }
         String callId = request.getCallId().getCallId();
-        long now = System.nanoTime();
-        Node node = nodeFor(method, callId, request.getToTag() != null, now);
-        if (node == null) {
-            refuse(request, connection);
+        boolean toTag = request.getToTag() != null;
+        if (connection == Outlet.UDP && keptTransaction(method, Branches.of(request))) {
+            kept.sameTransaction(request, connection);
             return;
         }
-        send(request, node, connection, now);
+        long now = System.nanoTime();
+        boolean keep = connection == Outlet.UDP && keepsNew(method, toTag, callId, now);
+        Node node = nodeFor(method, callId, toTag, now);
+        if (node == null) {
+            refuse(request, connection);
+        } else if (keep) {
+            kept.invite(request, node);
+        } else {
+            send(request, node, connection, now);
+        }
+    }
+
+    /** Whether a request of a UDP client belongs to a call the front keeps: its INVITE again, its CANCEL or its ACK. */
+    private boolean keptTransaction(String method, String key) {
+        boolean ofInvite = Request.INVITE.equals(method) || Request.ACK.equals(method) || Request.CANCEL.equals(method);
+        return ofInvite && kept.owns(key);
+    }
+
+    /**
+     * Whether the front keeps this new call's state itself: by its mode, and in dynamic mode by
+     * the split's share. A Call-ID the front already gave a node stays with it, so that an INVITE
+     * sent again after the share moved is not taken for a new call.
+     */
+    private boolean keepsNew(String method, boolean toTag, String callId, long now) {
+        return split != null && !toTag && Request.INVITE.equals(method) && split.keepHere(callId)
+                && affinity.nodeOf(callId, now) == null;
     }
 
     /**
@@ -127,12 +162,17 @@ final class Forwarder {
             return true;
         }
         LazyRequest request = LazyRequest.read(bytes);
-        if (request == null || (namesSelf(request.route) && FlowTokens.looksLikeToken(request.route.user))) {
-            return false; // a request for a flow: JAIN-SIP's path writes its Via and Record-Route
+        if (request == null || (namesSelf(request.route) && (FlowTokens.looksLikeToken(request.route.user)
+                || KeptCalls.USER.equals(request.route.user)))) {
+            return false; // a request for a flow or a kept dialog: JAIN-SIP's path writes its Via and Record-Route
         }
-        long now = System.nanoTime();
-        Node node = nodeFor(request.method, request.callId, request.toTag, now);
         String branch = Branches.of(request.branch, request.via.sentBy());
+        long now = System.nanoTime();
+        if (connection == Outlet.UDP && (keptTransaction(request.method, branch)
+                || keepsNew(request.method, request.toTag, request.callId, now))) {
+            return false; // a call the front keeps: its transactions parse the message
+        }
+        Node node = nodeFor(request.method, request.callId, request.toTag, now);
         byte[] forwarded = request.forwarded(ownViaLine(branch, connection), source, namesSelf(request.route));
         if (node == null) {
             refuseForwarded(forwarded, connection);
@@ -286,7 +326,12 @@ final class Forwarder {
             return;
         }
         if (branch.startsWith(Branches.PROBE_PREFIX)) {
-            nodes.probeAnswered(response.getCallId().getCallId(), response.getStatusCode());
+            var load = response.getHeader(NodeLoad.HEADER);
+            nodes.probeAnswered(response.getCallId().getCallId(), response.getStatusCode(),
+                    load == null ? Double.NaN : NodeLoad.parse(((javax.sip.header.ExtensionHeader) load).getValue()));
+            return;
+        }
+        if (kept.onResponse(response)) {
             return;
         }
         if (!account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId())) {
@@ -311,11 +356,12 @@ final class Forwarder {
      */
     boolean onResponse(byte[] bytes) {
         LazyResponse response = LazyResponse.read(bytes);
-        if (response == null || !response.branch.startsWith(Branches.PREFIX)) {
-            return false;
+        if (response == null || !response.branch.startsWith(Branches.PREFIX)
+                || response.branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
+            return false; // an answer to a kept transaction: its state machine reads it parsed
         }
         if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
-            nodes.probeAnswered(response.callId, response.status);
+            nodes.probeAnswered(response.callId, response.status, NodeLoad.find(bytes));
             return true;
         }
         long connection = response.connection == null ? Outlet.UDP : parseConnection(response.connection);
@@ -358,6 +404,7 @@ final class Forwarder {
 
     /** Answers 503 to every transaction open on a node found dead: the client hears, rather than waits. */
     void abandon(Node node) {
+        kept.abandon(node);
         for (Transactions.Open open : transactions.abandon(node, System.nanoTime())) {
             refuseForwarded(open.forwarded, open.connection);
         }
@@ -381,16 +428,7 @@ final class Forwarder {
             stats.dropped.increment();
             return;
         }
-        SIPResponse response = request.createResponse(503);
-        try {
-            RetryAfter retryAfter = new RetryAfter();
-            retryAfter.setRetryAfter(retryAfterSeconds);
-            response.setHeader(retryAfter);
-        } catch (InvalidArgumentException e) {
-            throw new IllegalArgumentException("Retry-After must be a positive number of seconds", e);
-        }
-        stats.answered503.increment();
-        send(response, request.getTopmostVia(), connection);
+        send(kept.unavailable(request), request.getTopmostVia(), connection);
     }
 
     private void answer(SIPRequest request, long connection, int status, String reason) {
@@ -476,8 +514,8 @@ final class Forwarder {
     /**
      * A top Route naming the front itself (at its UDP/TCP port or its TLS port) is the client's way
      * of reaching it, or a node's way of reaching a client's flow; it is consumed here (§16.4).
-     * Left in, the node would send the request back. Returns the Route's user part when it has the
-     * shape of a flow token ({@link FlowTokens#looksLikeToken}), else null.
+     * Left in, the node would send the request back. Returns the Route's user part (a flow token,
+     * {@link FlowTokens#looksLikeToken}, or {@link KeptCalls#USER}), null if none was consumed.
      */
     private String popOwnRoute(SIPRequest request) {
         Route route = (Route) request.getHeader(RouteHeader.NAME);
@@ -485,8 +523,7 @@ final class Forwarder {
                 && listeners.named(uri.getHost(), uri.getPort(),
                         uri.isSecure() || "tls".equalsIgnoreCase(uri.getTransportParam()))) {
             request.removeFirst(RouteHeader.NAME);
-            String user = uri.getUser();
-            return FlowTokens.looksLikeToken(user) ? user : null;
+            return uri.getUser();
         }
         return null;
     }

@@ -44,10 +44,14 @@ public final class Front implements AutoCloseable {
     private final AffinityTable affinity;
     private final Transactions transactions;
     private final Connections connections;
+    private final StateSplit split;
+    private final KeptCalls kept;
 
     private Front(EventLoopGroup group, EventLoopGroup udpGroup, Channel udp, Channel innerUdp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
             InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
-            Transactions transactions, Connections connections) {
+            Transactions transactions, Connections connections, StateSplit split, KeptCalls kept) {
+        this.split = split;
+        this.kept = kept;
         this.group = group;
         this.udpGroup = udpGroup;
         this.probing = probing;
@@ -77,6 +81,8 @@ public final class Front implements AutoCloseable {
         SslContext tlsContext = tlsPort == 0 ? null : TlsServerContext.load(config.get(FrontOptions.TLS_KEY_STORE),
                 config.get(FrontOptions.TLS_STORE_PASSWORD));
         var nodes = new Nodes(Addresses.parseList(config.get(FrontOptions.NODES)));
+        FrontState state = FrontState.parse(config.get(FrontOptions.STATE));
+        StateSplit split = state == FrontState.STATELESS ? null : new StateSplit(state.initialFraction());
         Policy policy = Policies.named(config.get(FrontOptions.POLICY), config.get(FrontOptions.INVITE_WEIGHT));
         int maxMessage = config.get(FrontOptions.MAX_MESSAGE);
         var stats = new FrontStats();
@@ -104,8 +110,13 @@ public final class Front implements AutoCloseable {
             var innerBatch = innerUdp == udp ? batch : new DatagramBatch(innerUdp);
             outlet.udp = batch;
             outlet.innerUdp = innerBatch;
-            var forwarder = new Forwarder(new Listeners(listening, tlsPort, self), nodes, policy, affinity,
-                    transactions, outlet, stats, config.get(FrontOptions.RETRY_AFTER), udp.eventLoop());
+            var listeners = new Listeners(listening, tlsPort, self);
+            // The kept calls live on the UDP loop: their messages and their timers on one thread, no locks.
+            var kept = new KeptCalls(listeners, outlet, new ExecutorTimers(udp.eventLoop()), udp.eventLoop(), stats,
+                    nodes, config.get(FrontOptions.RETRY_AFTER), config.get(FrontOptions.BRANCH_TIMEOUT).toMillis(),
+                    config.get(FrontOptions.INVITE_TIMEOUT).toMillis(), config.get(FrontOptions.TRANSACTIONS_MAX));
+            var forwarder = new Forwarder(listeners, nodes, policy, affinity,
+                    transactions, outlet, stats, udp.eventLoop(), kept, split);
             var inbound = new Inbound(forwarder, stats);
             udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
             if (innerUdp != udp) {
@@ -116,19 +127,20 @@ public final class Front implements AutoCloseable {
             Channel tls = tlsContext == null ? null : listen(transport, group,
                     new InetSocketAddress(listening.getAddress(), tlsPort), reusePort,
                     new StreamPipeline(tlsContext, inbound, connections, maxMessage));
-            var prober = new Prober(self, nodes, forwarder, transactions, affinity, outlet, stats,
+            var prober = new Prober(self, nodes, forwarder, transactions, affinity, outlet, stats, kept,
+                    state == FrontState.DYNAMIC ? split : null,
                     config.get(FrontOptions.PROBE_TIMEOUT).toNanos(),
                     config.get(FrontOptions.TRANSACTION_TIMEOUT).toNanos(),
                     config.get(FrontOptions.INVITE_TIMEOUT).toNanos());
             long interval = config.get(FrontOptions.PROBE_INTERVAL).toNanos();
             ScheduledFuture<?> probing = udp.eventLoop()
                     .scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
-            LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}{2}), inner {3}, policy {4}, nodes {5}", listening,
+            LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}{2}), inner {3}, policy {4}, state {5}, nodes {6}", listening,
                     tls == null ? "" : ", TLS on port " + tlsPort, reusePort ? ", shared by SO_REUSEPORT" : "", self,
-                    config.get(FrontOptions.POLICY), nodes.all());
+                    config.get(FrontOptions.POLICY), state, nodes.all());
             started = true;
             return new Front(group, udpGroup, udp, innerUdp, tcp, tls, probing, listening, nodes, stats, affinity, transactions,
-                    connections);
+                    connections, split, kept);
         } finally {
             if (!started) {
                 // also when a bind fails: sync() rethrows the BindException without declaring it
@@ -193,6 +205,16 @@ public final class Front implements AutoCloseable {
     /** Clients' TCP and TLS connections open now. */
     public int openConnections() {
         return connections.size();
+    }
+
+    /** The share of new calls from UDP clients whose state the front keeps now: 0 stateless, 1 stateful. */
+    public double stateFraction() {
+        return split == null ? 0 : split.fraction();
+    }
+
+    /** Calls and in-dialog requests whose state the front keeps now. */
+    public int keptEntries() {
+        return kept.size();
     }
 
     /** Transactions forwarded and not yet finished. */

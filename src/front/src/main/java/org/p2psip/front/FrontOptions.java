@@ -50,6 +50,10 @@ public final class FrontOptions {
             "Whether the listen sockets (UDP, TCP, TLS) are bound with SO_REUSEPORT (Linux, epoll only), so that several front processes share the listen address and the kernel spreads the clients' connections over them; each then needs an inner address of its own.");
     public static final Option<String> INNER = Option.string(PREFIX + "inner", "",
             "127.0.0.1:0", "UDP address (IP:port; port 0 picks a free one) the front talks to the nodes from, names in its Via and in the Path and Record-Route of its flows; empty: the listen address. Fronts sharing a listen address need one each, since the nodes' answers must reach the front that sent the request.");
+    public static final Option<String> STATE = Option.string(PREFIX + "state", "stateless",
+            "dynamic", "Who keeps the transaction state of new calls from UDP clients: stateless (the nodes: they proxy every call), stateful (the front: the node only hands back the contacts, 302) or dynamic (the front keeps a share of them that follows its own load and the nodes').");
+    public static final Option<Duration> BRANCH_TIMEOUT = Option.duration(PREFIX + "branch.timeout",
+            Duration.ofSeconds(30), "20s", "In a call the front keeps, how long one contact rings before the next one is tried.");
 
     public static final Option<String> STATUS = Option.string(PREFIX + "status", "",
             "127.0.0.1:8060", "HTTP address (IP:port) of the front's status page and Prometheus metrics (/, /metrics); empty: none.");
@@ -59,7 +63,7 @@ public final class FrontOptions {
     public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
             RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER,
-            STATUS, STATUS_MEMBERS);
+            STATE, BRANCH_TIMEOUT, STATUS, STATUS_MEMBERS);
 
     private FrontOptions() {
     }

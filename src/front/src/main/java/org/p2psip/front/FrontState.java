@@ -28,8 +28,16 @@ enum FrontState {
         };
     }
 
-    /** The share of new calls the front keeps at start: all, none, or none until loads are seen. */
+    /**
+     * The share of new calls the front keeps at start: none, all, or in dynamic mode half, the
+     * optimum of two servers in series (SERvartuka's), which the split then moves by the loads
+     * (and leaves where it is while neither side is busy).
+     */
     double initialFraction() {
-        return this == STATEFUL ? 1 : 0;
+        return switch (this) {
+            case STATELESS -> 0;
+            case STATEFUL -> 1;
+            case DYNAMIC -> 0.5;
+        };
     }
 }

@@ -24,6 +24,9 @@ public final class FrontStats {
     final LongAdder flowsFailed = new LongAdder();
     final LongAdder keepalivesAnswered = new LongAdder();
     final LongAdder retransmittedToNodes = new LongAdder();
+    final LongAdder statefulCalls = new LongAdder();
+    final LongAdder keptRequests = new LongAdder();
+    final LongAdder keptAckTimeouts = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
     public long requestsForwarded() {
@@ -104,6 +107,21 @@ public final class FrontStats {
         return retransmittedToNodes.sum();
     }
 
+    /** New INVITEs whose transaction state the front kept itself (stateful or dynamic mode): their node only redirected. */
+    public long statefulCalls() {
+        return statefulCalls.sum();
+    }
+
+    /** Requests within the dialogs the front keeps (ACK, BYE, ...) that it routed itself, retransmissions not counted. */
+    public long keptRequests() {
+        return keptRequests.sum();
+    }
+
+    /** Failure answers of kept calls that the caller never ACKed within 64 x T1 (RFC 3261 Timer H). */
+    public long keptAckTimeouts() {
+        return keptAckTimeouts.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -123,6 +141,9 @@ public final class FrontStats {
         map.put("flowsFailed", flowsFailed());
         map.put("keepalivesAnswered", keepalivesAnswered());
         map.put("retransmittedToNodes", retransmittedToNodes());
+        map.put("statefulCalls", statefulCalls());
+        map.put("keptRequests", keptRequests());
+        map.put("keptAckTimeouts", keptAckTimeouts());
         return map;
     }
 }

@@ -81,6 +81,10 @@ final class FrontStatus implements AutoCloseable {
         }
         Gauge.builder("p2psip.front.connections", front, Front::openConnections).register(registry);
         Gauge.builder("p2psip.front.affinity.entries", front, Front::affinityEntries).register(registry);
+        Gauge.builder("p2psip.front.state.fraction", front, Front::stateFraction)
+                .description("Share of new calls from UDP clients whose transaction state the front keeps").register(registry);
+        Gauge.builder("p2psip.front.kept.entries", front, Front::keptEntries)
+                .description("Calls and in-dialog requests whose transaction state the front keeps now").register(registry);
     }
 
     /** A node as the meters and the page name it: its SIP address. */

@@ -21,6 +21,7 @@ public final class Node {
     /** Whether its last probe was answered 2xx; a node is up only while ready. */
     private volatile boolean ready;
     private volatile long lastHeardNanos;
+    private volatile double load = Double.NaN;
 
     public Node(int index, InetSocketAddress address) {
         this.index = index;
@@ -95,6 +96,15 @@ public final class Node {
 
     long lastHeardNanos() {
         return lastHeardNanos;
+    }
+
+    /** The utilisation its latest probe answer reported (NaN: none yet): what the dynamic state split reads. */
+    public double load() {
+        return load;
+    }
+
+    void load(double value) {
+        load = value;
     }
 
     void up(boolean value) {

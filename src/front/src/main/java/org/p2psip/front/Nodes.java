@@ -52,9 +52,17 @@ final class Nodes {
      * sheds load still answers its probes 2xx (its intake lets them through).
      */
     void probeAnswered(String callId, int status) {
+        probeAnswered(callId, status, Double.NaN);
+    }
+
+    /** As {@link #probeAnswered(String, int)}, with the load the answer reported ({@link NodeLoad}; NaN: none). */
+    void probeAnswered(String callId, int status, double load) {
         Node node = byProbeCallId.get(callId);
         if (node == null) {
             return;
+        }
+        if (!Double.isNaN(load)) {
+            node.load(load);
         }
         node.ready(status >= 200 && status < 300);
         if (node.ready()) {
@@ -63,6 +71,18 @@ final class Nodes {
             node.heard(System.nanoTime());
             setUp(node, false, "not ready: its probe was answered " + status);
         }
+    }
+
+    /** The highest load the nodes up reported in their latest probe answers; NaN if none reported any. */
+    double busiest() {
+        double max = Double.NaN;
+        for (Node node : up) {
+            double load = node.load();
+            if (!Double.isNaN(load) && !(load <= max)) {
+                max = load;
+            }
+        }
+        return max;
     }
 
     /** Something came from {@code node}: it is alive, and up again if it is ready. */

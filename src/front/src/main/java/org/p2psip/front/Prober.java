@@ -30,12 +30,18 @@ final class Prober {
     private final long probeTimeoutNanos;
     private final long transactionTimeoutNanos;
     private final long inviteTimeoutNanos;
+    private final KeptCalls kept;
+    private final StateSplit split;
+    private final FrontLoad load = new FrontLoad();
     private final AtomicLong sequence = new AtomicLong();
     private long lastReportNanos = System.nanoTime();
 
+    /** {@code split}: the dynamic split this prober feeds with the loads, null when the front's mode is fixed. */
     Prober(InetSocketAddress self, Nodes nodes, Forwarder forwarder, Transactions transactions, AffinityTable affinity,
-            Outlet outlet, FrontStats stats, long probeTimeoutNanos, long transactionTimeoutNanos,
-            long inviteTimeoutNanos) {
+            Outlet outlet, FrontStats stats, KeptCalls kept, StateSplit split, long probeTimeoutNanos,
+            long transactionTimeoutNanos, long inviteTimeoutNanos) {
+        this.kept = kept;
+        this.split = split;
         this.self = self;
         this.nodes = nodes;
         this.forwarder = forwarder;
@@ -59,6 +65,11 @@ final class Prober {
             stats.probesSent.increment();
         }
         stats.expired.add(transactions.expire(now, transactionTimeoutNanos, inviteTimeoutNanos));
+        kept.expire();
+        double own = load.sample();
+        if (split != null) {
+            split.observe(own, nodes.busiest()); // the nodes' loads came with the previous probes' answers
+        }
         affinity.sweep(now);
         if (now - lastReportNanos >= REPORT_EVERY_NANOS) {
             lastReportNanos = now;

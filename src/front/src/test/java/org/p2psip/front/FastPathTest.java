@@ -83,8 +83,12 @@ class FastPathTest {
         Side() {
             var nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
             nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
-            forwarder = new Forwarder(new Listeners(SELF, TLS_PORT), nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                    new Transactions(100), outlet, new FrontStats(), 5, TIMERS);
+            var listeners = new Listeners(SELF, TLS_PORT);
+            var stats = new FrontStats();
+            var kept = new KeptCalls(listeners, outlet, new ExecutorTimers(TIMERS), Runnable::run, stats, nodes, 5,
+                    30_000, 180_000, 100);
+            forwarder = new Forwarder(listeners, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
+                    new Transactions(100), outlet, stats, TIMERS, kept, null);
         }
     }
 

@@ -320,7 +320,7 @@ class StateSplitTest {
         assertEquals(FrontState.DYNAMIC, FrontState.parse(" Dynamic "));
         assertEquals(0, FrontState.STATELESS.initialFraction());
         assertEquals(1, FrontState.STATEFUL.initialFraction());
-        assertEquals(0, FrontState.DYNAMIC.initialFraction());
+        assertEquals(0.5, FrontState.DYNAMIC.initialFraction());
     }
 
     @Test

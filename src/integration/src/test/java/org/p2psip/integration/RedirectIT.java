@@ -97,7 +97,7 @@ class RedirectIT extends DeployedNodes {
             assertTrue(answer.startsWith("SIP/2.0 200"), answer);
             Matcher load = LOAD.matcher(answer);
             assertTrue(load.find(), "no P2PSIP-Load in " + answer);
-            assertTrue(load.group(1).strip().matches("cpu=\\d+\\.\\d\\d;queue=\\d+\\.\\d"), load.group(1));
+            assertTrue(load.group(1).strip().matches("cpu=\\d+\\.\\d\\d;cores=\\d+;queue=\\d+\\.\\d"), load.group(1));
         }
     }
 

@@ -56,8 +56,16 @@ record SipResponse(int status, String reason, String callId, long cseq, long ret
         return digits == 0 ? -1 : Long.parseLong(value, 0, digits, 10);
     }
 
-    /** Each element's URI of a Contact value: split at commas outside quotes and angle brackets. */
+    /** Each element's URI of a Contact value. */
     private static void addUris(String value, List<String> into) {
+        for (String element : elements(value)) {
+            into.add(uriOf(element));
+        }
+    }
+
+    /** The elements of a header value that lists several (Contact, Via, Record-Route): split at commas outside quotes and angle brackets. */
+    static List<String> elements(String value) {
+        var elements = new java.util.ArrayList<String>();
         boolean quoted = false;
         int depth = 0;
         int from = 0;
@@ -72,11 +80,12 @@ record SipResponse(int status, String reason, String callId, long cseq, long ret
             } else if (!quoted && depth == 0 && c == ',') {
                 String element = value.substring(from, i).strip();
                 if (!element.isEmpty()) {
-                    into.add(uriOf(element));
+                    elements.add(element);
                 }
                 from = i + 1;
             }
         }
+        return elements;
     }
 
     /** name-addr: what the angle brackets hold; addr-spec: up to its parameters. */

@@ -8,9 +8,9 @@ import org.p2psip.intake.Intake;
 
 /**
  * The value of the {@code P2PSIP-Load} header of the node's 200 to an OPTIONS probe, by which a
- * front weighs the nodes: {@code cpu=1.37;queue=2.5}, where cpu is the process's CPU time since
+ * front weighs the nodes: {@code cpu=1.37;cores=2;queue=2.5}, where cpu is the process's CPU time since
  * the previous report over the wall time since it (1.37: one core and a third busy, whatever
- * the machine has), and queue the mean time in milliseconds that requests over UDP waited for
+ * the machine has), cores the cores the process may use (its affinity), and queue the mean time in milliseconds that requests over UDP waited for
  * one of the stack's message threads since then ({@link Intake#waits}; 0 when none came). A JVM
  * that cannot tell its process's CPU time reports the queue alone.
  *
@@ -30,7 +30,7 @@ final class LoadReport {
      * CPU time (negative where the JVM cannot tell), the requests that waited in the queue and
      * their waits in all.
      */
-    record Reading(long wallNanos, long cpuNanos, long requests, long waitedNanos) {
+    record Reading(long wallNanos, long cpuNanos, int cores, long requests, long waitedNanos) {
     }
 
     /** The last report, and the reading it ends at: the next one starts there. */
@@ -53,8 +53,8 @@ final class LoadReport {
         var cpu = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun : null;
         return new LoadReport(() -> {
             Intake.Waits waits = Intake.waits();
-            return new Reading(System.nanoTime(), cpu == null ? -1 : cpu.getProcessCpuTime(), waits.requests(),
-                    waits.nanos());
+            return new Reading(System.nanoTime(), cpu == null ? -1 : cpu.getProcessCpuTime(),
+                    Runtime.getRuntime().availableProcessors(), waits.requests(), waits.nanos());
         });
     }
 
@@ -81,6 +81,6 @@ final class LoadReport {
             return String.format(Locale.ROOT, "queue=%.1f", queueMillis);
         }
         double cpu = wall <= 0 ? 0 : (double) Math.max(0, to.cpuNanos() - from.cpuNanos()) / wall;
-        return String.format(Locale.ROOT, "cpu=%.2f;queue=%.1f", cpu, queueMillis);
+        return String.format(Locale.ROOT, "cpu=%.2f;cores=%d;queue=%.1f", cpu, to.cores(), queueMillis);
     }
 }

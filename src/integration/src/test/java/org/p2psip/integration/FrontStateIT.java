@@ -1,0 +1,358 @@
+package org.p2psip.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Calls through the front in each of its three state modes, against two real Chord nodes: the
+ * front deploy/p2psip starts (stateless, SIP 25560; nodes on 25561 and 25562, logging every SIP
+ * message) and two more fronts this test starts on the same nodes, stateful (25570) and dynamic
+ * (25571). Phones of the test's own on 25580-25584 play caller and callees, so that a callee can
+ * answer 486, stay silent, or a caller drop an answer once. Every call must complete as SIP says,
+ * whichever mode: INVITE, 180, 200, ACK, BYE; a CANCEL; a busy callee; a first contact that never
+ * answers and a second that does. In stateful mode the node sees only the INVITE (and the ACK of
+ * its 302), and the front, not the node, answers a retransmitted BYE.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FrontStateIT extends DeployedNodes {
+
+    static final int FRONT = 25560;
+    static final int STATEFUL = 25570;
+    static final int DYNAMIC = 25571;
+    static final int PHONES = 25580;
+    static final String DOMAIN = "p2psip.test";
+    /** How long one contact rings before the next, at the nodes and at the fronts the test starts. */
+    static final String BRANCH_TIMEOUT = "2s";
+    /** A bound on any one message's arrival: generous for a loaded 2-core machine. */
+    static final Duration SOON = Duration.ofSeconds(10);
+    /** How long the silent contact may hold the call up: its branch time-out, and room. */
+    static final Duration AFTER_SILENCE = Duration.ofSeconds(15);
+
+    private final List<Process> fronts = new ArrayList<>();
+    private final Map<String, InetSocketAddress> modes = new java.util.LinkedHashMap<>();
+    private UdpPhone caller;
+    private UdpPhone bob;
+    private UdpPhone silent;
+    private UdpPhone second;
+
+    FrontStateIT() {
+        super("front-state", "chord", FRONT + 1, 2);
+        deployment.withFront("rr", FRONT).withSetting("p2psip.proxy.branch-timeout", BRANCH_TIMEOUT);
+    }
+
+    @BeforeAll
+    void frontsAndPhones() {
+        modes.put("stateless", new InetSocketAddress("127.0.0.1", FRONT));
+        modes.put("stateful", startFront("stateful", STATEFUL));
+        modes.put("dynamic", startFront("dynamic", DYNAMIC));
+        caller = new UdpPhone("alice", PHONES);
+        bob = new UdpPhone("bob", PHONES + 1);
+        silent = new UdpPhone("dave", PHONES + 2);
+        second = new UdpPhone("dave", PHONES + 3);
+    }
+
+    @AfterAll
+    void stopFrontsAndPhones() {
+        fronts.forEach(Process::destroy); // SIGTERM to the PIDs this test started
+        for (UdpPhone phone : new UdpPhone[] {caller, bob, silent, second}) {
+            if (phone != null) {
+                phone.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void calleesRegisterThroughTheFront() {
+        register(bob, 1.0);
+        register(silent, 1.0);
+        register(second, 0.5);
+    }
+
+    @Test
+    @Order(2)
+    void aCallCompletesInEveryMode() {
+        modes.forEach((mode, front) -> {
+            Call call = invite(front, "bob");
+            var invite = bob.await("the INVITE (" + mode + ")", SOON, m -> m.isRequest("INVITE"));
+            bob.answer(invite, 180, "Ringing", "bob-" + call.id);
+            bob.answer(invite, 200, "OK", "bob-" + call.id);
+            caller.await("180 (" + mode + ")", SOON, m -> m.isResponse(180, "INVITE") && call.is(m));
+            var ok = caller.await("200 (" + mode + ")", SOON, m -> m.isResponse(200, "INVITE") && call.is(m));
+            call.ack2xx(ok);
+            bob.await("the ACK (" + mode + ")", SOON, m -> m.isRequest("ACK") && call.is(m));
+            call.bye(ok, 2);
+            var bye = bob.await("the BYE (" + mode + ")", SOON, m -> m.isRequest("BYE") && call.is(m));
+            bob.answer(bye, 200, "OK", null);
+            caller.await("200 to the BYE (" + mode + ")", SOON, m -> m.isResponse(200, "BYE") && call.is(m));
+        });
+    }
+
+    @Test
+    @Order(3)
+    void aCancelledCallEndsWith487InEveryMode() {
+        modes.forEach((mode, front) -> {
+            Call call = invite(front, "bob");
+            var invite = bob.await("the INVITE (" + mode + ")", SOON, m -> m.isRequest("INVITE") && call.is(m));
+            bob.answer(invite, 180, "Ringing", "bob-" + call.id);
+            caller.await("180 (" + mode + ")", SOON, m -> m.isResponse(180, "INVITE") && call.is(m));
+            call.cancel();
+            caller.await("200 to the CANCEL (" + mode + ")", SOON, m -> m.isResponse(200, "CANCEL") && call.is(m));
+            var cancel = bob.await("the CANCEL (" + mode + ")", SOON, m -> m.isRequest("CANCEL") && call.is(m));
+            bob.answer(cancel, 200, "OK", "bob-" + call.id);
+            bob.answer(invite, 487, "Request Terminated", "bob-" + call.id);
+            var terminated = caller.await("487 (" + mode + ")", SOON, m -> m.isResponse(487, "INVITE") && call.is(m));
+            call.ackFailure(terminated);
+            bob.await("the ACK of the 487 (" + mode + ")", SOON, m -> m.isRequest("ACK") && call.is(m));
+        });
+    }
+
+    @Test
+    @Order(4)
+    void aBusyCalleesAnswerReachesTheCallerInEveryMode() {
+        modes.forEach((mode, front) -> {
+            Call call = invite(front, "bob");
+            var invite = bob.await("the INVITE (" + mode + ")", SOON, m -> m.isRequest("INVITE") && call.is(m));
+            bob.answer(invite, 486, "Busy Here", "bob-" + call.id);
+            var busy = caller.await("486 (" + mode + ")", SOON, m -> m.isResponse(486, "INVITE") && call.is(m));
+            call.ackFailure(busy);
+            bob.await("the ACK of the 486 (" + mode + ")", SOON, m -> m.isRequest("ACK") && call.is(m));
+        });
+    }
+
+    @Test
+    @Order(5)
+    void aContactThatNeverAnswersGivesWayToTheNextInEveryMode() {
+        modes.forEach((mode, front) -> {
+            Call call = invite(front, "dave");
+            silent.await("the INVITE at the first contact (" + mode + ")", SOON, m -> m.isRequest("INVITE") && call.is(m));
+            var invite = second.await("the INVITE at the second contact (" + mode + ")", AFTER_SILENCE,
+                    m -> m.isRequest("INVITE") && call.is(m));
+            second.answer(invite, 200, "OK", "dave-" + call.id);
+            var ok = caller.await("200 from the second contact (" + mode + ")", SOON,
+                    m -> m.isResponse(200, "INVITE") && call.is(m));
+            assertTrue(ok.header("Contact").contains(second.contact()), "the 200 came from the second contact: " + ok);
+            call.ack2xx(ok);
+            second.await("the ACK (" + mode + ")", SOON, m -> m.isRequest("ACK") && call.is(m));
+            call.bye(ok, 2);
+            var bye = second.await("the BYE (" + mode + ")", SOON, m -> m.isRequest("BYE") && call.is(m));
+            second.answer(bye, 200, "OK", null);
+            caller.await("200 to the BYE (" + mode + ")", SOON, m -> m.isResponse(200, "BYE") && call.is(m));
+            silent.clear(); // its INVITE's retransmissions
+        });
+    }
+
+    /**
+     * The stateful front answers a BYE retransmitted because its 200 was lost (dropped here, once)
+     * from the answer it holds: the callee sees the BYE once.
+     */
+    @Test
+    @Order(6)
+    void aLostAnswerIsRetransmittedByTheStatefulFrontNotAskedOfTheCalleeAgain() {
+        Call call = invite(modes.get("stateful"), "bob");
+        var invite = bob.await("the INVITE", SOON, m -> m.isRequest("INVITE") && call.is(m));
+        bob.answer(invite, 200, "OK", "bob-" + call.id);
+        var ok = caller.await("200", SOON, m -> m.isResponse(200, "INVITE") && call.is(m));
+        call.ack2xx(ok);
+        bob.await("the ACK", SOON, m -> m.isRequest("ACK") && call.is(m));
+        String branch = call.bye(ok, 2);
+        var bye = bob.await("the BYE", SOON, m -> m.isRequest("BYE") && call.is(m));
+        bob.answer(bye, 200, "OK", null);
+        caller.await("the 200 to the BYE, which the caller drops", SOON, m -> m.isResponse(200, "BYE") && call.is(m));
+        call.byeAgain(ok, 2, branch); // as its Timer E would, the 200 being lost
+        caller.await("the 200 to the BYE sent again", SOON, m -> m.isResponse(200, "BYE") && call.is(m));
+        assertNull(bob.poll(Duration.ofSeconds(2), m -> m.isRequest("BYE") && call.is(m)),
+                "the callee got the retransmitted BYE: the front should have answered it");
+    }
+
+    /** Node logs: a call through the stateful front reached a node only as its INVITE and the ACK of the node's 302. */
+    @Test
+    @Order(7)
+    void behindTheStatefulFrontANodeSeesOnlyTheInviteAndItsRedirect() {
+        String stateful = "127.0.0.1:" + STATEFUL;
+        List<SipTrace.Message> fromFront = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            SipTrace.read(i, deployment.containerLog(i)).stream()
+                    .filter(m -> m.from().equals(stateful) || (m.sent() && m.method().equals("SIP/2.0")))
+                    .forEach(fromFront::add);
+        }
+        Set<String> calls = fromFront.stream().filter(m -> !m.sent() && m.method().equals("INVITE"))
+                .map(SipTrace.Message::callId).collect(Collectors.toSet());
+        assertFalse(calls.isEmpty(), "no INVITE of the stateful front's calls in the nodes' logs");
+        Map<String, Set<String>> received = fromFront.stream()
+                .filter(m -> !m.sent() && calls.contains(m.callId()))
+                .collect(Collectors.groupingBy(SipTrace.Message::callId,
+                        Collectors.mapping(SipTrace.Message::method, Collectors.toSet())));
+        received.forEach((callId, methods) -> assertTrue(Set.of("INVITE", "ACK").containsAll(methods),
+                "call " + callId + " through the stateful front reached a node as " + methods));
+    }
+
+    /** REGISTERs a phone's contact for its user through the stateless front, with q. */
+    private void register(UdpPhone phone, double q) {
+        String branch = UdpPhone.newBranch();
+        String callId = UdpPhone.newId("reg-" + phone.user());
+        phone.send(modes.get("stateless"),
+                "REGISTER sip:" + DOMAIN + " SIP/2.0",
+                "Via: " + phone.via(branch),
+                "Max-Forwards: 70",
+                "From: <sip:" + phone.user() + "@" + DOMAIN + ">;tag=" + callId,
+                "To: <sip:" + phone.user() + "@" + DOMAIN + ">",
+                "Call-ID: " + callId,
+                "CSeq: 1 REGISTER",
+                "Contact: <" + phone.contact() + ">;q=" + q,
+                "Expires: 3600");
+        var answer = phone.await("the 200 to its REGISTER", SOON, m -> m.header("Call-ID").equals(callId) && m.status() >= 200);
+        assertEquals(200, answer.status(), "REGISTER of " + phone.contact() + ": " + answer);
+    }
+
+    private Call invite(InetSocketAddress front, String callee) {
+        var call = new Call(front, callee, UdpPhone.newId("call"), UdpPhone.newBranch());
+        caller.send(front,
+                "INVITE " + call.uri() + " SIP/2.0",
+                "Via: " + caller.via(call.branch),
+                "Max-Forwards: 70",
+                "From: <sip:alice@" + DOMAIN + ">;tag=" + call.id,
+                "To: <" + call.uri() + ">",
+                "Call-ID: " + call.id,
+                "CSeq: 1 INVITE",
+                "Contact: <" + caller.contact() + ">");
+        return call;
+    }
+
+    /** The caller's side of one call: what its ACK, CANCEL and BYE need. Requests in a dialog go to the front, as SIPp sends them. */
+    private final class Call {
+        final InetSocketAddress front;
+        final String callee;
+        final String id;
+        final String branch;
+
+        Call(InetSocketAddress front, String callee, String id, String branch) {
+            this.front = front;
+            this.callee = callee;
+            this.id = id;
+            this.branch = branch;
+        }
+
+        String uri() {
+            return "sip:" + callee + "@" + DOMAIN;
+        }
+
+        boolean is(UdpPhone.Message m) {
+            return id.equals(m.header("Call-ID"));
+        }
+
+        /** The ACK of a failure answer: the INVITE's branch, hop by hop (RFC 3261 §17.1.1.3). */
+        void ackFailure(UdpPhone.Message answer) {
+            caller.send(front,
+                    "ACK " + uri() + " SIP/2.0",
+                    "Via: " + caller.via(branch),
+                    "Max-Forwards: 70",
+                    "From: <sip:alice@" + DOMAIN + ">;tag=" + id,
+                    "To: " + answer.header("To"),
+                    "Call-ID: " + id,
+                    "CSeq: 1 ACK");
+        }
+
+        void cancel() {
+            caller.send(front,
+                    "CANCEL " + uri() + " SIP/2.0",
+                    "Via: " + caller.via(branch),
+                    "Max-Forwards: 70",
+                    "From: <sip:alice@" + DOMAIN + ">;tag=" + id,
+                    "To: <" + uri() + ">",
+                    "Call-ID: " + id,
+                    "CSeq: 1 CANCEL");
+        }
+
+        /** The ACK of a 2xx: a request of the dialog (RFC 3261 §13.2.2.4). */
+        void ack2xx(UdpPhone.Message ok) {
+            inDialog("ACK", ok, 1, UdpPhone.newBranch());
+        }
+
+        /** Sends a BYE; returns its branch. */
+        String bye(UdpPhone.Message ok, int cseq) {
+            String byeBranch = UdpPhone.newBranch();
+            inDialog("BYE", ok, cseq, byeBranch);
+            return byeBranch;
+        }
+
+        void byeAgain(UdpPhone.Message ok, int cseq, String byeBranch) {
+            inDialog("BYE", ok, cseq, byeBranch);
+        }
+
+        /** A request of the dialog the 2xx set up: to its Contact, along its Record-Route reversed. */
+        private void inDialog(String method, UdpPhone.Message ok, int cseq, String requestBranch) {
+            List<String> routes = new ArrayList<>(ok.listed("Record-Route"));
+            java.util.Collections.reverse(routes);
+            var lines = new ArrayList<String>(List.of(
+                    method + " " + contactUri(ok) + " SIP/2.0",
+                    "Via: " + caller.via(requestBranch),
+                    "Max-Forwards: 70",
+                    "From: <sip:alice@" + DOMAIN + ">;tag=" + id,
+                    "To: " + ok.header("To"),
+                    "Call-ID: " + id,
+                    "CSeq: " + cseq + " " + method));
+            routes.forEach(r -> lines.add("Route: " + r));
+            caller.send(front, lines.toArray(String[]::new));
+        }
+
+        private static String contactUri(UdpPhone.Message ok) {
+            String contact = ok.header("Contact");
+            int open = contact.indexOf('<');
+            return open < 0 ? contact.split(";")[0] : contact.substring(open + 1, contact.indexOf('>'));
+        }
+    }
+
+    /** Starts a front on {@code port} in {@code mode} with the deployment's jar; returns when it says both nodes are up. */
+    private InetSocketAddress startFront(String mode, int port) {
+        Path jar = Command.ROOT.resolve("src/front/target/p2psip-front.jar");
+        Path log = Command.WORK.resolve("front-state-" + mode + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+            Process process = new ProcessBuilder("java", "-jar", jar.toString(),
+                    "--listen", "127.0.0.1:" + port,
+                    "--nodes", deployment.node(0) + "," + deployment.node(1),
+                    "--policy", "rr", "--state", mode, "--branch-timeout", BRANCH_TIMEOUT)
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            fronts.add(process);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!(Files.readString(log).contains("listening on") && countUp(Files.readString(log)) >= 2)) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    fail("the " + mode + " front did not start with both nodes up; see " + log);
+                }
+                Thread.sleep(100); // poll interval of a condition
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        }
+        return new InetSocketAddress("127.0.0.1", port);
+    }
+
+    private static long countUp(String log) {
+        return log.lines().filter(l -> l.endsWith(") is up")).count();
+    }
+}
