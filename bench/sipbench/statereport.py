@@ -206,7 +206,7 @@ def write_plot(out: Path, rows: list[dict]) -> Path | None:
     offered = left.twinx()
     for index, (system, series) in enumerate(data.items()):
         left.plot(series["t_s"], series["fraction"], color=f"C{index}", label=f"{system}: fraction kept at the front")
-        offered.plot(series["t_s"], series["offered_rate"], color=f"C{index}", linestyle=":", alpha=0.6,
+        offered.plot(series["t_s"], series["offered_rate"], color=f"C{index}", linestyle=":", alpha=0.6, drawstyle="steps-post",
                      label=f"{system}: offered calls/s")
     if not data:
         left.text(0.5, 0.5, "no sample with a fraction", ha="center", va="center", transform=left.transAxes)
