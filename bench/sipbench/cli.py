@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from p2psip_deploy import cpus   # deploy/p2psip's reading of --cpus, so that a bad one stops the bench at once
+
 from . import capacity, deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
@@ -37,6 +39,14 @@ def _setting(text: str) -> str:
     if not key.strip() or not equals:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
     return text
+
+
+def _cpu_spec(text: str) -> str:
+    """--state-cpus as deploy/p2psip up --cpus takes it, checked here before anything starts."""
+    try:
+        return cpus.text(cpus.parse(text))
+    except cpus.CpusError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 def parser() -> argparse.ArgumentParser:
@@ -104,6 +114,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--capacity-call-rate", type=int, default=capacity.CALL_RATE,
                    help=f"calls/s between registered users through the capacity experiment's steady state "
                         f"(default {capacity.CALL_RATE})")
+    p.add_argument("--state-cpus", type=_cpu_spec, metavar="SPEC",
+                   help="the state experiment's pinned run: deploy/p2psip up --cpus SPEC for each of its "
+                        "deployments, e.g. front=0,nodes=1 (default: unpinned); its targets differ (bench/README.md, "
+                        "\"State split\")")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -198,7 +212,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         overload_step_s=args.overload_step_seconds or mode["overload_step"],
                         avalanche_users=args.avalanche_users or mode["avalanche_users"],
                         avalanche_window_s=AVALANCHE_WINDOW_S,
-                        auth_users=args.auth_users, auth_algorithm=args.auth_algorithm)
+                        auth_users=args.auth_users, auth_algorithm=args.auth_algorithm,
+                        state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "")
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else not args.quick
@@ -209,6 +224,10 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         print("bench: deploy/p2psip up has no --front yet: the front's experiments (Figs. 9, 10, Table 2's "
               "load-balanced row, the overload experiment's two nodes behind the front and their avalanche) "
               "are skipped", file=sys.stderr)
+    if experiments.STATE in chosen and not (experiments.state_policy(policies) and deploy.front_state_available()):
+        print("bench: the state experiment is skipped: it needs deploy/p2psip up --front with --front-state "
+              "(src/front's state modes) and one of src/front's policies in --front-policies", file=sys.stderr)
+        chosen = [name for name in chosen if name != experiments.STATE]
     measurements = experiments.plan(chosen, backends, nodes, again, policies)
     overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
     tcp_settings = tcp_settings_of(args, backends) if experiments.TCP in chosen else None
@@ -244,6 +263,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
             "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
             "auth_algorithm": args.auth_algorithm if experiments.AUTH in chosen else "",
+            # whether the state experiment ran pinned: its targets differ (statereport.py)
+            "state_cpus": settings.state_cpus,
             **(capacity_meta(capacity_settings) if capacity_settings else {}),
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)

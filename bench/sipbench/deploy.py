@@ -68,6 +68,14 @@ def front_available() -> bool:
     return "--front" in out.stdout
 
 
+def front_state_available() -> bool:
+    """Whether deploy/p2psip up can start the front in a state mode (--front-state)."""
+    if not available():
+        return False
+    out = subprocess.run([sys.executable, str(P2PSIP), "up", "--help"], capture_output=True, text=True)
+    return "--front-state" in out.stdout
+
+
 LOOPBACK = "127.0.0.1"
 
 

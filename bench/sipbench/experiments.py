@@ -23,7 +23,7 @@ class Measurement:
     workload: str
     system: str
     nodes: int
-    routing: str  # "spread", "one", or "front-POLICY" (every request through the front)
+    routing: str  # "spread", "one", "front-POLICY" (every request through the front), "state-MODE-POLICY"
     round: int = 1  # references are measured again at the end of a run (round 2) to show drift
 
     @property
@@ -81,7 +81,13 @@ CAPACITY = "capacity"
 CAPACITY_WORKLOADS = ("capacity-refresh", "capacity-first")
 # The backends it measures unless --backends names others.
 CAPACITY_BACKENDS = ("chord", "bamboo")
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY)
+# Calls through the front in each of its state modes (statereport.py, after SERvartuka): two nodes of each
+# backend behind one front policy, the front stateless, stateful and dynamic (deploy/p2psip up
+# --front-state), each a call search of its own deployment; routing "state-MODE-POLICY".
+STATE = "state"
+STATE_MODES = ("stateless", "stateful", "dynamic")
+STATE_NODES = 2
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY, STATE)
 
 
 def needs_auth(workload: str) -> bool:
@@ -101,7 +107,39 @@ def routing_for(nodes: int, routing: str) -> str:
 
 
 def front_policy(routing: str) -> str | None:
+    """The policy of a front experiment's routing (front-POLICY); None for every other routing."""
     return routing[len(FRONT) + 1:] if routing.startswith(FRONT + "-") else None
+
+
+def state_routing(mode: str, policy: str) -> str:
+    return f"{STATE}-{mode}-{policy}"
+
+
+def state_mode(routing: str) -> str | None:
+    """The front's state mode of a state experiment's routing (state-MODE-POLICY); None for others."""
+    parts = routing.split("-", 2)
+    return parts[1] if len(parts) == 3 and parts[0] == STATE and parts[1] in STATE_MODES else None
+
+
+def front_of(routing: str) -> str | None:
+    """The policy of the front a routing sends through: a front experiment's or the state experiment's."""
+    return routing.split("-", 2)[2] if state_mode(routing) else front_policy(routing)
+
+
+def state_policy(front_policies: tuple[str, ...]) -> str | None:
+    """The front policy of the state experiment: tlwl when chosen, else the first of src/front's chosen
+    (Kamailio's dispatcher keeps no call state to move); None when there is none."""
+    ours = [p for p in front_policies if p in FRONT_POLICIES]
+    return ("tlwl" if "tlwl" in ours else ours[0]) if ours else None
+
+
+def state_measurements(backends: list[str], front_policies: tuple[str, ...]) -> list[Measurement]:
+    """The state experiment's call searches: each backend's two nodes behind the front in each mode."""
+    policy = state_policy(front_policies)
+    if policy is None:
+        return []
+    return [Measurement("call", system, STATE_NODES, state_routing(mode, policy))
+            for system in backends for mode in STATE_MODES]
 
 
 def overload_policy(front_policies: tuple[str, ...]) -> str | None:
@@ -147,6 +185,8 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
                    for system in (*backends, KAMAILIO)}
     if METRICS in experiments:
         wanted |= {Measurement("registration", system, 1, routing) for system in backends for routing in ("one", SCRAPED)}
+    if STATE in experiments:
+        wanted |= set(state_measurements(backends, front_policies))
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]
@@ -165,15 +205,23 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
     if references_again:
         wanted |= {Measurement(m.workload, m.system, m.nodes, m.routing, 2) for m in wanted if m.system in REFERENCES}
     return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.system, m.nodes,
-                                         front_policy(m.routing) or "", m.workload, m.routing))
+                                         front_of(m.routing) or "", _state_order(m.routing), m.workload, m.routing))
+
+
+def _state_order(routing: str) -> int:
+    """The state experiment's modes in their order (stateless, stateful, dynamic); other routings first."""
+    mode = state_mode(routing)
+    return -1 if mode is None else STATE_MODES.index(mode)
 
 
 def deployments(measurements: list[Measurement]) -> list[tuple[str, int, list[Measurement]]]:
-    """Measurements grouped by what must be running (system, nodes, round, front policy, whether it
-    challenges REGISTERs), in plan order: a front is started with its nodes, so each policy needs
-    its own deployment, and authentication is switched on when a deployment starts."""
+    """Measurements grouped by what must be running (system, nodes, round, front policy and state mode,
+    whether it challenges REGISTERs), in plan order: a front is started with its nodes, so each policy
+    and each state mode needs its own deployment, and authentication is switched on when a deployment
+    starts."""
     groups: dict[tuple, list[Measurement]] = {}
     for m in measurements:
-        key = (m.system, m.nodes, m.round, front_policy(m.routing) or "", needs_auth(m.workload))
+        key = (m.system, m.nodes, m.round, front_of(m.routing) or "", state_mode(m.routing) or "",
+               needs_auth(m.workload))
         groups.setdefault(key, []).append(m)
     return [(key[0], key[1], ms) for key, ms in groups.items()]

@@ -1,8 +1,10 @@
-"""The original evaluation's figures (Wauthy and Schumacher, NGMAST 2007), keyed by our backend names.
+"""The original evaluation's figures (Wauthy and Schumacher, NGMAST 2007), keyed by our backend names;
+and, apart, those of SERvartuka, the reference of the `state` experiment.
 
 Wauthy and Schumacher, NGMAST 2007: dual 3.06 GHz Xeon servers, SIPp on its own machine,
 gigabit LAN. Immutable data.
 """
+import math
 
 # Our backend -> the paper's column name.
 COLUMNS = {"chord": "OpenChord", "bamboo": "Bamboo", "bamboo-tmpfs": "Bamboo (RAMDISK)", "bryan": "Bryan-draft"}
@@ -46,3 +48,25 @@ def beside(experiment: str, backend: str, nodes: int) -> str | None:
     else:
         value = None
     return f"{value:,}" if value is not None else None
+
+
+# SERvartuka (Balasubramaniyan, Acharya, Ahamad, Srivatsa, Dacosta and Wright, "SERvartuka: Enhancing SIP
+# Server Scalability with Dynamic State Management"): OpenSER proxies, calls/s at saturation, as the paper
+# reports them; the reference of our `state` experiment (statereport.py). Other hardware and software.
+SERVARTUKA_TITLE = "SERvartuka (Balasubramaniyan et al.)"
+SERVARTUKA_ONE_SERVER = {"stateful": 4700, "stateless": 5700}          # one OpenSER, calls/s
+SERVARTUKA_TWO_IN_SERIES = {"static": 4000, "dynamic": 4600}           # two servers in series, calls/s
+SERVARTUKA_DYNAMIC_GAIN = 0.15                                          # 4,600 over 4,000
+SERVARTUKA_OPTIMUM_SHARE = 0.5   # the optimum keeps state for about half the calls at each server (Fig. 4)
+
+
+def servartuka_fig4_shape(points: int = 41) -> dict[str, list[tuple[float, float]]]:
+    """The shape of the paper's Figure 4, drawn beside ours: the share of calls each of two servers in
+    series handles statefully, over (normalised) time, converging to about half each. A schematic of
+    what the paper reports (its end point, SERVARTUKA_OPTIMUM_SHARE), not its data: the paper's own
+    curve and time axis are not reproduced here. Server 1 starts keeping every call, server 2 none."""
+    times = [i / (points - 1) for i in range(points)]
+    settle = [math.exp(-6 * t) for t in times]
+    half = SERVARTUKA_OPTIMUM_SHARE
+    return {"server 1": [(t, half + (1 - half) * s) for t, s in zip(times, settle)],
+            "server 2": [(t, half - half * s) for t, s in zip(times, settle)]}

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import (authreport, capacityreport, modes, network, overload, overloadreport, paper, plots, search, tables,
-               targets, tcpreport)
+from . import (authreport, capacityreport, modes, network, overload, overloadreport, paper, plots, search,
+               statereport, tables, targets, tcpreport)
 from .experiments import EXPERIMENTS
 
 
@@ -49,7 +49,8 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              + judged_in_their_sections(rows, bool(steps or meta.get("overload"))) + results(rows, meta)
              + overloadreport.section(steps, avalanches, caveats, planned)
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
-             + tcpreport.section(out, caveats) + capacityreport.section(out, meta) + closing(machine))
+             + tcpreport.section(out, caveats) + capacityreport.section(out, meta)
+             + statereport.section(out, rows, meta, caveats) + closing(machine))
     authreport.write_csv(out, rows)
     path = out / "report.md"
     path.write_text("\n".join(lines))
@@ -119,7 +120,9 @@ def closing(machine: dict[str, str]) -> list[str]:
             "- `auth.csv`: the auth experiment's rates and ratios per deployment, when measured.",
             "- `tcp-rate.csv`, `tcp-idle.csv`, `tcp-steps.csv`: the tcp experiment's results, when measured.",
             "- `capacity.csv`, `capacity-nodes.csv`: the capacity experiment's deployments and their processes' "
-            "memory, when measured.", ""]
+            "memory, when measured.",
+            "- `state-samples.csv`: the front's share of calls kept statefully through the state experiment's "
+            "dynamic searches, when measured.", ""]
 
 
 def write_plots(out: Path, rows: list[dict]) -> list[Path]:
@@ -127,4 +130,5 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
     plotted = overloadreport.write_plot(out, overload.read_steps(out / overload.STEPS_CSV))
     costs = authreport.write_plot(out, rows)
     connections = tcpreport.write_plot(out)
-    return plots.write(out, rows) + [path for path in (plotted, costs, connections) if path]
+    split = statereport.write_plot(out, rows)
+    return plots.write(out, rows) + [path for path in (plotted, costs, connections, split) if path]

@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import overload, search, sipload
+from . import overload, search, sipload, statereport
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
 from .experiments import (CEILING, KAMAILIO, REFERENCES, SCRAPED, Measurement, avalanche_after, deployments,
-                          front_policy, needs_auth, sipload_mode)
+                          front_of, needs_auth, sipload_mode, state_mode)
 from .kamailio import Auth, Kamailio
 from .procs import Processes
 from .scraper import Scraper
@@ -52,6 +52,7 @@ class Settings:
     avalanche_window_s: float = 2.0
     auth_users: int = 20000           # the auth experiment's pool of users per deployment
     auth_algorithm: str = "SHA-256"   # the Digest algorithm its clients answer (and Kamailio offers)
+    state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
 
     def warmup_for(self, nodes: int) -> float:
         """Seconds of warm-up before a search on {nodes} nodes: warmup_s per node (see _warm_up)."""
@@ -117,7 +118,7 @@ class Runner:
             for system, nodes, group in deployments(measurements):
                 targets, front = self._start(system, nodes, group)
                 for measurement in group:
-                    chosen = _chosen(measurement, front if front_policy(measurement.routing) else targets)
+                    chosen = _chosen(measurement, front if front_of(measurement.routing) else targets)
                     outcome = self._measure(measurement, chosen)
                     if measurement in overloaded:
                         self._overload(measurement, chosen, outcome.best)
@@ -131,10 +132,13 @@ class Runner:
 
     def _start(self, system: str, nodes: int, group: list[Measurement]) -> tuple[list[Target], list[Target]]:
         """Starts what `group` needs; returns the nodes' addresses and the front's (if any)."""
-        policy = next((front_policy(m.routing) for m in group if front_policy(m.routing)), None)
+        policy = next((front_of(m.routing) for m in group if front_of(m.routing)), None)
+        state = next((state_mode(m.routing) for m in group if state_mode(m.routing)), None)
         auth = any(needs_auth(m.workload) for m in group)
-        folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else "") + ("-auth" if auth else ""))
+        folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else "")
+                              + (f"-state-{state}" if state else "") + ("-auth" if auth else ""))
         self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else "")
+                          + (f", the front {state}" if state else "")
                           + (", every REGISTER authenticated" if auth else ""))
         front: list[Target] = []
         self._aors = Aors()
@@ -160,6 +164,7 @@ class Runner:
                 extra += ["--users", str(self._pool.users)]   # implies --auth: every REGISTER challenged
             if policy:
                 extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
+            extra += state_arguments(self.settings, state)
             run_dir = self.work / "deploy-run"
             if on_tmpfs(system):
                 run_dir = TMPFS / f"p2psip-bench-{os.getpid()}" / f"{system}-{nodes}"
@@ -227,6 +232,11 @@ class Runner:
 
         lookups_before = self._deployment.lookups() if self._deployment else None
         scraper = Scraper(self._deployment.http_addresses()[:1]) if measurement.routing == SCRAPED else None
+        if state_mode(measurement.routing) == "dynamic" and self._deployment:
+            # the front's share of calls kept statefully, once a second, with the rate offered then
+            steps = offering = Offering(steps)
+            scraper = Scraper(self._deployment.http_addresses("front")[:1],
+                              sample=lambda text: statereport.state_sample(text, offering.rate))
         try:
             if warm:
                 self._warm_up(steps, workload, chosen, measurement.nodes)
@@ -235,6 +245,9 @@ class Runner:
         finally:
             if scraper:
                 scraper.stop()
+                if scraper.sample:
+                    statereport.append_samples(self.out, measurement.system, measurement.nodes, measurement.routing,
+                                               scraper.samples)
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
         deepest = outcome.overload
@@ -320,6 +333,32 @@ class Runner:
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
             "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason})
+
+
+class Offering:
+    """A step runner that says which rate it offers now (0 between steps), for the samples a scraper
+    takes beside the search (the state experiment's fraction over time). Read from the scraper's thread:
+    an int, replaced whole."""
+
+    def __init__(self, steps) -> None:
+        self.steps = steps
+        self.rate = 0
+
+    def run(self, workload, targets: list[Target], rate: int, progress=lambda rate, counts, elapsed: None,
+            seconds: float | None = None) -> search.Step:
+        self.rate = rate
+        try:
+            return self.steps.run(workload, targets, rate, progress, seconds)
+        finally:
+            self.rate = 0
+
+
+def state_arguments(settings: Settings, state: str | None) -> list[str]:
+    """deploy/p2psip up's options for a deployment of the state experiment: the front's mode and, in
+    the pinned run, the CPUs of the front and the nodes; none for every other deployment."""
+    if not state:
+        return []
+    return ["--front-state", state] + (["--cpus", settings.state_cpus] if settings.state_cpus else [])
 
 
 def _chosen(measurement: Measurement, targets: list[Target]) -> list[Target]:

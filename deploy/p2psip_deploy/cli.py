@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import build, front, hosts, layout, nodes, ready, units, users
+from . import build, cpus, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -22,6 +22,14 @@ def key_value(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(f"--set wants key=value, got {text}")
     key, value = text.split("=", 1)
     return key.strip(), value
+
+
+def cpu_spec(text: str) -> dict[str, str]:
+    """`--cpus front=0,nodes=1` -> {'front': '0', 'nodes': '1'}, each CPU checked to be one of this machine's."""
+    try:
+        return cpus.parse(text)
+    except cpus.CpusError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 def run_dir_argument(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +85,14 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help="src/front processes sharing the front's address (SO_REUSEPORT), each talking to the "
                              "nodes from an inner port of its own; a process holds at most about 19,000 TCP clients "
                              f"here (default {defaults.front_processes})")
+    parser.add_argument("--front-state", default=defaults.front_state, choices=layout.FRONT_STATES,
+                        help="how much of each call src/front keeps (its --state): stateless (the nodes keep the "
+                             "transactions), stateful (the front does; the node answers a 302 with the contacts) or "
+                             "dynamic (a share moved by load); default: the front's own")
+    parser.add_argument("--cpus", type=cpu_spec, default={}, metavar="SPEC",
+                        help="pin the processes to CPUs with taskset -c: roles front and nodes (every node), "
+                             "each with a CPU list as taskset takes it, e.g. front=0,nodes=1 or nodes=0-1 "
+                             "(checked against this machine's CPUs before anything starts)")
     parser.add_argument("--tls", action="store_true",
                         help=f"SIP over TLS too, every process on its SIP port + {defaults.tls_offset}; "
                              "a new CA and a key store per process in <run-dir>/tls/ (ca.pem: what clients trust)")
@@ -120,6 +136,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
+                           front_state=args.front_state, cpus=args.cpus,
                            netns=args.netns, hosts=hosts_of(args), ssh_config=args.ssh_config,
                            tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import files, layout, netns, processes, remote
+from . import cpus, files, layout, netns, processes, remote
 
 ROLE = "front"
 FOLDER = "front"
@@ -19,10 +19,11 @@ class FrontError(Exception):
     pass
 
 
-def command(address: str, port: int, node_addresses: list[str], policy: str) -> list[str]:
+def command(address: str, port: int, node_addresses: list[str], policy: str, state: str = "") -> list[str]:
+    """The front's JVM; with `state` (one of layout.FRONT_STATES) its --state, else the front's own default."""
     # Out of heap, the front exits rather than keep a process that may no longer forward (as a node).
-    return ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(layout.FRONT_JAR), "--listen", f"{address}:{port}",
-            "--nodes", ",".join(node_addresses), "--policy", policy]
+    return (["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(layout.FRONT_JAR), "--listen", f"{address}:{port}",
+             "--nodes", ",".join(node_addresses), "--policy", policy] + (["--state", state] if state else []))
 
 
 def http_port(front_port: int, http_offset: int, index: int) -> int:
@@ -40,14 +41,15 @@ def node_up_line(index: int, node_address: str) -> str:
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
           timeout: float, namespace: str = "", stores=None, tls_offset: int = 0, index: int = 0,
           shared: bool = False, http_port: int = 0, status_members: list[str] = (), login: str = "",
-          ssh_config: str = "") -> processes.Process:
+          ssh_config: str = "", state: str = "", cpu_list: str = "") -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
     With `login`, on that machine over ssh (its jar copied there already). The caller stops it
-    (with everything else) when this fails. The rest: `prepare`."""
+    (with everything else) when this fails. `state`: its --state (layout.FRONT_STATES; "" its own
+    default); `cpu_list`: the CPUs it runs on (`up --cpus front=...`; "" any). The rest: `prepare`."""
     node_addresses = [n.sip_address for n in nodes]
     folder, front_command, tls_port = prepare(run_dir, address, port, policy, node_addresses, stores, tls_offset,
-                                              index, shared, http_port, status_members)
+                                              index, shared, http_port, status_members, state)
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
     if login:  # its folder (and TLS settings) to its machine, at the same path
         try:
@@ -55,19 +57,19 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
         except remote.RemoteError as e:
             raise FrontError(str(e)) from e
     return launch(run_dir, folder, front_command, address, port, policy, namespace, expected, timeout,
-                  tls_port=tls_port, http_port=http_port, login=login, ssh_config=ssh_config)
+                  tls_port=tls_port, http_port=http_port, login=login, ssh_config=ssh_config, cpu_list=cpu_list)
 
 
 def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses: list[str], stores=None,
             tls_offset: int = 0, index: int = 0, shared: bool = False, http_port: int = 0,
-            status_members: list[str] = ()) -> tuple[Path, list[str], int]:
+            status_members: list[str] = (), state: str = "") -> tuple[Path, list[str], int]:
     """Front process `index`'s folder (front/, or front-INDEX/), emptied, with its TLS settings, and
     the command that runs it; returns (folder, command, TLS port or 0). With `stores` (`up --tls`)
     it also listens for TLS on port + tls_offset. `shared`: one of several front processes on the
     same address (SO_REUSEPORT), each with an inner port of its own for the nodes. With `http_port`
     it serves its status page and /metrics there, listing `status_members`."""
     folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
-    front_command = command(address, port, node_addresses, policy)
+    front_command = command(address, port, node_addresses, policy, state)
     if shared:
         front_command += ["--reuse-port", "true", "--inner", f"{address}:0"]
     if http_port:
@@ -95,19 +97,22 @@ def fresh_folder(run_dir: Path, name: str = FOLDER) -> Path:
 
 def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, port: int, policy: str,
            namespace: str, expected: list[str], timeout: float, kind: str = "", tls_port: int = 0,
-           http_port: int = 0, login: str = "", ssh_config: str = "") -> processes.Process:
-    """Runs `front_command` in `folder` (in `namespace`, if any), records it with role front, and
-    returns once its console.log holds every `expected` line; FrontError otherwise. `kind` follows
-    the policy in what is printed (which front it is, when not src/front)."""
+           http_port: int = 0, login: str = "", ssh_config: str = "", cpu_list: str = "") -> processes.Process:
+    """Runs `front_command` in `folder` (in `namespace`, if any; on the CPUs of `cpu_list`, if any),
+    records it with role front, and returns once its console.log holds every `expected` line;
+    FrontError otherwise. `kind` follows the policy in what is printed (which front it is, when not
+    src/front)."""
     log = folder / "console.log"
     try:
-        pid, ticks = processes.launch(netns.exec_in(namespace, front_command), log, folder, login, ssh_config)
+        pid, ticks = processes.launch(netns.exec_in(namespace, cpus.pinned(cpu_list, front_command)), log, folder,
+                                      login, ssh_config)
     except RuntimeError as e:  # it ended before it could be recorded
         raise FrontError(str(e)) from e
     front = processes.Process(ROLE, policy, address, port, pid, ticks, str(folder), netns=namespace, tls_port=tls_port,
-                              http_port=http_port, login=login, ssh_config=ssh_config)
+                              http_port=http_port, login=login, ssh_config=ssh_config, cpus=cpu_list)
     processes.record(run_dir, front)
     where = f", namespace {namespace}" if namespace else ""
+    where += f", CPUs {cpu_list}" if cpu_list else ""
     secure = f", TLS {address}:{tls_port}" if tls_port else ""
     print(f"front: pid {pid}, SIP {front.sip_address} (udp+tcp){secure}{where}, policy {policy}{kind}, folder {folder}",
           file=sys.stderr, flush=True)

@@ -61,11 +61,13 @@ def command(kamailio: str, folder: Path, address: str, port: int) -> list[str]:
 
 
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
-          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0) -> processes.Process:
+          timeout: float, namespace: str = "", stores=None, tls_offset: int = 0,
+          cpu_list: str = "") -> processes.Process:
     """Writes the front's folder, starts Kamailio, records it, and returns once its first worker
     runs (the sockets are bound before the workers start); FrontError otherwise. The dispatcher
     starts with every node active: they answered before the front was started. It listens for
-    UDP and TCP only: with `up --tls` the nodes' own TLS ports serve TLS clients."""
+    UDP and TCP only: with `up --tls` the nodes' own TLS ports serve TLS clients. `cpu_list`: the
+    CPUs it and its workers run on (`up --cpus front=...`; "" any)."""
     kamailio = ensure_installed()
     folder = front.fresh_folder(run_dir)
     listen = f"{address}:{port}"
@@ -74,4 +76,5 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
     (folder / "kamailio.cfg").write_text(
         config(layout.KAMAILIO_FRONT_CONFIG.read_text(), list_file, policy, listen))
     return front.launch(run_dir, folder, command(kamailio, folder, address, port), address, port, policy,
-                        namespace, [f"{front.LISTENING} {listen}"], timeout, kind=" (Kamailio dispatcher)")
+                        namespace, [f"{front.LISTENING} {listen}"], timeout, kind=" (Kamailio dispatcher)",
+                        cpu_list=cpu_list)

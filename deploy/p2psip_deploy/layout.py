@@ -57,6 +57,10 @@ FRONT_MODULE = "src/front"
 FRONT_JAR = ROOT / "src" / "front" / "target" / "p2psip-front.jar"
 FRONT_POLICIES = ["rr", "hash", "cjsq", "tjsq", "tlwl"]
 NO_FRONT = "none"
+# How much of a call src/front keeps (p2psip.front.state, its flag --state; src/front/README.md):
+# nothing (the node keeps the transactions), everything (the node answers a 302 with the contacts),
+# or a share it moves with its own and the nodes' load (after SERvartuka). "": the front's own default.
+FRONT_STATES = ["stateless", "stateful", "dynamic"]
 
 # The alternative front: Kamailio's dispatcher module (Debian package kamailio), its config template,
 # and each policy's dispatcher algorithm (4 round-robin, 0 hash over the Call-ID).

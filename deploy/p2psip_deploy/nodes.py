@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, front, kamailio_front, layout, limits, netns, nodefolder, processes, remote, share, sipp, tls, users
+from . import build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, remote, share, sipp, tls, users
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -41,6 +41,8 @@ class UpOptions:
     front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
+    front_state: str = ""           # src/front's --state (layout.FRONT_STATES); "": the front's own default
+    cpus: dict = field(default_factory=dict)   # `--cpus`: role (cpus.ROLES) -> taskset -c list; empty: unpinned
     netns: bool = False             # every node (and the front) in a network namespace of its own
     hosts: list = field(default_factory=list)   # `--hosts`: hosts.Host each; node i on host i mod len
     ssh_config: str = ""            # `--ssh-config`: the ssh configuration file that reaches ssh hosts
@@ -120,7 +122,8 @@ def up(options: UpOptions) -> list[processes.Process]:
             namespace = network.front_namespace if network else ""
             if options.front_is_kamailio:
                 kamailio_front.start(options.run_dir, where, options.front_port, options.front, [first, *rest],
-                                     options.timeout, namespace, stores, options.tls_offset)
+                                     options.timeout, namespace, stores, options.tls_offset,
+                                     cpu_list=options.cpus.get(cpus.FRONT, ""))
             else:
                 members = status_addresses(options, network)
                 for index in range(options.front_processes):
@@ -128,7 +131,8 @@ def up(options: UpOptions) -> list[processes.Process]:
                                 options.timeout, namespace, stores, options.tls_offset, index=index,
                                 shared=options.front_processes > 1,
                                 http_port=front.http_port(options.front_port, options.http_offset, index),
-                                status_members=members, login=front_login(options), ssh_config=options.ssh_config)
+                                status_members=members, login=front_login(options), ssh_config=options.ssh_config,
+                                state=options.front_state, cpu_list=options.cpus.get(cpus.FRONT, ""))
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -202,6 +206,12 @@ def _check(options: UpOptions) -> None:
         raise DeployError(f"--front-port {options.front_port} is a node's SIP or overlay port")
     if options.nodes < 1:
         raise DeployError("--nodes must be at least 1")
+    if options.front_state and (not options.wants_front or options.front_is_kamailio):
+        raise DeployError(f"--front-state {options.front_state} is a mode of src/front: give --front with one of "
+                          + ", ".join(layout.FRONT_POLICIES))
+    if options.front_state and options.front_state not in layout.FRONT_STATES:
+        raise DeployError(f"unknown --front-state {options.front_state}; one of {', '.join(layout.FRONT_STATES)}")
+    _check_cpus(options)
     if options.hosts and (options.netns or options.address != UpOptions.address):
         raise DeployError("--hosts places every node on a host's address: without --netns or --address")
     if options.ssh_hosts and options.front_is_kamailio:
@@ -216,6 +226,20 @@ def _check(options: UpOptions) -> None:
     left = netns.remove(options.run_dir)  # the network of an earlier `up` that was never taken down
     if left:
         raise DeployError(f"could not remove the earlier deployment's network: {', '.join(left)}")
+
+
+def _check_cpus(options: UpOptions) -> None:
+    """--cpus (parsed and its CPUs checked by cli): a front to pin, this machine's processes, taskset."""
+    if not options.cpus:
+        return
+    if cpus.FRONT in options.cpus and not options.wants_front:
+        raise DeployError(f"--cpus {cpus.text(options.cpus)} pins a front, but no --front is started")
+    if options.ssh_hosts:
+        raise DeployError("--cpus pins processes of this machine: not with ssh hosts")
+    try:
+        cpus.require_taskset()
+    except cpus.CpusError as e:
+        raise DeployError(str(e)) from e
 
 
 def node_ports(options: UpOptions) -> set[int]:
@@ -338,8 +362,9 @@ def tls_properties(stores: tls.Stores, name: str, overlay_tls: bool) -> dict:
 
 
 def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
-    """The node's JVM, inside its namespace with --netns."""
-    return netns.exec_in(spec.netns, _java_command(spec, options))
+    """The node's JVM, inside its namespace with --netns, on the CPUs of `--cpus nodes=...` if given
+    (kept in command.json, so that `restart` pins it again)."""
+    return netns.exec_in(spec.netns, cpus.pinned(options.cpus.get(cpus.NODES, ""), _java_command(spec, options)))
 
 
 def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
@@ -442,9 +467,11 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
                                   options.ssh_config)
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
                                 spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns,
-                                spec.tls_port, spec.http_port, spec.login, options.ssh_config)
+                                spec.tls_port, spec.http_port, spec.login, options.ssh_config,
+                                options.cpus.get(cpus.NODES, ""))
     processes.record(options.run_dir, process)
     where = f", namespace {spec.netns}" if spec.netns else (f", on {spec.login}" if spec.login else "")
+    where += f", CPUs {process.cpus}" if process.cpus else ""
     secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
     print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, "
           f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}",
@@ -554,5 +581,6 @@ def status_lines(run_dir: Path) -> list[str]:
                      + (f" tls {p.address}:{p.tls_port}" if p.tls_port else "")
                      + (f" http://{p.address}:{p.http_port}/" if p.http_port else "")
                      + (f" namespace {p.netns}" if p.netns else "") + (f" on {p.login}" if p.login else "")
+                     + (f" cpus {p.cpus}" if p.cpus else "")
                      + (f" {said.describe()}" if p.role == "node" else ""))
     return lines

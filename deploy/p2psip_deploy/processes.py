@@ -30,6 +30,7 @@ class Process:
     http_port: int = 0  # its status page and /metrics; 0: none (Kamailio, records of older deployments)
     login: str = ""    # USER@HOST it runs on over ssh (`up --hosts`); "" for this machine
     ssh_config: str = ""  # the ssh configuration file that reaches it (`up --ssh-config`)
+    cpus: str = ""     # the CPUs it is pinned to (`up --cpus`, a taskset -c list); "" for any
 
     @property
     def sip_address(self) -> str:

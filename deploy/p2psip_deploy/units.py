@@ -28,6 +28,8 @@ def write(options: nodes.UpOptions) -> list[Path]:
     """The deployment's folders and unit files; returns the unit files, node 0's first."""
     if options.netns or options.hosts:
         raise UnitsError("units run processes on this machine's own network: without --netns or --hosts")
+    if options.cpus:
+        raise UnitsError("--cpus pins what `up` starts; for a unit, set systemd's CPUAffinity= instead")
     app = layout.APPS[options.app]
     build.ensure(app)
     if options.wants_front:
@@ -54,7 +56,7 @@ def write(options: nodes.UpOptions) -> list[Path]:
             http_port = front.http_port(options.front_port, options.http_offset, k)
             place, command, _ = front.prepare(options.run_dir, options.address, options.front_port, options.front,
                                               addresses, stores, options.tls_offset, k, options.front_processes > 1,
-                                              http_port, members)
+                                              http_port, members, options.front_state)
             text = unit(f"P2PSIP front {k} ({options.front}, SIP {options.address}:{options.front_port})", place,
                         command, f"{options.address}:{http_port}", [unit_name("node", s.index) for s in specs],
                         place / "console.log")
