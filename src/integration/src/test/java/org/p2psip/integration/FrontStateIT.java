@@ -48,8 +48,8 @@ class FrontStateIT extends DeployedNodes {
     static final Duration SOON = Duration.ofSeconds(10);
     /**
      * How long the silent contact may hold the call up. A front that keeps the call gives up on it
-     * at its branch time-out; the node's container, for a branch that never answered even 100,
-     * only at Timer B (64 x T1 = 32 s), whatever its proxy time-out: room for that.
+     * at its branch time-out, and so does a node (its proxy time-out, even for a branch that never
+     * answered 100: QClassTimeoutIT); the bound still leaves room for Timer B (64 x T1 = 32 s).
      */
     static final Duration AFTER_SILENCE = Duration.ofSeconds(45);
 

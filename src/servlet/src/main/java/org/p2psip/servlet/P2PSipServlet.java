@@ -137,6 +137,7 @@ public abstract class P2PSipServlet extends SipServlet {
         startMetricsLog(config);
         status.start(config, backendName(), timed, counters);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());
+        getServletContext().setAttribute(BranchTimeouts.ROUTING, routing);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
         startOpening(config);
     }
@@ -250,6 +251,7 @@ public abstract class P2PSipServlet extends SipServlet {
     @Override
     public void destroy() {
         Intake.close();
+        getServletContext().removeAttribute(BranchTimeouts.ROUTING);
         if (metricsLog != null) {
             metricsLog.shutdownNow();
         }

@@ -221,14 +221,35 @@ final class Routing {
      * class, and the container waits for its answers instead of sending this one upstream.
      */
     void failed(SipServletResponse best) {
-        SipServletRequest original = best.getProxy().getOriginalRequest();
-        List<Forking.Target> next = best.getStatus() >= 600 ? null : Forking.takeNext(original);
+        if (best.getStatus() < 600) {
+            ringNextClass(best.getProxy());
+        }
+    }
+
+    /**
+     * {@code branch} rang for p2psip.proxy.branch-timeout without a final answer, and the
+     * container cancelled it ({@link BranchTimeouts}): if that was the last branch of its class
+     * still waiting, and none answered 2xx or 6xx, the next lower class rings now. The container
+     * then keeps waiting instead of answering the caller 408; with no class left, the caller gets
+     * the best final answer of all classes (408 when none answered at all).
+     */
+    void timedOut(ProxyBranch branch) {
+        counters.count("route-branch-timeout");
+        Proxy proxy = branch.getProxy();
+        if (Forking.classFailed(proxy)) {
+            ringNextClass(proxy);
+        }
+    }
+
+    private void ringNextClass(Proxy proxy) {
+        SipServletRequest original = proxy.getOriginalRequest();
+        List<Forking.Target> next = Forking.takeNext(original);
         if (next == null) {
             return;
         }
         try {
-            addBranches(best.getProxy(), next);
-            best.getProxy().startProxy();
+            addBranches(proxy, next);
+            proxy.startProxy();
             counters.count("route-next-q-class");
         } catch (IllegalStateException e) { // the caller CANCELled, or the transaction ended meanwhile
             counters.problem("proxy-too-late", "next q class of " + original.getRequestURI() + ": " + e.getMessage());
@@ -245,7 +266,8 @@ final class Routing {
      * them ring together; the container CANCELs the others at the first 2xx), each branch routed
      * through its Path, record-routed so that the dialog passes through this node. With lower
      * classes left, or a branch on a flow, the proxy is supervised, so that {@link #failed} sees the
-     * best final response and {@link #flowFailed} a flow's 430.
+     * best final response and {@link #flowFailed} a flow's 430. Each branch rings for at most
+     * p2psip.proxy.branch-timeout, answered or not; {@link #timedOut} hears when it ran out.
      */
     private void startProxy(SipServletRequest request, List<Forking.Target> targets, boolean supervised,
                             String counter) {
