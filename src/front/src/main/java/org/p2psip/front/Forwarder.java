@@ -42,6 +42,9 @@ final class Forwarder {
     private static final long T1_MILLIS = 500;
     private static final long T2_MILLIS = 4_000;
 
+    private static final byte[] KEPT_BRANCH = KeptCalls.BRANCH_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEPT_ROUTE = ("sip:" + KeptCalls.USER + "@").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     static final String CONNECTION_PARAM = "p2psip-conn";
 
@@ -161,6 +164,9 @@ final class Forwarder {
         if (refusedAsInvalid(bytes, source, connection)) {
             return true;
         }
+        if (mentions(bytes, KEPT_ROUTE)) {
+            return false; // a request of a kept dialog: routed by its parsed Route, not spliced
+        }
         LazyRequest request = LazyRequest.read(bytes);
         if (request == null || (namesSelf(request.route) && (FlowTokens.looksLikeToken(request.route.user)
                 || KeptCalls.USER.equals(request.route.user)))) {
@@ -205,6 +211,29 @@ final class Forwarder {
                 .increment();
         outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
         return true;
+    }
+
+    /**
+     * Whether the head of a message holds {@code what}: a cheap look for the marks of a kept
+     * call's messages (the front's kept branch, its Route), which take JAIN-SIP's path anyway,
+     * so that the lazy read is not done for nothing. A body that happens to hold the mark only
+     * sends its message down the slower path, which is as right.
+     */
+    private static boolean mentions(byte[] bytes, byte[] what) {
+        int end = bytes.length - what.length;
+        outer:
+        for (int i = 0; i <= end; i++) {
+            if (bytes[i] == '\r' && i + 3 < bytes.length && bytes[i + 1] == '\n' && bytes[i + 2] == '\r') {
+                return false; // the end of the head
+            }
+            for (int j = 0; j < what.length; j++) {
+                if (bytes[i + j] != what[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private static boolean startsWith(byte[] bytes, String prefix) {
@@ -355,10 +384,12 @@ final class Forwarder {
      * JAIN-SIP's path ({@link #onResponse(SIPResponse)}); nothing was done then.
      */
     boolean onResponse(byte[] bytes) {
+        if (mentions(bytes, KEPT_BRANCH)) {
+            return false; // an answer to a kept transaction (or passing one): its state machine reads it parsed
+        }
         LazyResponse response = LazyResponse.read(bytes);
-        if (response == null || !response.branch.startsWith(Branches.PREFIX)
-                || response.branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
-            return false; // an answer to a kept transaction: its state machine reads it parsed
+        if (response == null || !response.branch.startsWith(Branches.PREFIX)) {
+            return false;
         }
         if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
             nodes.probeAnswered(response.callId, response.status, NodeLoad.find(bytes));

@@ -52,6 +52,9 @@ final class KeptCalls {
     private final int max;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong sequence = new AtomicLong();
+    /** The front's Record-Route and the lookup's Request-Disposition, parsed once: each call gets a copy. */
+    private final SIPHeader ownRecordRoute;
+    private final SIPHeader redirect;
     private final Map<String, KeptCall> calls = new ConcurrentHashMap<>();
     private final Map<String, KeptCall> callBranches = new ConcurrentHashMap<>();
     private final Map<String, KeptRequest> requests = new ConcurrentHashMap<>();
@@ -69,6 +72,12 @@ final class KeptCalls {
         this.branchTimeoutMillis = branchTimeoutMillis;
         this.inviteTimeoutMillis = inviteTimeoutMillis;
         this.max = max;
+        try {
+            this.ownRecordRoute = (SIPHeader) HEADERS.createHeader("Record-Route", ownUri());
+            this.redirect = (SIPHeader) HEADERS.createHeader("Request-Disposition", "redirect");
+        } catch (ParseException e) {
+            throw new IllegalStateException("the front's own Record-Route is malformed", e);
+        }
     }
 
     /** Whether {@code key} (the front's hash of a client's branch) names a call kept here. Thread-safe. */
@@ -250,9 +259,9 @@ final class KeptCalls {
                 request.setRequestURI((SipUri) target.uri().clone());
             }
             if (recordRoute) {
-                request.addFirst((SIPHeader) HEADERS.createHeader("Record-Route", ownUri()));
+                request.addFirst((SIPHeader) ownRecordRoute.clone());
             }
-        } catch (ParseException | SipException e) {
+        } catch (SipException e) {
             throw new IllegalStateException("the front's own Record-Route is malformed", e);
         }
         push(request, newBranch());
@@ -261,11 +270,7 @@ final class KeptCalls {
 
     /** Asks the node for the contacts rather than a proxied call (RFC 3841 §9.1). */
     void askRedirect(SIPRequest lookup) {
-        try {
-            lookup.setHeader((SIPHeader) HEADERS.createHeader("Request-Disposition", "redirect"));
-        } catch (ParseException e) {
-            throw new IllegalStateException(e);
-        }
+        lookup.setHeader((SIPHeader) redirect.clone());
     }
 
     /** Sends a CANCEL for a ringing contact on {@code hop}; its answer is matched by the INVITE's branch and the method. */
