@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * (32 s), and the caller must hear that contact's answer: its 200, or its 486 as the best failure;
  * when both stay silent, 408 once each class rang for the time-out.
  */
+@Matrix
 class QClassTimeoutIT extends DeployedNodes {
 
     static final int NODE = 29430;

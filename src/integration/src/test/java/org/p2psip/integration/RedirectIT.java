@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * would ring them, the same INVITE without it proxied to the preferred contact, and the load
  * an OPTIONS probe's 200 reports. The exact bytes the node sends are what is judged.
  */
+@Matrix
 class RedirectIT extends DeployedNodes {
 
     private static final Pattern CONTACT = Pattern.compile("(?im)^(?:Contact|m)\\s*:\\s*(.*)$");
