@@ -164,7 +164,7 @@ final class Forwarder {
         if (refusedAsInvalid(bytes, source, connection)) {
             return true;
         }
-        if (mentions(bytes, KEPT_ROUTE)) {
+        if (split != null && mentions(bytes, KEPT_ROUTE)) {
             return false; // a request of a kept dialog: routed by its parsed Route, not spliced
         }
         LazyRequest request = LazyRequest.read(bytes);
@@ -216,7 +216,9 @@ final class Forwarder {
     /**
      * Whether the head of a message holds {@code what}: a cheap look for the marks of a kept
      * call's messages (the front's kept branch, its Route), which take JAIN-SIP's path anyway,
-     * so that the lazy read is not done for nothing. A body that happens to hold the mark only
+     * so that the lazy read is not done for nothing. Only a front that keeps calls looks: a
+     * stateless one (which may still route dialogs it kept before a restart) finds them after
+     * the lazy read, without this scan on every message. A body that happens to hold the mark only
      * sends its message down the slower path, which is as right.
      */
     private static boolean mentions(byte[] bytes, byte[] what) {
@@ -384,12 +386,13 @@ final class Forwarder {
      * JAIN-SIP's path ({@link #onResponse(SIPResponse)}); nothing was done then.
      */
     boolean onResponse(byte[] bytes) {
-        if (mentions(bytes, KEPT_BRANCH)) {
+        if (split != null && mentions(bytes, KEPT_BRANCH)) {
             return false; // an answer to a kept transaction (or passing one): its state machine reads it parsed
         }
         LazyResponse response = LazyResponse.read(bytes);
-        if (response == null || !response.branch.startsWith(Branches.PREFIX)) {
-            return false;
+        if (response == null || !response.branch.startsWith(Branches.PREFIX)
+                || response.branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
+            return false; // an answer to a kept transaction: its state machine reads it parsed
         }
         if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
             nodes.probeAnswered(response.callId, response.status, NodeLoad.find(bytes));
@@ -492,11 +495,7 @@ final class Forwarder {
 
     private Via ownVia(String branch, long connection)
             throws ParseException, InvalidArgumentException {
-        Via via = new Via();
-        via.setTransport("UDP");
-        via.setHost(self.getAddress().getHostAddress());
-        via.setPort(self.getPort());
-        via.setBranch(branch);
+        Via via = ViaPath.own(self, branch);
         if (connection != Outlet.UDP) {
             via.setParameter(CONNECTION_PARAM, Long.toString(connection));
         }
@@ -614,7 +613,7 @@ final class Forwarder {
     }
 
     /** An IP address as a SIP URI or Via writes it: an IPv6 literal in brackets (RFC 3261 §25.1). */
-    private static String uriHost(String address) {
+    static String uriHost(String address) {
         return address.indexOf(':') >= 0 ? "[" + address + "]" : address;
     }
 

@@ -386,14 +386,8 @@ final class KeptCalls {
     }
 
     private void push(SIPRequest request, String branch) {
-        InetSocketAddress self = listeners.inner();
         try {
-            Via via = new Via();
-            via.setTransport("UDP");
-            via.setHost(self.getAddress().getHostAddress());
-            via.setPort(self.getPort());
-            via.setBranch(branch);
-            request.addFirst(via);
+            request.addFirst(ViaPath.own(listeners.inner(), branch));
         } catch (ParseException | InvalidArgumentException | SipException e) {
             throw new IllegalStateException("the front's own Via is malformed", e);
         }
@@ -402,9 +396,7 @@ final class KeptCalls {
     /** The front's URI in the dialogs it keeps: its inner address, where the nodes and the callees reach it. */
     private String ownUri() {
         InetSocketAddress self = listeners.inner();
-        String host = self.getAddress().getHostAddress();
-        host = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-        return "<sip:" + USER + "@" + host + ":" + self.getPort() + ";lr>";
+        return "<sip:" + USER + "@" + Forwarder.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort() + ";lr>";
     }
 
     /** The next hop of an in-dialog request: its top Route if it has one left (loose routing), else its Request-URI. */

@@ -3,10 +3,7 @@ package org.p2psip.front;
 import gov.nist.javax.sip.address.SipUri;
 import gov.nist.javax.sip.header.Contact;
 import gov.nist.javax.sip.message.SIPResponse;
-import io.netty.util.NetUtil;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -62,20 +59,7 @@ record KeptTarget(SipUri uri, InetSocketAddress address, Node node) {
         if (uri.isSecure() || transport != null && !"udp".equalsIgnoreCase(transport)) {
             return null;
         }
-        String host = uri.getHost();
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
-        if (ip == null) {
-            return null;
-        }
-        try {
-            int port = uri.getPort() > 0 ? uri.getPort() : 5060;
-            return new InetSocketAddress(InetAddress.getByAddress(ip), port);
-        } catch (UnknownHostException e) {
-            return null; // cannot happen for a 4- or 16-byte address
-        }
+        return ViaPath.responseAddress(ViaPath.strip(uri.getHost()), uri.getPort(), null, null); // an IP address, 5060 if no port
     }
 
     private static double q(Contact contact) {

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.text.ParseException;
+import javax.sip.InvalidArgumentException;
 
 /**
  * How responses find their way back: the Via rules of RFC 3261 §18.2.1 (a server notes where a
@@ -15,6 +16,16 @@ import java.text.ParseException;
 final class ViaPath {
 
     private ViaPath() {
+    }
+
+    /** The front's own Via over UDP from {@code self}, with {@code branch}. */
+    static Via own(InetSocketAddress self, String branch) throws ParseException, InvalidArgumentException {
+        Via via = new Via();
+        via.setTransport("UDP");
+        via.setHost(self.getAddress().getHostAddress());
+        via.setPort(self.getPort());
+        via.setBranch(branch);
+        return via;
     }
 
     /** Notes on the client's Via where its request came from, as a server transport must. */
@@ -58,7 +69,8 @@ final class ViaPath {
         }
     }
 
-    private static String strip(String host) {
+    /** A host without the brackets of an IPv6 literal. */
+    static String strip(String host) {
         if (host != null && host.startsWith("[") && host.endsWith("]")) {
             return host.substring(1, host.length() - 1);
         }
