@@ -216,19 +216,7 @@ class FrontStateIT extends DeployedNodes {
 
     /** REGISTERs a phone's contact for its user through the stateless front, with q. */
     private void register(UdpPhone phone, double q) {
-        String branch = UdpPhone.newBranch();
-        String callId = UdpPhone.newId("reg-" + phone.user());
-        phone.send(modes.get("stateless"),
-                "REGISTER sip:" + DOMAIN + " SIP/2.0",
-                "Via: " + phone.via(branch),
-                "Max-Forwards: 70",
-                "From: <sip:" + phone.user() + "@" + DOMAIN + ">;tag=" + callId,
-                "To: <sip:" + phone.user() + "@" + DOMAIN + ">",
-                "Call-ID: " + callId,
-                "CSeq: 1 REGISTER",
-                "Contact: <" + phone.contact() + ">;q=" + q,
-                "Expires: 3600");
-        var answer = phone.await("the 200 to its REGISTER", SOON, m -> m.header("Call-ID").equals(callId) && m.status() >= 200);
+        var answer = phone.register(modes.get("stateless"), DOMAIN, String.valueOf(q), SOON);
         assertEquals(200, answer.status(), "REGISTER of " + phone.contact() + ": " + answer);
     }
 

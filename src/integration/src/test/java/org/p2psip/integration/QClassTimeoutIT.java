@@ -148,19 +148,7 @@ class QClassTimeoutIT extends DeployedNodes {
     }
 
     private void register(UdpPhone phone, String q) {
-        String branch = UdpPhone.newBranch();
-        String callId = UdpPhone.newId("reg-" + phone.user() + "-" + q);
-        phone.send(node(),
-                "REGISTER sip:" + DOMAIN + " SIP/2.0",
-                "Via: " + phone.via(branch),
-                "Max-Forwards: 70",
-                "From: <sip:" + phone.user() + "@" + DOMAIN + ">;tag=" + callId,
-                "To: <sip:" + phone.user() + "@" + DOMAIN + ">",
-                "Call-ID: " + callId,
-                "CSeq: 1 REGISTER",
-                "Contact: <" + phone.contact() + ">;q=" + q,
-                "Expires: 3600");
-        var answer = phone.await("the 200 to its REGISTER", SOON, m -> callId.equals(m.header("Call-ID")) && m.status() >= 200);
+        var answer = phone.register(node(), DOMAIN, q, SOON);
         assertEquals(200, answer.status(), "REGISTER of " + phone.contact() + ": " + answer);
     }
 

@@ -137,6 +137,23 @@ final class UdpPhone implements AutoCloseable {
         }
     }
 
+    /** REGISTERs this phone's contact for its user in {@code domain} through {@code registrar}, with {@code q}; the final answer. */
+    Message register(InetSocketAddress registrar, String domain, String q, Duration within) {
+        String branch = newBranch();
+        String callId = newId("reg-" + user + "-" + q);
+        send(registrar,
+                "REGISTER sip:" + domain + " SIP/2.0",
+                "Via: " + via(branch),
+                "Max-Forwards: 70",
+                "From: <sip:" + user + "@" + domain + ">;tag=" + callId,
+                "To: <sip:" + user + "@" + domain + ">",
+                "Call-ID: " + callId,
+                "CSeq: 1 REGISTER",
+                "Contact: <" + contact() + ">;q=" + q,
+                "Expires: 3600");
+        return await("the final answer to its REGISTER", within, m -> callId.equals(m.header("Call-ID")) && m.status() >= 200);
+    }
+
     /** Answers {@code request} with {@code status}: its Vias, From, Call-ID, CSeq and Record-Route, To with {@code toTag}. */
     void answer(Message request, int status, String reason, String toTag) {
         var lines = new ArrayList<String>();
