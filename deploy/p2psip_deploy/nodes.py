@@ -447,10 +447,13 @@ def memory_flags(options: UpOptions) -> list[str]:
     """Heap and collector of a node. A node out of heap exits (code 3, the reason in its console
     log) rather than limp on: an OutOfMemoryError ends only the thread it hits, and when that was
     the container's UDP reader the node stayed up but never answered again (seen in OverloadIT
-    with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle."""
+    with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle. The
+    collection the intake's heap guard asks for when it has refused on a stale reading (src/intake,
+    HeapGuard) is G1's concurrent cycle, not a full pause (ExplicitGCInvokesConcurrent)."""
     heap = heap_for(options)
     young = young_for(options)
-    return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError"]
+    return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError",
+            "-XX:+ExplicitGCInvokesConcurrent"]
 
 
 def _half(size: str) -> str:

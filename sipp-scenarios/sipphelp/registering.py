@@ -24,13 +24,14 @@ NO_BYE_ON_ABORT = sipprun.NO_BYE_ON_ABORT
 
 def register(target: str, users_csv: Path, count: int, rate: int, expires: int = 3600,
              address: str = "127.0.0.1", port: int = 0, transport: str = "u1", out: Path | None = None,
-             name: str = "register", timeout_seconds: float = 600, query: bool = False) -> int:
+             name: str = "register", timeout_seconds: float = 600, query: bool = False, flood: bool = False) -> int:
     """REGISTERs `count` lines of users_csv at `rate` per second; SIPp's exit code (0: all got 200).
     port: SIPp's local port, which is also the registered Contact's port. query: send query
-    REGISTERs instead (query.xml), which pass only when the AOR still lists a binding."""
+    REGISTERs instead (query.xml), which pass only when the AOR still lists a binding. flood: a 503 is
+    an answer too (flood.xml), for load past a node's capacity."""
     args = ["-inf", str(users_csv), "-key", "expires", str(expires), "-m", str(count), "-r", str(rate),
             "-t", transport, "-l", str(max(rate * 4, 10)), *NO_BYE_ON_ABORT, *sipprun.stats_args(name, out)]
-    scenario = "register/query.xml" if query else "register/register.xml"
+    scenario = "register/query.xml" if query else "register/flood.xml" if flood else "register/register.xml"
     return sipprun.run(scenario, target, args, address, port, out, timeout_seconds)
 
 

@@ -47,9 +47,14 @@ public final class Intake {
     private static final Set<InetSocketAddress> exemptSources = new CopyOnWriteArraySet<>();
 
     private static volatile CollectorLoad collectorLoad;
+    private static volatile HeapGuard heapGuard;
     private static volatile double collectorLimit = CollectorLoad.DEFAULT_LIMIT;
     private static final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private static final LongAdder retransmissionsAbsorbed = new LongAdder();
+    private static final LongAdder retransmissionsAnswered = new LongAdder();
+    private static volatile FinalAnswers finalAnswers;
+    /** How long final answers stay for their retransmissions: Timer J, 64 x T1 (T1 500 ms). */
+    static final long FINAL_ANSWER_NANOS = 64 * 500_000_000L;
     private static final LongAdder acksAbsorbed = new LongAdder();
     private static final Set<Defect> defectsLogged = java.util.Collections.synchronizedSet(EnumSet.noneOf(Defect.class));
     private static final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
@@ -169,10 +174,12 @@ public final class Intake {
 
     /**
      * The intake's counters: requests refused because they waited too long ("refused-late"), the
-     * collector could not keep up ("refused-collecting"), or the node was not open
+     * collector could not keep up ("refused-collecting"), the heap could run out ("refused-heap"), the
+     * queue was over its bound ("refused-queue-full"), or the node was not open
      * ("refused-not-ready", "refused-stopping"), or because they were not valid SIP
      * ("refused-version" 505, "refused-scheme" 416, "refused-malformed" 400), retransmissions
-     * dropped because their transaction was still at work ("retransmissions-absorbed"), ACKs of
+     * dropped because their transaction was still at work ("retransmissions-absorbed"), retransmissions
+     * answered again from the final answers kept ("retransmissions-answered"), ACKs of
      * the intake's own answers dropped ("acks-absorbed"), and the longest wait of a datagram
      * since the last call, in microseconds ("longest-wait-us").
      */
@@ -195,8 +202,18 @@ public final class Intake {
             }
         });
         now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
+        now.put("retransmissions-answered", retransmissionsAnswered.sum());
+        FinalAnswers answers = finalAnswers;
+        if (answers != null) {
+            now.put("final-answers-kept", answers.size());
+        }
         now.put("acks-absorbed", acksAbsorbed.sum());
         now.put("shedding", queueDelay.shedding() ? 1L : 0L);
+        HeapGuard guard = heapGuard;
+        if (guard != null) {
+            now.put("heap-kept-transactions", guard.kept());
+            now.put("heap-register-rate-held", guard.sustainableRate());
+        }
         now.put("refused-share-permille", Math.round(responseDelay.refusedShare() * 1000));
         return now;
     }
@@ -208,6 +225,7 @@ public final class Intake {
         exemptSources.clear();
         refusals.values().forEach(LongAdder::reset);
         retransmissionsAbsorbed.reset();
+        retransmissionsAnswered.reset();
         acksAbsorbed.reset();
         requestsTaken.reset();
         requestsWaitedNanos.reset();
@@ -276,7 +294,8 @@ public final class Intake {
 
     /**
      * Starts the intake's control thread: every {@value #CONTROL_MILLIS} ms the refused share
-     * follows the response delay, every other time the collector's load is sampled. The stack's
+     * follows the response delay, every other time the collector's load is sampled, and a
+     * collection is asked for when the heap guard has refused on a stale reading ({@link HeapGuard#wantsCollection}). The stack's
      * UDP processor starts it, once the node has one.
      */
     static synchronized void watch() {
@@ -284,6 +303,7 @@ public final class Intake {
             return;
         }
         collectorLoad = CollectorLoad.ofThisJvm();
+        heapGuard = HeapGuard.watchThisJvm(System::nanoTime);
         collectorLoad.limit(collectorLimit);
         Thread control = new Thread(() -> {
             for (long tick = 0; !Thread.currentThread().isInterrupted(); tick++) {
@@ -296,6 +316,9 @@ public final class Intake {
                 if (tick % 2 == 1) {
                     collectorLoad.sample();
                 }
+                if (heapGuard.wantsCollection(System.nanoTime())) {
+                    System.gc(); // concurrent with the node's -XX:+ExplicitGCInvokesConcurrent (deploy/p2psip)
+                }
             }
         }, "p2psip-intake-control");
         control.setDaemon(true);
@@ -306,6 +329,41 @@ public final class Intake {
     public static boolean collecting() {
         CollectorLoad load = collectorLoad;
         return load != null && load.overloaded();
+    }
+
+    /** Whether a new request taken now could run the heap out ({@link HeapGuard}). */
+    static boolean heapFull(long now) {
+        HeapGuard guard = heapGuard;
+        return guard != null && guard.full(now);
+    }
+
+    /** A new request went to the stack: its transaction is on the heap until Timer J. */
+    static void admitted(long now) {
+        HeapGuard guard = heapGuard;
+        if (guard != null) {
+            guard.admitted(now);
+        }
+    }
+
+    /** The JVM's final answers kept for retransmissions: the intake's, made on first use. */
+    static synchronized FinalAnswers finalAnswers() {
+        if (finalAnswers == null) {
+            finalAnswers = new FinalAnswers(FINAL_ANSWER_NANOS, System.nanoTime());
+        }
+        return finalAnswers;
+    }
+
+    /**
+     * Whether the node's UDP intake keeps the final answers it sends to requests other than INVITE
+     * and answers their retransmissions until Timer J (for T1 up to 500 ms): then the stack's
+     * transaction may end as soon as it has sent its answer, and free what it holds.
+     */
+    public static boolean keepsFinalAnswers() {
+        return finalAnswers != null;
+    }
+
+    static void retransmissionAnswered() {
+        retransmissionsAnswered.increment();
     }
 
     static void retransmissionAbsorbed() {

@@ -15,6 +15,10 @@ enum Refusal {
     SLOW(503, "Overloaded", "refused-slow"),
     /** The JVM spent more than its share of the last second collecting. */
     COLLECTING(503, "Overloaded", "refused-collecting"),
+    /** Admitting it could run the heap out before the transactions taken so far are freed ({@link HeapGuard}). */
+    HEAP(503, "Overloaded", "refused-heap"),
+    /** The queue holds more bytes than its bound: the reader refused it instead of queueing it. */
+    QUEUE_FULL(503, "Overloaded", "refused-queue-full"),
     /** The request's source address sent more new requests this second than its limit allows. */
     SOURCE(503, "Source Over Limit", "refused-source"),
     /** The application has not opened the intake yet: joining, warming up. */
@@ -57,6 +61,6 @@ enum Refusal {
 
     /** Whether the node is open but overloaded, or the source over its limit (and so health probes still pass). */
     boolean overload() {
-        return this == LATE || this == SLOW || this == COLLECTING || this == SOURCE;
+        return this == LATE || this == SLOW || this == COLLECTING || this == HEAP || this == QUEUE_FULL || this == SOURCE;
     }
 }

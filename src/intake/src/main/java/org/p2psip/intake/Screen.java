@@ -24,8 +24,9 @@ import org.p2psip.lazysip.StatelessAnswer;
  * 503 with Retry-After right here, statelessly, from its raw bytes, for a small part of what
  * serving it would cost, and a retransmission of it gets the same 503 (and the ACK of an
  * INVITE's refusal ends here). A retransmission of a request whose transaction is still at work
- * is dropped (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), and one of
- * a request judged moments ago meets the same fate as the first copy ({@link RecentBranches}).
+ * is dropped (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), one of a
+ * request the node answered finally (not an INVITE) gets that answer again ({@link FinalAnswers}),
+ * and one of a request judged moments ago meets the same fate as the first copy ({@link RecentBranches}).
  * Anything it cannot read by hand passes, and the stack judges it. Thread-safe.
  */
 final class Screen {
@@ -46,13 +47,16 @@ final class Screen {
     private final LongSupplier nanos;
     /** What became of the requests of the last seconds, by branch: their retransmissions meet the same. */
     private final RecentBranches<Refusal> recent;
+    /** The node's final answers to requests other than INVITE, until Timer J: their retransmissions get them again. */
+    private final FinalAnswers answers;
 
-    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos) {
+    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers) {
         this.transactions = transactions;
         this.outlet = outlet;
         this.millis = millis;
         this.nanos = nanos;
         this.recent = new RecentBranches<>(nanos.getAsLong());
+        this.answers = answers;
     }
 
     /** True when the stack is to process the datagram; false when it was answered or dropped here. */
@@ -76,6 +80,9 @@ final class Screen {
                 branch = Intake.branchIn(head);
             }
         }
+        if (request && !ack && branch != null && answeredBefore(head, branch, now)) {
+            return false;
+        }
         Refusal earlier = branch == null ? null : recent.get(branch);
         if (earlier != null && earlier != Refusal.NONE && ack) {
             Intake.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
@@ -90,16 +97,56 @@ final class Screen {
             case OPEN -> Intake.sourceLimit().over(packet.getAddress(), now) ? Refusal.SOURCE
                     : Intake.queueDelay().late(waited, now) ? Refusal.LATE
                     : Intake.collecting() ? Refusal.COLLECTING
+                    : Intake.heapFull(now) ? Refusal.HEAP
                     : Intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
         };
         boolean passes = refusal == Refusal.NONE || !refused(packet, refusal);
         if (branch != null && earlier == null) {
             recent.put(branch, passes ? Refusal.NONE : refusal, now);
+            if (passes && !ack) {
+                Intake.admitted(now); // its transaction stays on the heap until Timer J
+            }
             if (passes && head.startsWith("REGISTER ")) {
                 Intake.responseDelay().arrived(branch, now - waited); // timed until the application answers
             }
         }
         return passes;
+    }
+
+    /**
+     * Whether the request is a retransmission of one the node answered finally (not an INVITE):
+     * then the answer goes out again, as its server transaction would send it until Timer J.
+     */
+    private boolean answeredBefore(String head, String branch, long now) {
+        int space = head.indexOf(' ');
+        FinalAnswers.Answer answer = space < 0 ? null : answers.find(branch, head.substring(0, space), now);
+        if (answer == null) {
+            return false;
+        }
+        outlet.send(answer.message(), answer.to());
+        Intake.retransmissionAnswered();
+        return true;
+    }
+
+    /**
+     * The queue is over its bound (called by the stack's reader, before queueing): a new request
+     * is refused 503 at once and its retransmissions meet the same fate, true; anything else is
+     * queued as usual, false, since it finishes work already begun or the stack must judge it.
+     */
+    boolean overflows(DatagramQueuedMessageDispatch queued) {
+        DatagramPacket packet = queued.packet;
+        if (startsWith(packet, "SIP/") || startsWith(packet, "ACK ") || Intake.state() != Intake.State.OPEN) {
+            return false;
+        }
+        String branch = Intake.branchIn(head(packet));
+        if (branch == null || !branch.startsWith("z9hg4bk") || recent.get(branch) == Refusal.NONE) {
+            return false;
+        }
+        if (!refused(packet, Refusal.QUEUE_FULL)) {
+            return false;
+        }
+        recent.put(branch, Refusal.QUEUE_FULL, nanos.getAsLong());
+        return true;
     }
 
     /**

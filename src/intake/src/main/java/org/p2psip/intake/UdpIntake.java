@@ -1,5 +1,7 @@
 package org.p2psip.intake;
 
+import gov.nist.core.HostPort;
+import gov.nist.javax.sip.stack.MessageChannel;
 import gov.nist.javax.sip.stack.SIPTransaction;
 import gov.nist.javax.sip.stack.SIPTransactionStack;
 import gov.nist.javax.sip.stack.UDPMessageProcessor;
@@ -8,20 +10,41 @@ import java.io.UncheckedIOException;
 import java.net.DatagramPacket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 
 /**
  * The stack's own UDP message processor (one reader thread, a queue, the message threads) with
  * the queue replaced by an {@link IntakeQueue}, so that new requests are screened when a message
  * thread takes them and before the stack parses them. Answers of the screen go out through the
- * processor's own socket, as every answer of the stack does.
+ * processor's own socket, as every answer of the stack does. Its channels note the node's final
+ * answers to requests other than INVITE ({@link AnswerRecorder}), from which the screen answers
+ * their retransmissions once the stack has let the transaction go.
  */
 final class UdpIntake extends UDPMessageProcessor {
+
+    /**
+     * The queue may hold a sixteenth of the heap: at a few hundred bytes a datagram, seconds of
+     * any load a node can carry, and never what its transactions need.
+     */
+    private static final long QUEUE_HEAP_SHARE = 16;
+
+    private final FinalAnswers answers = Intake.finalAnswers();
 
     UdpIntake(InetAddress address, SIPTransactionStack stack, int port) throws IOException {
         super(address, stack, port);
         Intake.watch();
         messageQueue = new IntakeQueue(new Screen(this::transactionState, this::send,
-                System::currentTimeMillis, System::nanoTime));
+                System::currentTimeMillis, System::nanoTime, answers), Runtime.getRuntime().maxMemory() / QUEUE_HEAP_SHARE);
+    }
+
+    @Override
+    public MessageChannel createMessageChannel(HostPort target) throws UnknownHostException {
+        return new AnswerRecorder(target.getInetAddress(), target.getPort(), sipStack, this, answers, System::nanoTime);
+    }
+
+    @Override
+    public MessageChannel createMessageChannel(InetAddress host, int port) {
+        return new AnswerRecorder(host, port, sipStack, this, answers, System::nanoTime);
     }
 
     private javax.sip.TransactionState transactionState(String branch) {

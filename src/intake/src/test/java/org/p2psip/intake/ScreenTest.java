@@ -31,10 +31,11 @@ class ScreenTest {
     private final List<InetSocketAddress> sentTo = new ArrayList<>();
     private final Map<String, TransactionState> transactions = new HashMap<>();
     private long nowMillis = 1_000_000;
+    private final FinalAnswers answers = new FinalAnswers(Intake.FINAL_ANSWER_NANOS, nowMillis * 1_000_000);
     private final Screen screen = new Screen(transactions::get, (m, to) -> {
         sent.add(m);
         sentTo.add(to);
-    }, () -> nowMillis, () -> nowMillis * 1_000_000);
+    }, () -> nowMillis, () -> nowMillis * 1_000_000, answers);
 
     @BeforeEach
     void freshIntake() {
@@ -110,6 +111,28 @@ class ScreenTest {
         assertEquals("Overloaded", onlyAnswer().getReasonPhrase());
         assertEquals(1, Intake.counters().get("refused-late"));
         assertTrue(screen.passes(queued(register("z9hG4bK-c", ""), 60)), "one within the target is served");
+    }
+
+    @Test
+    void aRetransmittedRegisterGetsTheKeptFinalAnswerAgainUntilTimerJAndReachesTheStackNoMore() throws Exception {
+        Intake.open();
+        byte[] request = register("z9hG4bK-kept", "");
+        assertTrue(screen.passes(queued(request, 0)));
+        byte[] ok = text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:6001;branch=z9hG4bK-kept\r\n"
+                + "CSeq: 1 REGISTER\r\nContent-Length: 0\r\n\r\n");
+        var client = new InetSocketAddress("127.0.0.2", 6001);
+        answers.put("z9hg4bk-kept", new FinalAnswers.Answer("REGISTER", ok, client.getAddress(), client.getPort()),
+                nowMillis * 1_000_000);
+
+        nowMillis += 31_000;
+        assertFalse(screen.passes(queued(request, 0)), "answered here, never the stack's again");
+        assertArrayEquals(ok, sent.get(0), "the very bytes the node sent");
+        assertEquals(List.of(client), sentTo);
+        assertEquals(1, Intake.counters().get("retransmissions-answered"));
+        sent.clear();
+        assertTrue(screen.passes(queued(request("OPTIONS", "z9hG4bK-kept", ""), 0)),
+                "another method with that branch is not its retransmission");
+        assertEquals(List.of(), sent);
     }
 
     @Test

@@ -36,6 +36,16 @@ final class Scenarios {
                 "--out", out.resolve("register-" + start).toString());
     }
 
+    /**
+     * sipp-scenarios/register/run --flood: REGISTERs of distinct AORs at a rate past the node's
+     * capacity; 0 when every one was answered, 200 or 503, none left unanswered or answered otherwise.
+     */
+    int flood(String node, int users, int start, int rate) {
+        return command.run(600, "sipp-scenarios/register/run", node, "--flood", "--users", String.valueOf(users),
+                "--start", String.valueOf(start), "--rate", String.valueOf(rate),
+                "--out", out.resolve("flood-" + start).toString());
+    }
+
     /** sipp-scenarios/avalanche: users phones within window seconds, obeying Retry-After; 0 when all ended registered. */
     int avalanche(String target, int users, int windowSeconds) {
         return command.run(600, "sipp-scenarios/avalanche/run", target, "--users", String.valueOf(users),

@@ -205,6 +205,9 @@ final class Answers {
 
     private void send(SipServletResponse response) {
         try {
+            if (response.getStatus() >= 200) {
+                Sessions.forgetOnceAnswered(response.getRequest());
+            }
             response.send();
             status.response(response.getMethod(), response.getStatus());
         } catch (Exception e) {

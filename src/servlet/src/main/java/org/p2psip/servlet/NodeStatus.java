@@ -74,7 +74,8 @@ final class NodeStatus {
         MeterRegistry registry = metrics.registry();
         metrics.follow("p2psip.node", counters::snapshot, name -> false);
         metrics.follow("p2psip.dht", dht::metrics, dht.levels()::contains);
-        metrics.follow("p2psip.intake", Intake::meters, Set.of("shedding", "refused-share-permille")::contains);
+        metrics.follow("p2psip.intake", Intake::meters, Set.of("shedding", "refused-share-permille", "heap-kept-transactions",
+                "heap-register-rate-held", "final-answers-kept")::contains);
         Gauge.builder("p2psip.ring.share", dht, d -> share(d.metrics()))
                 .description("Share of the key space this node owns (0 to 1); NaN for a backend without a ring")
                 .register(registry);
