@@ -374,6 +374,10 @@ def plan_for(plan: search.Plan, system: str) -> search.Plan:
 def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SIPp") -> str:
     """What a search's result is worth, for summary.csv's note: why its limit lies higher than measured."""
     best, short = outcome.best, outcome.generator_limit
+    refused = outcome.refused
+    if best is None and refused:
+        return (f"not confirmed: {', '.join(f'{s.rate:,}/s' for s in refused)} failed a confirmation of "
+                f"{plan.confirm_s:g} s (the search found {outcome.found.rate:,}/s in shorter steps)")
     if best is None:
         return "no step passed"
     if short is not None:
@@ -383,6 +387,9 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
         return "reached the search's maximum rate"
     if all(step.passed for step in outcome.steps):
         return "every step passed: the limit is higher than measured (step budget)"
+    if refused:
+        return (f"confirmed {best.rate:,}/s in {plan.confirm_s:g} s after {', '.join(f'{s.rate:,}/s' for s in refused)} "
+                "failed a confirmation")
     return ""
 
 
