@@ -416,6 +416,10 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
         return "reached the search's maximum rate"
     if all(step.passed for step in outcome.steps):
         return "every step passed: the limit is higher than measured (step budget)"
+    above = [s.rate for s in outcome.steps if not s.passed and not s.confirmation and s.rate > outcome.found.rate]
+    if above and min(above) - outcome.found.rate > plan.precision * outcome.found.rate:
+        return (f"the step budget ended the search {min(above) / outcome.found.rate - 1:.0%} below its lowest failure "
+                f"({min(above):,}/s), coarser than {plan.precision:g}")
     if refused:
         return (f"confirmed {best.rate:,}/s in {plan.confirm_s:g} s after {', '.join(f'{s.rate:,}/s' for s in refused)} "
                 "failed a confirmation")
