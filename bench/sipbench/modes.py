@@ -67,6 +67,8 @@ def differences(meta: dict[str, str], keys: tuple[str, ...] | None = None) -> li
         if keys is not None and key not in keys:
             continue
         text = meta.get(key, "")
+        if key == "precision" and not text and search_precision(meta) is not None:
+            text = f"{search_precision(meta):g}"   # an older run's: its command line, else its mode's then
         wanted = multiples_text(documented) if how == INCLUDES else f"{documented:g}"
         if text in ("", "none"):
             found.append(f"{key} {'none' if text == 'none' else 'not recorded'} (documented: {how} {wanted})")

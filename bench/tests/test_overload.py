@@ -120,8 +120,10 @@ def test_no_verdict_when_a_runs_settings_differ_from_the_documented_ones():
     short = deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5], seconds=20.0)
     assert overloadreport.verdict(short, []) == \
         "not judged: settings differ (overload steps of 20 s (documented: at least 60))"
-    # a run that recorded nothing (older than the recording) differs in every setting
-    assert len(modes.differences({"mode": "full"})) == len(modes.DOCUMENTED)
+    # a run that recorded nothing (older than the recording) differs in every setting but its precision, which
+    # its mode then had (full: 0.05)
+    assert len(modes.differences({"mode": "full"})) == len(modes.DOCUMENTED) - 1
+    assert modes.differences({"mode": "quick"})[0] == "precision 0.35 (documented: at most 0.05)"
     assert modes.differences({**DOCUMENTED, "overload_multiples": "2,5"}) == \
         ["overload_multiples 2,5 (documented: including 2,3)"]
     stricter = {**DOCUMENTED, "precision": "0.03", "confirm_s": "300", "max_p99_ms": "50", "overload_step_s": "120"}
@@ -210,7 +212,7 @@ def test_report_only_draws_the_overload_figure_and_marks_a_quick_runs_verdicts(t
     assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "report.md").read_text()
     assert f"![goodput and p99 against offered load]({overloadreport.PLOT})" in text
-    assert ("| chord 1 node directly | 1,000 | 0.95 | 0.85 | not judged: settings differ (precision not recorded "
+    assert ("| chord 1 node directly | 1,000 | 0.95 | 0.85 | not judged: settings differ (precision 0.35 "
             "(documented: at most 0.05); confirm_s not recorded (documented: at least 120);") in text
     assert "This run's steps last 3 s, shorter than the 120 s" in text
 
