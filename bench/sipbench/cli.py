@@ -25,9 +25,8 @@ from . import (capacity, deploy, experiments, headline, machine, modes, network,
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
 from .runner import PRIME_RATE, Runner, Settings, plan_for
-from .sipp import REFRESH_POOL
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
-from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
+from .sipp import AVALANCHE, REFRESH_POOL, REGISTER, REGISTER_503, REGISTER_REFRESH, SCENARIOS, Timing
 
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
@@ -229,6 +228,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     needed = [REGISTER, SCENARIOS / "call" / "uac.xml"]
     if experiments.OVERLOAD in chosen:
         needed += [REGISTER_503, AVALANCHE]
+    if "register-refresh" in chosen:
+        needed += [REGISTER_REFRESH]
     for scenario in needed:
         if not scenario.is_file():
             raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "

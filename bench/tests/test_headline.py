@@ -146,3 +146,36 @@ def test_refreshes_go_round_a_pool_with_one_contact(tmp_path):
     assert len((tmp_path / "c" / "users-0.csv").read_text().splitlines()) == 1 + 5
     assert refresh.scenario() == sipp.REGISTER_REFRESH and sipp.REGISTER_REFRESH.is_file()
     assert "Contact: <sip:[field0]@[contact];transport=udp>" in sipp.REGISTER_REFRESH.read_text()
+
+
+def test_a_headline_run_prints_its_estimate_records_its_settings_and_prints_a_line_per_target(tmp_path, monkeypatch,
+                                                                                             capsys):
+    # everything that would start a process or touch the machine is replaced: the run's plumbing only
+    from sipbench import deploy, machine, network, report, runner, tools
+    monkeypatch.setattr(report, "write_plots", lambda out, rows: [])   # the figures are test_report's
+    monkeypatch.setattr(tools, "require", lambda name: None)
+    monkeypatch.setattr(deploy, "available", lambda: True)
+    monkeypatch.setattr(deploy, "front_available", lambda: True)
+    monkeypatch.setattr(deploy, "backends", lambda: [*BACKENDS, "bamboo-tmpfs"])
+    monkeypatch.setattr(network, "netns_unavailable_reason", lambda: "not in this test")
+    monkeypatch.setattr(machine, "describe", lambda: {"cores (nproc)": "2"})
+    monkeypatch.setattr(cli, "_commit", lambda: "abc1234")
+    ran = []
+    monkeypatch.setattr(runner.Runner, "run", lambda self, measurements, overloaded: ran.append(
+        (measurements, overloaded)) or [])
+    assert cli.run(cli.parser().parse_args(["--profile", "headline", "--out", str(tmp_path)]), None,
+                   ["--profile", "headline"]) == 0
+    measurements, overloaded = ran[0]
+    assert len(measurements) == 17 and "bamboo-tmpfs" not in {m.system for m in measurements}
+    printed = capsys.readouterr()
+    err = printed.err
+    assert "profile headline; 17 rate searches, 9 steps each at most, each rate found confirmed in 120 s" in err
+    minutes = int(err.split("(about ")[1].split(" minutes")[0])
+    assert minutes <= 60
+    (run,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    meta, _ = cli._read_meta(run)
+    assert meta["mode"] == "headline" and modes.differences(meta) == []
+    lines = (run / cli.HEADLINE_FILE).read_text().splitlines()
+    assert lines and all(line.startswith("headline: ") and line.endswith(f" | {run}") for line in lines)
+    assert "headline: Kamailio overload goodput" in "\n".join(lines)
+    assert printed.out.splitlines() == lines
