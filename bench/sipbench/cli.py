@@ -334,9 +334,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     _write_meta(out, meta, described)
     rebuild(out)
     if headline:
-        lines = headline_lines(out)
-        (out / HEADLINE_FILE).write_text("\n".join(lines) + "\n")
-        print("\n".join(lines))
+        print("\n".join(headline_lines(out)))
     return 0
 
 
@@ -438,6 +436,8 @@ def rebuild(out: Path) -> None:
     path = report.write_report(out, rows, described, meta)
     plots = report.write_plots(out, rows)
     print(f"bench: report {path}, {len(plots)} plot(s)", file=sys.stderr)
+    if meta.get("mode") == "headline":
+        (out / HEADLINE_FILE).write_text("\n".join(headline_lines(out)) + "\n")
 
 
 def _write_meta(out: Path, meta: dict, described: dict) -> None:
