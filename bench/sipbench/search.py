@@ -178,7 +178,8 @@ class Outcome:
         """The highest passing step whose p99 stayed within `p99_ms`: the capacity at a latency an
         operator accepts (a client retransmits at 500 ms; Kamailio's p99 at its limit is a few ms),
         beside the search's own bound. None when no passing step had so low a p99."""
-        within = [s for s in self.steps if s.passed and s.p99_ms is not None and s.p99_ms <= p99_ms]
+        within = [s for s in self.steps if s.passed and (s.confirmation or not self.confirming)
+                  and s.p99_ms is not None and s.p99_ms <= p99_ms]
         return max(within, key=lambda s: s.rate) if within else None
 
     @property

@@ -309,6 +309,7 @@ def test_the_rate_found_is_confirmed_with_one_sustained_step():
     assert log[-1] == (found, 120.0) and all(seconds is None for _, seconds in log[:-1])
     assert outcome.best.confirmation and outcome.best.rate == found
     assert outcome.refused == []
+    assert outcome.best_within(search.PROMPT_P99_MS) is outcome.best, "only a confirmed rate counts there too"
 
 
 def sustained_limit(short_limit: int, long_limit: int):
