@@ -106,6 +106,19 @@ def step_seconds(meta: dict[str, str]) -> float | None:
     return run_setting(meta, "--step-seconds", "step")
 
 
+def confirmed_s(meta: dict[str, str]) -> float | None:
+    """How long the run's confirmation steps held each rate; None when it confirmed none."""
+    if int(meta.get("confirmations") or 0) <= 0 or meta.get("confirm_s", "none") in ("", "none"):
+        return None
+    return float(meta["confirm_s"])
+
+
+def sustained(meta: dict[str, str]) -> bool:
+    """Whether the run's rates were held a sustained step's length: its search steps, or its confirmations."""
+    held = max(step_seconds(meta) or 0.0, confirmed_s(meta) or 0.0)
+    return held >= search.SUSTAINED_S
+
+
 def run_setting(meta: dict[str, str], option: str, mode_key: str) -> float | None:
     """A number option of the run: from its command line, else its mode's default; None when not recorded."""
     words = shlex.split(meta.get("command", ""))

@@ -54,12 +54,16 @@ def indicative_note(meta: dict[str, str]) -> list[str]:
     differ = modes.differences(meta, modes.SEARCH_SETTINGS)
     if not differ and meta.get("mode") != "quick":
         return []
-    older = not meta.get("precision")
-    text = ("**Indicative figures.** This is " + ("an older " if older else "a ") + f"{meta.get('mode', '')} run"
-            + (", from before the bench recorded its settings and confirmed its rates" if older else "")
-            + ": its searches " + ("were coarser and " if older else "")
-            + "did not confirm their rates in sustained steps, so its figures and ratios are indicative, not "
-            "the limits the bench decides today.")
+    mode = meta.get("mode", "")
+    if not meta.get("precision"):
+        text = (f"**Indicative figures.** This is an older {mode} run, from before the bench recorded its settings "
+                "and confirmed its rates: its searches were coarser and did not confirm their rates in sustained "
+                "steps, so its figures and ratios are indicative, not the limits the bench decides today.")
+    else:
+        unconfirmed = int(meta.get("confirmations") or 0) <= 0
+        text = (f"**Indicative figures.** This is a {mode} run"
+                + (": its searches did not confirm their rates in sustained steps" if unconfirmed else "")
+                + ", so its figures and ratios are indicative, not decided limits.")
     if differ:
         text += " Settings short of the documented ones: " + "; ".join(differ) + "."
     return [text, ""]
@@ -70,6 +74,10 @@ def sustained_note(meta: dict[str, str]) -> str:
     seconds = modes.step_seconds(meta)
     if seconds is None:
         return "This run's step length is not recorded."
+    confirmed = modes.confirmed_s(meta)
+    if seconds < search.SUSTAINED_S and modes.sustained(meta):
+        return (f"This run's search steps last {seconds:g} s; each rate was then held {confirmed:g} s in its "
+                "confirmation: the limits are sustained rates.")
     if seconds < search.SUSTAINED_S:
         return (f"This run's steps last {seconds:g} s, shorter than the {search.SUSTAINED_S:g} s a rate must be held "
                 "to count as sustained (past Timer J, with the heap in its steady state): its limits are not "

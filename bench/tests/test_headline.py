@@ -179,3 +179,17 @@ def test_a_headline_run_prints_its_estimate_records_its_settings_and_prints_a_li
     assert lines and all(line.startswith("headline: ") and line.endswith(f" | {run}") for line in lines)
     assert "headline: Kamailio overload goodput" in "\n".join(lines)
     assert printed.out.splitlines() == lines
+
+
+def test_a_headline_runs_short_steps_confirmed_in_120_s_are_sustained_and_its_targets_not_indicative():
+    from sipbench import report, targets
+    meta = {**RECORDED, "mode": "headline", "step_seconds": "2", "command": "bench/run --profile headline"}
+    assert modes.sustained(meta) and targets.caveat_reasons(meta) == []
+    assert report.sustained_note(meta) == ("This run's search steps last 2 s; each rate was then held 120 s in its "
+                                           "confirmation: the limits are sustained rates.")
+    assert report.indicative_note(meta) == []
+    quick = {**meta, "mode": "quick", "step_seconds": "3", "confirmations": "0", "confirm_s": "none"}
+    assert not modes.sustained(quick)
+    assert targets.caveat_reasons(quick) == ["quick mode's search steps of 3 s are shorter than 120 s: not sustained"]
+    assert report.indicative_note(quick)[0].startswith("**Indicative figures.** This is a quick run: its searches "
+                                                       "did not confirm their rates in sustained steps")
