@@ -307,7 +307,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
              f"{', '.join(capacity_backends)} ({capacity_settings.nodes} node(s) each)" if capacity_settings else "")
           + (f" (about {expected:.0f} minutes when every first confirmation holds, {worst:.0f} at most"
              if plan.confirmations > 1 else f" (about {worst:.0f} minutes at most")
-          + f", plus node start-ups); results in {out}", file=sys.stderr)
+          + f", plus the start-ups of {len(experiments.deployments(measurements))} deployments); results in {out}",
+          file=sys.stderr)
     described = machine.describe()
     runner = Runner(settings, out, out / "work", processes)
     runner.run(measurements, overloaded)

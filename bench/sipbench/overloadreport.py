@@ -62,8 +62,10 @@ def verdict(steps: list[OverloadStep], differ: list[str]) -> str:
     """"met" (every target), "not met" (one at least), or "not judged: <why>": a target's step not measured
     or generator short, or the run's settings short of the documented ones (`differ`, modes.differences)."""
     why = []
-    if differ or shorter_steps(steps):
-        why.append("settings differ (" + "; ".join([*differ, *filter(None, [shorter_steps(steps)])]) + ")")
+    # the steps' own length, when the run did not record it as too short already
+    short = "" if any(d.startswith("overload_step_s ") for d in differ) else shorter_steps(steps)
+    if differ or short:
+        why.append("settings differ (" + "; ".join([*differ, *filter(None, [short])]) + ")")
     for multiple, _ in TARGETS:
         step = next((s for s in steps if s.multiple == multiple), None)
         if step is None:

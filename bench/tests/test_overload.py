@@ -116,10 +116,11 @@ def test_no_verdict_when_a_runs_settings_differ_from_the_documented_ones():
     assert table[2] == ("| chord 1 node directly | 1,000 | 0.95 | 0.85 | not judged: settings differ (precision 0.35 "
                         "(documented: at most 0.05); confirm_s none (documented: at least 120); overload_step_s 20 "
                         "(documented: at least 60)) |")
-    # steps shorter than documented, whatever the run recorded
+    # steps shorter than documented, whatever the run recorded, named once
     short = deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5], seconds=20.0)
     assert overloadreport.verdict(short, []) == \
         "not judged: settings differ (overload steps of 20 s (documented: at least 60))"
+    assert overloadreport.verdict(short, differ) == "not judged: settings differ (" + "; ".join(differ) + ")"
     # a run that recorded nothing (older than the recording) differs in every setting but its precision, which
     # its mode then had (full: 0.05)
     assert len(modes.differences({"mode": "full"})) == len(modes.DOCUMENTED) - 1
