@@ -60,7 +60,7 @@ def figure_lines(rows: list[dict], differ: list[str]) -> list[tuple[str, str, st
     return found
 
 
-def ratio_lines(rows: list[dict], meta: dict[str, str], differ: list[str]) -> list[tuple[str, str, str]]:
+def ratio_lines(rows: list[dict], differ: list[str]) -> list[tuple[str, str, str]]:
     """(target, figure, verdict) of each registration target of targets.py whose figures were both measured,
     and of refreshes against first registrations."""
     found = []
@@ -120,5 +120,5 @@ def lines(rows: list[dict], steps: list[OverloadStep], meta: dict[str, str], out
     """`headline: TARGET | FIGURE | VERDICT | RUN FOLDER`, one per target."""
     differ = modes.differences(meta, modes.SEARCH_SETTINGS)
     planned = [name for name in meta.get("overload", "").split("; ") if name]
-    every = figure_lines(rows, differ) + ratio_lines(rows, meta, differ) + overload_lines(steps, meta, planned)
+    every = figure_lines(rows, differ) + ratio_lines(rows, differ) + overload_lines(steps, meta, planned)
     return [f"headline: {target} | {figure} | {verdict} | {out}" for target, figure, verdict in every]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import modes, plots, search
+from . import modes, plots
 from .experiments import KAMAILIO
 from .overload import GOOD_WITHIN_MS, Avalanche, OverloadStep
 
