@@ -1,8 +1,10 @@
 """bench/run: argument parsing, the run's folders, and the one place that stops everything.
 
-Quick mode is a first look (about four minutes): the default backend (chord) and both references, one
-node, registration and calls, short steps and a coarse search. Full mode is the whole matrix:
-every landed backend, 1, 2, 4 and 8 nodes, every experiment, sustained steps (120 s), a finer search.
+Three profiles (modes.py): quick is a first look (minutes): the default backend (chord) and both
+references, one node, registration and calls, short steps, nothing confirmed. Headline decides the
+headline figures within an hour (experiments.headline_plan) and prints one line per target. Full is
+the whole matrix: every landed backend, 1, 2, 4 and 8 nodes, every experiment, sustained steps (120 s).
+Every profile searches to 5%; headline and full confirm each rate found in a step of 120 s.
 """
 from __future__ import annotations
 
@@ -16,12 +18,15 @@ from pathlib import Path
 
 from p2psip_deploy import cpus   # deploy/p2psip's reading of --cpus, so that a bad one stops the bench at once
 
-from . import capacity, deploy, experiments, machine, modes, network, overload, report, search, sipload, summary, tcp, tools
+from dataclasses import replace
+
+from . import (capacity, deploy, experiments, headline, machine, modes, network, overload, report, search, sipload,
+               summary, tcp, tools)
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
-from .runner import Runner, Settings, plan_for
+from .runner import PRIME_RATE, Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
-from .sipp import AVALANCHE, REGISTER, REGISTER_503, SCENARIOS, Timing
+from .sipp import AVALANCHE, REFRESH_POOL, REGISTER, REGISTER_503, REGISTER_REFRESH, SCENARIOS, Timing
 
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
@@ -52,8 +57,11 @@ def _cpu_spec(text: str) -> str:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench/run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="about four minutes: chord (the default backend), one node, "
-                                                          "registration and calls, coarse search")
+    p.add_argument("--profile", choices=tuple(modes.BY_NAME), default=None,
+                   help="quick: minutes, chord and the references, one node, nothing confirmed; headline: the "
+                        "headline figures within an hour, each rate confirmed in 120 s; full: the whole matrix "
+                        "(default full)")
+    p.add_argument("--quick", action="store_true", help="the same as --profile quick")
     p.add_argument("--experiments", type=_names(experiments.ALL),
                    help=f"comma-separated, from: {', '.join(experiments.ALL)} (default: quick register,call; full all)")
     p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick chord; "
@@ -72,13 +80,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", type=float, help="stop bisecting when fail/pass rates are this close "
                                                    "(quick 0.35, full 0.05)")
     p.add_argument("--growth", type=float, help="factor between rates until the first failure (quick 3, full 2)")
-    p.add_argument("--max-steps", type=int, help="steps per search at most (quick 5, full 10)")
+    p.add_argument("--max-steps", type=int, help="steps per search at most, confirmations apart (default: as many "
+                                                 "as a limit up to --max-rate needs; headline 9)")
+    p.add_argument("--confirmations", type=int,
+                   help="confirmation steps after each search: the rate found held for --confirm-seconds, 5%% lower "
+                        "after each that fails; 0: none (quick 0, headline 2, full 3)")
+    p.add_argument("--confirm-seconds", type=float,
+                   help=f"length of a confirmation step (default {search.SUSTAINED_S:g})")
     p.add_argument("--confirm-failures", action="store_true",
                    help="measure a failed step once more; its rate passes if the repeat does (default off)")
     p.add_argument("--cooldown", type=float, help="seconds of rest after a failed step (quick 3, full 15)")
-    p.add_argument("--max-p99-ms", type=float, default=search.Criteria.max_p99_ms,
-                   help="also fail a step whose p99 response time is above this many ms; 0: no bound (default "
-                        "1500: before SIPp's second retransmission)")
+    p.add_argument("--max-p99-ms", type=float, default=search.REGISTER_P99_MS,
+                   help=f"fail a REGISTER step whose p99 response time is above this many ms; 0: no bound (default "
+                        f"{search.REGISTER_P99_MS:g}: a fifth of T1, when a client retransmits)")
+    p.add_argument("--max-call-p99-ms", type=float, default=search.CALL_P99_MS,
+                   help=f"fail a call step whose p99 (INVITE to 200) is above this many ms; 0: no bound (default "
+                        f"{search.CALL_P99_MS:g}: two legs through the proxy)")
+    p.add_argument("--overload-multiples", type=_floats,
+                   help="multiples of the clean rate the overload experiment offers, comma-separated (quick and "
+                        "headline 2,3; full 2,3,5)")
     p.add_argument("--overload-step-seconds", type=float,
                    help="length of one step of the overload experiment in seconds (quick 20, full 120)")
     p.add_argument("--avalanche-users", type=int,
@@ -167,10 +187,40 @@ def main(argv: list[str] | None = None) -> int:
         processes.stop_all()
 
 
+def profile_of(args: argparse.Namespace) -> str:
+    """The run's profile: --profile, else quick with --quick, else full."""
+    if args.quick and args.profile not in (None, "quick"):
+        raise BenchError(f"--quick and --profile {args.profile} contradict each other")
+    return args.profile or ("quick" if args.quick else "full")
+
+
+def default_backends(profile: str) -> list[str]:
+    """Quick: chord; headline: every landed backend once (bamboo on disk, not its tmpfs variant as well);
+    full: every landed one and variant."""
+    if profile == "quick":
+        return ["chord"]
+    landed = deploy.backends()
+    return [b for b in landed if not deploy.on_tmpfs(b)] if profile == "headline" else landed
+
+
+def plan_of(args: argparse.Namespace, mode: dict) -> search.Plan:
+    """The search's plan from the options and the profile's defaults; without --max-steps, as many steps
+    as a limit anywhere up to --max-rate needs (search.steps_needed)."""
+    plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
+                       precision=args.precision or mode["precision"], growth=args.growth or mode["growth"],
+                       confirm_failures=args.confirm_failures,
+                       confirmations=args.confirmations if args.confirmations is not None else mode["confirmations"],
+                       confirm_s=args.confirm_seconds or mode["confirm_s"])
+    return replace(plan, max_steps=args.max_steps or mode["max_steps"] or search.steps_needed(plan))
+
+
 def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
-    mode = modes.QUICK if args.quick else modes.FULL
+    profile = profile_of(args)
+    mode = modes.BY_NAME[profile]
+    args.quick = profile == "quick"   # the experiments' own quick defaults (tcp) follow the profile
+    headline = profile == "headline"
     chosen = args.experiments or mode["experiments"]
-    backends = args.backends or (["chord"] if args.quick else deploy.backends())
+    backends = args.backends or default_backends(profile)
     capacity_backends = args.backends or [b for b in experiments.CAPACITY_BACKENDS if b in deploy.backends()]
     nodes = args.nodes or mode["nodes"]
     tools.require("sipp")
@@ -178,6 +228,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     needed = [REGISTER, SCENARIOS / "call" / "uac.xml"]
     if experiments.OVERLOAD in chosen:
         needed += [REGISTER_503, AVALANCHE]
+    if "register-refresh" in chosen:
+        needed += [REGISTER_REFRESH]
     for scenario in needed:
         if not scenario.is_file():
             raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "
@@ -198,25 +250,28 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         raise BenchError(str(e)) from e
     print(f"bench: network {mode_of_network} ({why})", file=sys.stderr)
     timing = Timing(step_s=args.step_seconds or mode["step"], recv_timeout_ms=mode["recv_timeout_ms"])
-    plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
-                       precision=args.precision or mode["precision"], max_steps=args.max_steps or mode["max_steps"],
-                       growth=args.growth or mode["growth"], confirm_failures=args.confirm_failures)
+    plan = plan_of(args, mode)
     max_p99_ms = args.max_p99_ms or None  # 0: no bound
+    max_call_p99_ms = args.max_call_p99_ms or None
+    multiples = tuple(args.overload_multiples or mode["overload_multiples"])
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
                         heap=args.heap, young=args.young, sip_threads=args.sip_threads,
                         node_settings=tuple(args.node_settings), t1_ms=args.t1,
                         criteria=search.Criteria(max_p99_ms=max_p99_ms),
+                        call_criteria=search.Criteria(max_p99_ms=max_call_p99_ms),
+                        overload_multiples=multiples,
                         netns=mode_of_network == network.NETNS,
                         overload_step_s=args.overload_step_seconds or mode["overload_step"],
-                        avalanche_users=args.avalanche_users or mode["avalanche_users"],
+                        avalanche_users=(args.avalanche_users if args.avalanche_users is not None
+                                         else mode["avalanche_users"]),
                         avalanche_window_s=AVALANCHE_WINDOW_S,
                         auth_users=args.auth_users, auth_algorithm=args.auth_algorithm,
                         state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "")
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
-    again = args.references_again if args.references_again is not None else not args.quick
+    again = args.references_again if args.references_again is not None else profile == "full"
     policies = tuple(args.front_policies or experiments.FRONT_POLICIES) if deploy.front_available() else ()
     wants_front = any(experiments.EXPERIMENTS.get(name) and experiments.EXPERIMENTS[name].routing == experiments.FRONT
                       for name in chosen) or experiments.TABLE2 in chosen or experiments.OVERLOAD in chosen
@@ -228,22 +283,32 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         print("bench: the state experiment is skipped: it needs deploy/p2psip up --front with --front-state "
               "(src/front's state modes) and one of src/front's policies in --front-policies", file=sys.stderr)
         chosen = [name for name in chosen if name != experiments.STATE]
-    measurements = experiments.plan(chosen, backends, nodes, again, policies)
-    overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
+    if headline and not args.experiments:
+        measurements, overloaded_ones = experiments.headline_plan(backends)
+        overloaded = frozenset(overloaded_ones)
+    else:
+        measurements = experiments.plan(chosen, backends, nodes, again, policies)
+        overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
     tcp_settings = tcp_settings_of(args, backends) if experiments.TCP in chosen else None
     if tcp_settings and not deploy.front_available():
         raise BenchError("the tcp experiment needs the front (deploy/p2psip up --front ... --front-processes): "
                          "TCP clients reach the nodes through it")
     capacity_settings = capacity_settings_of(args, mode) if experiments.CAPACITY in chosen else None
-    worst = worst_minutes(measurements, overloaded, settings) + (tcp_minutes(tcp_settings, settings)
-                                                                 if tcp_settings else 0)
-    if capacity_settings:
-        worst += capacity_minutes(capacity_settings, len(capacity_backends), settings)
-    print(f"bench: {len(measurements)} rate searches, {plan.max_steps} steps each at most"
-          + (f", {len(overloaded)} of them followed by overload steps" if overloaded else "")
+    others = (tcp_minutes(tcp_settings, settings) if tcp_settings else 0) + (
+        capacity_minutes(capacity_settings, len(capacity_backends), settings) if capacity_settings else 0)
+    expected = worst_minutes(measurements, overloaded, settings, confirmations=min(1, plan.confirmations)) + others
+    worst = worst_minutes(measurements, overloaded, settings) + others
+    print(f"bench: profile {profile}; {len(measurements)} rate searches, {plan.max_steps} steps each at most"
+          + (f", each rate found confirmed in {plan.confirm_s:g} s ({plan.confirmations} confirmations at most)"
+             if plan.confirmations else "")
+          + (f", {len(overloaded)} of them followed by overload steps at "
+             f"{', '.join(f'{m:g}x' for m in multiples)}" if overloaded else "")
           + (f"; the capacity experiment with {capacity_settings.users:,} users on Kamailio and "
              f"{', '.join(capacity_backends)} ({capacity_settings.nodes} node(s) each)" if capacity_settings else "")
-          + f" (about {worst:.0f} minutes at most, plus node start-ups); results in {out}", file=sys.stderr)
+          + (f" (about {expected:.0f} minutes when every first confirmation holds, {worst:.0f} at most"
+             if plan.confirmations > 1 else f" (about {worst:.0f} minutes at most")
+          + f", plus the start-ups of {len(experiments.deployments(measurements))} deployments); results in {out}",
+          file=sys.stderr)
     described = machine.describe()
     runner = Runner(settings, out, out / "work", processes)
     runner.run(measurements, overloaded)
@@ -254,14 +319,14 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         capacity_runner.run()
         runner.networks.update(capacity_runner.runner.networks)
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": commit, "mode": "quick" if args.quick else "full",
+            "commit": commit, "mode": profile,
             "step_seconds": f"{timing.step_s:g}",
+            **recorded_settings(settings),
             # the overload experiment's deployments, so that the report names one that got no step
             "overload": "; ".join(overload.deployment_label(m.system, m.nodes, m.routing)
                                   for m in measurements if m in overloaded),
             "network": network.describe(mode_of_network, why, runner.networks),
             "front": ", ".join(policies) if policies else "not available (deploy/p2psip up has no --front)",
-            "max_p99_ms": f"{max_p99_ms:g}" if max_p99_ms else "none",
             "auth_algorithm": args.auth_algorithm if experiments.AUTH in chosen else "",
             # whether the state experiment ran pinned: its targets differ (statereport.py)
             "state_cpus": settings.state_cpus,
@@ -269,20 +334,57 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)
+    if headline:
+        print("\n".join(headline_lines(out)))
     return 0
 
 
-def worst_minutes(measurements: list[experiments.Measurement], overloaded: frozenset, settings: Settings) -> float:
-    """The run's length at most, in minutes: a step lasts its length plus the time its last calls may
-    take, failed ones add the cool-down; the references' searches may take more steps (search.for_reference);
-    each overload step rests a cool-down first; an avalanche takes about a minute."""
+# The headline profile's one line per target, beside its report.
+HEADLINE_FILE = "headline.txt"
+
+
+def recorded_settings(settings: Settings) -> dict[str, str]:
+    """The settings a verdict depends on, as run.tsv records them (modes.DOCUMENTED is compared with them)."""
+    plan = settings.plan
+    return {"precision": f"{plan.precision:g}", "growth": f"{plan.growth:g}", "max_steps": str(plan.max_steps),
+            "confirmations": str(plan.confirmations),
+            "confirm_s": f"{plan.confirm_s:g}" if plan.confirmations else "none",
+            "min_success": f"{settings.criteria.min_success:g}",
+            "max_p99_ms": f"{settings.criteria.max_p99_ms:g}" if settings.criteria.max_p99_ms else "none",
+            "max_call_p99_ms": (f"{settings.call_criteria.max_p99_ms:g}" if settings.call_criteria.max_p99_ms
+                                else "none"),
+            "overload_step_s": f"{settings.overload_step_s:g}",
+            "overload_multiples": modes.multiples_text(settings.overload_multiples),
+            "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}"}
+
+
+def headline_lines(out: Path) -> list[str]:
+    """One line per target of a finished run: target, figure, verdict, run folder (headline.py)."""
+    rows = summary.read_summary(out / "summary.csv") if (out / "summary.csv").exists() else []
+    meta, _ = _read_meta(out)
+    return headline.lines(rows, overload.read_steps(out / overload.STEPS_CSV), meta, out)
+
+
+def worst_minutes(measurements: list[experiments.Measurement], overloaded: frozenset, settings: Settings,
+                  confirmations: int | None = None) -> float:
+    """The run's length in minutes, at most: a step lasts its length plus the time its last calls may
+    take (3 s), failed ones add the cool-down (half of them: a search fails about every other step); the
+    references' searches may take more steps (search.for_reference); each search ends with `confirmations`
+    confirmation steps (all its plan allows unless given); a refresh search first registers its AORs;
+    each overload step rests a cool-down first and may wait a receive time-out for its last answers;
+    an avalanche takes about a minute."""
+    plan = settings.plan
+    confirming = plan.confirmations if confirmations is None else confirmations
+    step_cost = settings.timing.step_s + 3 + settings.cooldown_s / 2
+
     def search_s(m: experiments.Measurement) -> float:
-        steps = plan_for(settings.plan, m.system).max_steps
-        return (steps * (settings.timing.step_s + 3 + settings.cooldown_s / 2)
-                + settings.warmup_for(m.nodes) + settings.cooldown_s)
-    overload_s = len(overload.MULTIPLES) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
-                                             + settings.cooldown_s)
-    avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m))
+        steps = plan_for(plan, m.system).max_steps
+        primed = REFRESH_POOL / PRIME_RATE + settings.cooldown_s if m.workload == experiments.REFRESH else 0
+        return (steps * step_cost + confirming * (plan.confirm_s + 3 + settings.cooldown_s / 2)
+                + settings.warmup_for(m.nodes) + settings.cooldown_s + primed)
+    overload_s = len(settings.overload_multiples) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
+                                                     + settings.cooldown_s)
+    avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m)) if settings.avalanche_users else 0
     return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
 
 
@@ -335,6 +437,8 @@ def rebuild(out: Path) -> None:
     path = report.write_report(out, rows, described, meta)
     plots = report.write_plots(out, rows)
     print(f"bench: report {path}, {len(plots)} plot(s)", file=sys.stderr)
+    if meta.get("mode") == "headline":
+        (out / HEADLINE_FILE).write_text("\n".join(headline_lines(out)) + "\n")
 
 
 def _write_meta(out: Path, meta: dict, described: dict) -> None:
@@ -377,6 +481,13 @@ def _interrupt(signum, frame):
 
 def _list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return sorted({float(x) for x in _list(text)})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text}")
 
 
 def _ints(text: str) -> list[int]:

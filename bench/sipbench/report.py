@@ -20,12 +20,53 @@ from .experiments import EXPERIMENTS
 
 
 def latency_rule(meta: dict[str, str]) -> str:
-    """The run's p99 bound in words; runs from before the bound existed had none."""
+    """The run's p99 bounds in words; runs from before the bound existed had none, runs from before
+    calls had their own shared REGISTER's."""
     bound = meta.get("max_p99_ms", "none")
     if bound == "none":
         return (" (no latency bound: a p99 of seconds and many retransmissions at the best rate mean the "
                 "server was queueing at its limit)")
+    calls = meta.get("max_call_p99_ms", "")
+    if calls and calls != bound:
+        return (f" and the p99 response time stayed under {bound} ms for REGISTER, {calls} ms for calls "
+                "(a server that queues fails)")
     return f" and the p99 response time stayed under {bound} ms (a server that queues fails)"
+
+
+def success_rule(meta: dict[str, str]) -> str:
+    """Which share of the attempts a passing step completed: every one since runs record it, 99.9% before."""
+    share = float(meta.get("min_success") or 0.999)
+    return "every attempt" if share >= 1 else f"at least {share:.1%} of the attempts"
+
+
+def confirmation_note(meta: dict[str, str]) -> str:
+    """The report's sentence on whether each rate was confirmed in a sustained step."""
+    confirmations = int(meta.get("confirmations") or 0)
+    if confirmations <= 0:
+        return "No rate was confirmed in a sustained step: each is the best of the search's own steps."
+    return (f"Each rate was then confirmed in one step of {meta.get('confirm_s', '')} s (5% lower after a failed "
+            f"confirmation, {confirmations} at most); a rate no confirmation held is no result.")
+
+
+def indicative_note(meta: dict[str, str]) -> list[str]:
+    """Why this run's figures are only indicative, when they are: a quick run, or settings short of the
+    documented ones (an older run recorded none)."""
+    differ = modes.differences(meta, modes.SEARCH_SETTINGS)
+    if not differ and meta.get("mode") != "quick":
+        return []
+    mode = meta.get("mode", "")
+    if not meta.get("precision"):
+        text = (f"**Indicative figures.** This is an older {mode} run, from before the bench recorded its settings "
+                "and confirmed its rates: its searches were coarser and did not confirm their rates in sustained "
+                "steps, so its figures and ratios are indicative, not the limits the bench decides today.")
+    else:
+        unconfirmed = int(meta.get("confirmations") or 0) <= 0
+        text = (f"**Indicative figures.** This is a {mode} run"
+                + (": its searches did not confirm their rates in sustained steps" if unconfirmed else "")
+                + ", so its figures and ratios are indicative, not decided limits.")
+    if differ:
+        text += " Settings short of the documented ones: " + "; ".join(differ) + "."
+    return [text, ""]
 
 
 def sustained_note(meta: dict[str, str]) -> str:
@@ -33,6 +74,10 @@ def sustained_note(meta: dict[str, str]) -> str:
     seconds = modes.step_seconds(meta)
     if seconds is None:
         return "This run's step length is not recorded."
+    confirmed = modes.confirmed_s(meta)
+    if seconds < search.SUSTAINED_S and modes.sustained(meta):
+        return (f"This run's search steps last {seconds:g} s; each rate was then held {confirmed:g} s in its "
+                "confirmation: the limits are sustained rates.")
     if seconds < search.SUSTAINED_S:
         return (f"This run's steps last {seconds:g} s, shorter than the {search.SUSTAINED_S:g} s a rate must be held "
                 "to count as sustained (past Timer J, with the heap in its steady state): its limits are not "
@@ -47,7 +92,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     caveats = targets.caveat_reasons(meta)
     lines = (heading(meta) + references(rows) + targets.targets_section(rows, meta)
              + judged_in_their_sections(rows, bool(steps or meta.get("overload"))) + results(rows, meta)
-             + overloadreport.section(steps, avalanches, caveats, planned)
+             + overloadreport.section(steps, avalanches, modes.differences(meta), planned)
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
              + tcpreport.section(out, caveats) + capacityreport.section(out, meta)
              + statereport.section(out, rows, meta, caveats) + closing(machine))
@@ -62,11 +107,12 @@ def heading(meta: dict[str, str]) -> list[str]:
     return [f"# P2PSIP benchmark, {meta.get('date', '')}, commit {meta.get('commit', '')}", "",
             f"Mode: {meta.get('mode', '')}. Network: {meta.get('network', '')}. "
             f"Front policies: {meta.get('front', 'not recorded')}.", "",
-            "Re-run with:", "", f"    {meta.get('command', '')}", "",
+            "Re-run with:", "", f"    {meta.get('command', '')}", ""] + indicative_note(meta) + [
             "## How to read it",
-            "Each rate is the highest offered rate at which at least 99.9% of the attempts completed with the "
+            f"Each rate is the highest offered rate at which {success_rule(meta)} completed with the "
             "expected final response, no call ended on a retransmission timeout"
             + latency_rule(meta) + " (bench/README.md). " + sustained_note(meta) + " "
+            + confirmation_note(meta) + " "
             "The machine may be shared: compare the ratios to the references measured in this same run, "
             "not the absolute rates. The column \"the paper's\" gives the original evaluation's figure for the "
             "same backend, nodes and configuration (NGMAST 2007, dual 3.06 GHz Xeon servers, SIPp on its own "

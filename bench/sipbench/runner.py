@@ -17,18 +17,20 @@ from pathlib import Path
 
 from . import overload, search, sipload, statereport
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import (CEILING, KAMAILIO, REFERENCES, SCRAPED, Measurement, avalanche_after, deployments,
+from .experiments import (CEILING, KAMAILIO, REFERENCES, REFRESH, SCRAPED, Measurement, avalanche_after, deployments,
                           front_of, needs_auth, sipload_mode, state_mode)
 from .kamailio import Auth, Kamailio
 from .procs import Processes
 from .scraper import Scraper
-from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Registration, StepRunner, Target, Timing,
-                   avalanche)
+from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Refresh, Registration, StepRunner, Target,
+                   Timing, avalanche)
 from .stats import Counts
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
-               "p50_ms", "p99_ms", "passed", "reason"]
+               "p50_ms", "p99_ms", "passed", "reason", "confirmation"]
+# How fast a refresh search's AORs are registered before it: a rate every deployment takes cleanly.
+PRIME_RATE = 1000
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "rate_p99_100ms", "p50_ms", "p99_ms", "retransmissions", "steps",
                   "hops", "largest_range", "overload_rate", "overload_goodput", "note"]
 
@@ -40,7 +42,8 @@ class Settings:
     base_port: int = 25070
     cooldown_s: float = 5.0
     warmup_s: float = 3.0
-    criteria: search.Criteria = search.Criteria()
+    criteria: search.Criteria = search.Criteria()   # of every registration workload
+    call_criteria: search.Criteria = search.criteria_for("call")
     heap: str | None = None
     young: str | None = None
     sip_threads: int | None = None
@@ -48,11 +51,16 @@ class Settings:
     t1_ms: int | None = None
     netns: bool = False   # deployments through deploy/p2psip in network namespaces (network.py)
     overload_step_s: float = 120.0   # length of one overload step
-    avalanche_users: int = 20000
+    avalanche_users: int = 20000   # 0: no avalanche
+    overload_multiples: tuple[float, ...] = overload.MULTIPLES
     avalanche_window_s: float = 2.0
     auth_users: int = 20000           # the auth experiment's pool of users per deployment
     auth_algorithm: str = "SHA-256"   # the Digest algorithm its clients answer (and Kamailio offers)
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
+
+    def criteria_for(self, workload: str) -> search.Criteria:
+        """Calls have their own p99 bound (search.CALL_P99_MS); every other workload registers."""
+        return self.call_criteria if workload == "call" else self.criteria
 
     def warmup_for(self, nodes: int) -> float:
         """Seconds of warm-up before a search on {nodes} nodes: warmup_s per node (see _warm_up)."""
@@ -108,6 +116,7 @@ class Runner:
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
         self._aors = Aors()   # of the running deployment
+        self._refresh = Refresh()   # the running deployment's AORs to refresh
         self._pool: sipload.Pool | None = None   # the running deployment's users for bench/sipload
 
     def run(self, measurements: list[Measurement], overloaded: frozenset[Measurement] = frozenset()) -> list[dict]:
@@ -122,7 +131,7 @@ class Runner:
                     outcome = self._measure(measurement, chosen)
                     if measurement in overloaded:
                         self._overload(measurement, chosen, outcome.best)
-                        if avalanche_after(measurement):
+                        if avalanche_after(measurement) and self.settings.avalanche_users > 0:
                             self._avalanche(measurement, chosen[0])
                 self._stop()
         finally:
@@ -142,6 +151,7 @@ class Runner:
                           + (", every REGISTER authenticated" if auth else ""))
         front: list[Target] = []
         self._aors = Aors()
+        self._refresh = Refresh()
         self._pool = None
         if any(sipload_mode(m.workload) for m in group):
             self._pool = sipload.write_pool(folder / "users", self.settings.auth_users)
@@ -212,17 +222,24 @@ class Runner:
         mode = sipload_mode(measurement.workload)
         if steps is None and mode:
             workload = sipload.Load(mode, self._pool, self.settings.auth_algorithm)
-            steps = sipload.SiploadSteps(self.processes, folder, self.settings.timing, self.settings.criteria,
+            steps = sipload.SiploadSteps(self.processes, folder, self.settings.timing,
+                                         self.settings.criteria_for(measurement.workload),
                                          self.settings.t1_ms or 500)
         elif steps is None:
-            workload = Registration(self._aors) if measurement.workload == "registration" else Call()
-            steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
+            workload = {"registration": lambda: Registration(self._aors), REFRESH: lambda: self._refresh,
+                        "call": Call}[measurement.workload]()
+            steps = StepRunner(self.processes, folder, self.settings.timing,
+                               self.settings.criteria_for(measurement.workload))
         self.progress.label = measurement.label
+        if measurement.workload == REFRESH and warm:
+            self._prime(steps, chosen)
 
-        def measure(rate: int) -> search.Step:
-            step = steps.run(workload, chosen, rate, self.progress)
-            self._append_step(measurement, step)
-            self.progress.end(f"{measurement.label}: {rate}/s {'passed' if step.passed else 'failed: ' + step.reason}")
+        def measure(rate: int, seconds: float | None = None) -> search.Step:
+            step = steps.run(workload, chosen, rate, self.progress, seconds)
+            confirming = seconds is not None
+            self._append_step(measurement, step, confirming)
+            self.progress.end(f"{measurement.label}: {rate}/s" + (f" (confirmation, {seconds:g} s)" if confirming else "")
+                              + f" {'passed' if step.passed else 'failed: ' + step.reason}")
             return step
 
         def cool_down(step: search.Step) -> None:
@@ -269,6 +286,17 @@ class Runner:
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
         return outcome
 
+    def _prime(self, steps, chosen: list[Target]) -> None:
+        """Registers the refresh pool once, unjudged, at PRIME_RATE: every REGISTER of the search after it
+        updates a binding these made."""
+        label = self.progress.label
+        self.progress.label = f"{label} (registering the {self._refresh.pool:,} AORs it refreshes)"
+        self._refresh.cursor = 0
+        steps.offer(self._refresh, chosen, PRIME_RATE, self.progress, self._refresh.pool / PRIME_RATE)
+        self._refresh.cursor = 0
+        self.progress.label = label
+        time.sleep(self.settings.cooldown_s)
+
     def _overload(self, measurement: Measurement, chosen: list[Target], clean: search.Step | None) -> None:
         """REGISTERs at multiples of the clean rate, open loop, with a 503 a final answer, a rest
         before each step; each step is written to overload.csv as soon as it ends."""
@@ -280,7 +308,7 @@ class Runner:
         steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
         workload = Registration(self._aors, REGISTER_503)
         seconds = self.settings.overload_step_s
-        for multiple, rate in overload.step_rates(clean.rate):
+        for multiple, rate in overload.step_rates(clean.rate, self.settings.overload_multiples):
             time.sleep(self.settings.cooldown_s)
             self.progress.label = f"{label} {multiple:g}x"
             done = steps.offer(workload, chosen, rate, self.progress, seconds)
@@ -324,7 +352,7 @@ class Runner:
         self.progress.label = label
         time.sleep(self.settings.cooldown_s)
 
-    def _append_step(self, m: Measurement, step: search.Step) -> None:
+    def _append_step(self, m: Measurement, step: search.Step, confirmation: bool = False) -> None:
         c = step.counts
         _append(self.out / "steps.csv", STEP_FIELDS, {
             "workload": m.workload, "system": m.system, "nodes": m.nodes, "routing": m.routing,
@@ -332,7 +360,8 @@ class Runner:
             "retrans_timeouts": c.max_udp_retrans, "recv_timeouts": c.timeout_on_recv,
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
-            "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason})
+            "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason,
+            "confirmation": int(confirmation)})
 
 
 class Offering:
@@ -374,6 +403,10 @@ def plan_for(plan: search.Plan, system: str) -> search.Plan:
 def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SIPp") -> str:
     """What a search's result is worth, for summary.csv's note: why its limit lies higher than measured."""
     best, short = outcome.best, outcome.generator_limit
+    refused = outcome.refused
+    if best is None and refused:
+        return (f"not confirmed: {', '.join(f'{s.rate:,}/s' for s in refused)} failed a confirmation of "
+                f"{plan.confirm_s:g} s (the search found {outcome.found.rate:,}/s in shorter steps)")
     if best is None:
         return "no step passed"
     if short is not None:
@@ -383,6 +416,13 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
         return "reached the search's maximum rate"
     if all(step.passed for step in outcome.steps):
         return "every step passed: the limit is higher than measured (step budget)"
+    above = [s.rate for s in outcome.steps if not s.passed and not s.confirmation and s.rate > outcome.found.rate]
+    if above and min(above) - outcome.found.rate > plan.precision * outcome.found.rate:
+        return (f"the step budget ended the search {min(above) / outcome.found.rate - 1:.0%} below its lowest failure "
+                f"({min(above):,}/s), coarser than {plan.precision:g}")
+    if refused:
+        return (f"confirmed {best.rate:,}/s in {plan.confirm_s:g} s after {', '.join(f'{s.rate:,}/s' for s in refused)} "
+                "failed a confirmation")
     return ""
 
 

@@ -1,12 +1,16 @@
 """Finding the highest sustainable rate: stepped, then bisected, open-loop rates.
 
-A step offers a fixed rate for a fixed time. It passes when at least `min_success` (99.9%) of
-the attempts it was meant to make completed with the expected final response, no call ended
-on a retransmission timeout, and SIPp really offered the rate (otherwise the load generator,
-not the server, was measured). The search multiplies the rate by `growth` (2) from `start`
-until a step fails (or `max_rate`), then bisects between the highest pass and the lowest
-failure until they are within `precision` of each other or `max_steps` ran. The result is the
-highest passing step. With `confirm_failures` a failed step is measured once more (within
+A step offers a fixed rate for a fixed time. It is clean (passes) when every attempt it was meant
+to make completed with the expected final response, no call ended on a retransmission timeout,
+SIPp really offered the rate (otherwise the load generator, not the server, was measured) and the
+p99 of the response times stayed under the workload's bound (`REGISTER_P99_MS`, `CALL_P99_MS`).
+The search multiplies the rate by `growth` from `start` until a step fails (or `max_rate`), then
+bisects between the highest pass and the lowest failure until they are within `precision` of each
+other (or `max_steps` ran). With `confirmations`, the rate found is then measured once more in one
+step of `confirm_s` (120 s, a sustained rate); a confirmation that fails steps the rate down by
+`CONFIRM_STEP_DOWN` (5%) and confirms again, `confirmations` steps at most. The result is the
+highest passing step, and with confirmations only a confirmed one: an unconfirmed search has no
+result. With `confirm_failures` a failed step is measured once more (within
 `max_steps`), and its rate passes if the repeat does. A search whose lowest failure above its
 result is a step SIPp could not offer measured the load generator there, not the server: it is
 "generator-limited", and the server's limit lies higher. The references' searches may grow to
@@ -24,15 +28,32 @@ from typing import Callable
 from .stats import Counts
 
 
+# A client retransmits a REGISTER at T1 (500 ms) without an answer: a registrar whose p99 nears it
+# makes its clients retransmit, doubling its own load at the worst moment. 100 ms keeps the slowest
+# percent a fifth of the way there, where Kamailio's p99 at its limit is a few ms.
+REGISTER_P99_MS = 100.0
+# A call's time runs from the INVITE to its 200: two legs through the proxy (caller to proxy to callee
+# and back) and the callee's answer, twice a REGISTER's path, so twice its bound. A 100 Trying stops the
+# INVITE's retransmissions, so T1 does not bound it as it bounds a REGISTER; 200 ms keeps the added
+# post-dial delay well below what a caller notices.
+CALL_P99_MS = 200.0
+
+
 @dataclass(frozen=True)
 class Criteria:
-    min_success: float = 0.999
+    # every attempt: a clean rate loses nothing (calls never created count as failures)
+    min_success: float = 1.0
     max_retrans_timeouts: int = 0
     min_offered_share: float = 0.95
-    # SIPp retransmits a REGISTER or BYE at 500 ms and again at 1.5 s: a p99 beyond 1.5 s means more
-    # than 1% of the requests needed two retransmissions, a server that queues instead of keeping
-    # up (its late answers still reach SIPp, so the loss rules alone would pass it); None: no bound
-    max_p99_ms: float | None = 1500.0
+    # a server that queues instead of keeping up answers everything late, and the loss rules alone
+    # would pass it (one Chord node "passed" 14,000 REGISTER/s with a p99 of 7.5 s); None: no bound
+    max_p99_ms: float | None = REGISTER_P99_MS
+
+
+def criteria_for(workload: str, register_p99_ms: float | None = REGISTER_P99_MS,
+                 call_p99_ms: float | None = CALL_P99_MS) -> Criteria:
+    """A workload's criteria: calls have their own p99 bound, every registration REGISTER's."""
+    return Criteria(max_p99_ms=call_p99_ms if workload == "call" else register_p99_ms)
 
 
 # A rate counts as sustained only when held this long: past Timer J (64 x T1, 32 s), so that the
@@ -58,6 +79,7 @@ class Step:
     passed: bool
     reason: str
     generator_short: bool = False
+    confirmation: bool = False   # a step of `Plan.confirm_s` that confirms (or refuses) the rate found
 
 
 def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
@@ -93,6 +115,23 @@ class Plan:
     # passed if the repeat passes. Near a system's limit a single 5 s step failed at 99.4% completed
     # now and passed the next run, and one peer's figure swung from 11,500 to 16,000 REGISTER/s.
     confirm_failures: bool = False
+    # Confirmation steps of `confirm_s` after the search, at its rate found and then 5% lower after each
+    # that fails; 0: none, the search's best step is its result (quick mode)
+    confirmations: int = 0
+    confirm_s: float = SUSTAINED_S
+
+
+# After a failed confirmation the next one offers this much less: the search's own precision.
+CONFIRM_STEP_DOWN = 0.05
+
+
+def steps_needed(plan: Plan) -> int:
+    """Steps a search needs to find a limit anywhere from `start` to `max_rate` within `precision`: the
+    growth to `max_rate`, one failure, then the bisections from a factor `growth` down to `precision`;
+    a failing first step needs as many halvings as a limit at the other end would need growths."""
+    grow = math.ceil(math.log(max(plan.max_rate, plan.start + 1) / plan.start) / math.log(plan.growth))
+    bisect = math.ceil(math.log((plan.growth - 1) / plan.precision, 2)) if plan.growth - 1 > plan.precision else 0
+    return grow + 1 + bisect
 
 
 # How far above --max-rate a reference's search may grow: Kamailio passed the bench's 20,000/s
@@ -115,15 +154,32 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
 
     @property
+    def confirming(self) -> bool:
+        """Whether the search confirmed its rate: then only a confirmed rate is a result."""
+        return any(s.confirmation for s in self.steps)
+
+    @property
     def best(self) -> Step | None:
-        passing = [s for s in self.steps if s.passed]
+        passing = [s for s in self.steps if s.passed and (s.confirmation or not self.confirming)]
         return max(passing, key=lambda s: s.rate) if passing else None
+
+    @property
+    def found(self) -> Step | None:
+        """The highest passing step of the search proper, before any confirmation."""
+        passing = [s for s in self.steps if s.passed and not s.confirmation]
+        return max(passing, key=lambda s: s.rate) if passing else None
+
+    @property
+    def refused(self) -> list[Step]:
+        """The confirmation steps that failed, in the order measured."""
+        return [s for s in self.steps if s.confirmation and not s.passed]
 
     def best_within(self, p99_ms: float) -> Step | None:
         """The highest passing step whose p99 stayed within `p99_ms`: the capacity at a latency an
         operator accepts (a client retransmits at 500 ms; Kamailio's p99 at its limit is a few ms),
         beside the search's own bound. None when no passing step had so low a p99."""
-        within = [s for s in self.steps if s.passed and s.p99_ms is not None and s.p99_ms <= p99_ms]
+        within = [s for s in self.steps if s.passed and (s.confirmation or not self.confirming)
+                  and s.p99_ms is not None and s.p99_ms <= p99_ms]
         return max(within, key=lambda s: s.rate) if within else None
 
     @property
@@ -131,7 +187,7 @@ class Outcome:
         """The highest failed step above the best passing one: the deepest overload the search
         offered (None when no step failed above it)."""
         best = self.best
-        above = [s for s in self.steps if not s.passed and (best is None or s.rate > best.rate)]
+        above = [s for s in self.steps if not s.passed and not s.confirmation and (best is None or s.rate > best.rate)]
         return max(above, key=lambda s: s.rate) if above else None
 
     @property
@@ -159,8 +215,8 @@ def next_rate(plan: Plan, steps: list[Step]) -> int | None:
         return None
     if not steps:
         return plan.start
-    passing = [s.rate for s in steps if s.passed]
-    failing = [s.rate for s in steps if not s.passed]
+    passing = [s.rate for s in steps if s.passed and not s.confirmation]
+    failing = [s.rate for s in steps if not s.passed and not s.confirmation]
     low = max(passing) if passing else 0
     high = min((r for r in failing if r > low), default=None)
     if high is None:
@@ -178,9 +234,24 @@ def next_rate(plan: Plan, steps: list[Step]) -> int | None:
     return middle if low < middle < high else None
 
 
-def run(plan: Plan, measure: Callable[[int], Step],
+def confirmation_rates(found: int, plan: Plan) -> list[int]:
+    """The rates a search confirms in turn while its confirmations fail: the rate found, then 5% lower
+    each time, `plan.confirmations` of them at most."""
+    rates = []
+    rate = found
+    for _ in range(plan.confirmations):
+        if rate < 1 or (rates and rate >= rates[-1]):
+            break
+        rates.append(rate)
+        rate = math.floor(rate * (1 - CONFIRM_STEP_DOWN))
+    return rates
+
+
+def run(plan: Plan, measure: Callable[..., Step],
         between: Callable[[Step], None] = lambda step: None) -> Outcome:
-    """Runs the search; `between` is called after each step (cool-down, logging)."""
+    """Runs the search, then its confirmations; `measure(rate)` measures a step of the search,
+    `measure(rate, seconds)` a confirmation of `plan.confirm_s`; `between` is called after each step
+    (cool-down, logging)."""
     outcome = Outcome()
     while (rate := next_rate(plan, outcome.steps)) is not None:
         step = measure(rate)
@@ -190,4 +261,12 @@ def run(plan: Plan, measure: Callable[[int], Step],
             again = measure(rate)   # a repeat that passes makes the rate a pass (Outcome.best)
             outcome.steps.append(again)
             between(again)
+    found = outcome.found
+    if found is not None:
+        for rate in confirmation_rates(found.rate, plan):
+            step = replace(measure(rate, plan.confirm_s), confirmation=True)
+            outcome.steps.append(step)
+            between(step)
+            if step.passed:
+                break
     return outcome

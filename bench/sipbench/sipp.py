@@ -32,6 +32,13 @@ REGISTER = SCENARIOS / "register" / "register.xml"
 # REGISTER with 503 as a final answer, timed apart from 200 (response timer 2 against 1)
 REGISTER_503 = REPO / "bench" / "scenarios" / "register-503.xml"
 RTD_200, RTD_503 = 1, 2
+# REGISTER with one fixed Contact in every run, so that an AOR registered before is updated (refreshes)
+REGISTER_REFRESH = REPO / "bench" / "scenarios" / "register-refresh.xml"
+# the refreshes' Contact: TEST-NET-1 (RFC 5737), never reached; nothing calls these AORs
+REFRESH_CONTACT = "192.0.2.1:5060"
+# AORs a refresh search goes round: enough that at tens of thousands a second each is refreshed
+# seconds apart, few enough to register once in 20 s at 1,000/s before the search
+REFRESH_POOL = 20000
 AVALANCHE = SCENARIOS / "avalanche" / "avalanche.xml"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
@@ -103,6 +110,34 @@ class Registration(Workload):
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
         csv = users_file(folder / f"users-{instance}.csv", self.aors.take(count), count)
         return ["-inf", str(csv), "-key", "expires", "3600", *registering.NO_BYE_ON_ABORT]
+
+
+class Refresh(Workload):
+    """REGISTERs of a pool of AORs registered before on the same deployment (`prime` registers them once),
+    round and round, each naming the same Contact as its first registration: every REGISTER updates a
+    binding that exists. SIPp makes a new Call-ID per REGISTER, as a phone whose stack restarted does;
+    the registrar updates the binding all the same (RFC 3261 section 10.3, step 7)."""
+
+    name = "refresh"
+    unit = "REGISTER/s"
+
+    def __init__(self, pool: int = REFRESH_POOL) -> None:
+        self.pool = pool
+        self.cursor = 0
+
+    def scenario(self) -> Path:
+        return REGISTER_REFRESH
+
+    def options(self, folder: Path, instance: int, count: int) -> list[str]:
+        # SIPp reads a SEQUENTIAL file round and round: at most the pool's lines, from where the last ended
+        lines = min(count, self.pool)
+        numbers = [(self.cursor + k) % self.pool for k in range(lines)]
+        self.cursor = (self.cursor + count) % self.pool
+        path = folder / f"users-{instance}.csv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("SEQUENTIAL\n" + "".join(f"refresh{n:07d};{DOMAIN};\n" for n in numbers))
+        return ["-inf", str(path), "-key", "expires", "3600", "-key", "contact", REFRESH_CONTACT,
+                *registering.NO_BYE_ON_ABORT]
 
 
 class Call(Workload):

@@ -113,7 +113,7 @@ def caveat_reasons(meta: dict[str, str]) -> list[str]:
     elif precision > DECISIVE_PRECISION:
         reasons.append(f"{whose} search precision is {precision:g}")
     seconds = modes.step_seconds(meta)
-    if seconds is not None and seconds < search.SUSTAINED_S:
+    if seconds is not None and not modes.sustained(meta):
         reasons.append(f"{whose} search steps of {seconds:g} s are shorter than {search.SUSTAINED_S:g} s: not sustained")
     return reasons
 

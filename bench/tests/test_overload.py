@@ -12,25 +12,47 @@ DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
 
 
+# Multiples of the recorded steps below: more than the default 2x and 3x, as --overload-multiples offers
+MULTIPLES = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
+# The documented settings (modes.DOCUMENTED), as a run that used them records them
+DOCUMENTED = {"precision": "0.05", "confirm_s": "120", "confirmations": "3", "max_p99_ms": "100",
+              "max_call_p99_ms": "200", "overload_step_s": "120", "overload_multiples": "2,3,5",
+              "good_within_ms": "500"}
+
+
 def step(multiple, goodput_share, clean=1000, seconds=120.0, offered_share=1.0, system="chord", nodes=1,
-         routing="one", p99=40.0):
-    """A step at `multiple` x `clean` whose 200s were `goodput_share` of the clean rate; the rest 503."""
+         routing="one", p99=40.0, late=0):
+    """A step at `multiple` x `clean` whose prompt 200s were `goodput_share` of the clean rate, `late` more
+    200s came after 500 ms; the rest 503."""
     rate = round(multiple * clean)
     attempts = round(rate * seconds)
-    ok = round(goodput_share * clean * seconds)
+    ok = round(goodput_share * clean * seconds) + late
     return overload.OverloadStep(system, nodes, routing, clean, multiple, rate, offered_share * rate, seconds,
                                  attempts, ok, attempts - ok, 0, 0, 3, 2.0, p99, 3.0, p99 * 2,
-                                 search.generator_short(rate, offered_share * rate))
+                                 search.generator_short(rate, offered_share * rate), late)
 
 
 def deployment(shares, **kwargs):
-    return [step(m, share, **kwargs) for m, share in zip(overload.MULTIPLES, shares)]
+    return [step(m, share, **kwargs) for m, share in zip(MULTIPLES, shares)]
 
 
-def test_steps_are_offered_at_half_to_four_times_the_clean_rate():
-    assert overload.step_rates(1000) == [(0.5, 500), (1.0, 1000), (1.5, 1500), (2.0, 2000), (3.0, 3000),
-                                         (4.0, 4000)]
-    assert overload.step_rates(1)[0] == (0.5, 1), "never a step at 0/s"
+def test_steps_are_offered_at_2x_and_3x_the_clean_rate_or_the_multiples_given():
+    assert overload.step_rates(1000) == [(2.0, 2000), (3.0, 3000)]
+    assert overload.step_rates(1000, (2.0, 3.0, 5.0)) == [(2.0, 2000), (3.0, 3000), (5.0, 5000)]
+    assert overload.step_rates(0, (0.5,)) == [(0.5, 1)], "never a step at 0/s"
+
+
+def test_a_200_later_than_500_ms_is_no_goodput():
+    counts = stats.Counts(created=100, successful=100)
+    times_200 = [20.0] * 60 + [500.0] * 10 + [501.0] * 15 + [3000.0] * 5
+    done = overload.summarize("chord", 1, "one", 40, 2.0, 80, 2.0, 100, counts, 80.0, times_200, [5.0] * 10)
+    assert (done.ok, done.late, done.refused) == (90, 20, 10)
+    assert done.goodput == 35.0, "70 200s within 500 ms (500 ms itself counts) over 2 s"
+    assert done.late_per_s == 10.0
+    late = step(2.0, 0.5, late=120000)
+    assert overloadreport.goodput_ratio([late], 2.0) == 0.5, "a step answering late 200s keeps only its prompt ones"
+    row = "\n".join(overloadreport.deployment_table("chord 1 node directly", [late]))
+    assert "| 2 | 2,000 | 2,000 | 500 | 0.50 | 1,000 |" in row
 
 
 def test_a_recorded_step_counts_200s_503s_and_what_was_neither_apart():
@@ -59,8 +81,10 @@ def test_a_step_sipp_could_not_offer_is_generator_short_and_never_judged():
     assert short.generator_short and not steps[-1].generator_short
     steps = steps[:-1] + [short]
     assert overloadreport.goodput_ratio(steps, 4.0) is None
-    cell = overloadreport.target_cell([step(2.0, 0.95, offered_share=0.5)], 2.0, 0.9, [])
-    assert cell == "generator short (SIPp offered 1,000/s of 2,000/s): not judged"
+    cell = overloadreport.target_cell([step(2.0, 0.95, offered_share=0.5)], 2.0, 0.9)
+    assert cell == "generator short (SIPp offered 1,000/s of 2,000/s)"
+    assert overloadreport.verdict([step(2.0, 0.95, offered_share=0.5), step(3.0, 0.9)], []) == \
+        "not judged: 2x generator short (SIPp offered 1,000/s of 2,000/s)"
     table = "\n".join(overloadreport.deployment_table("chord 1 node directly", steps))
     row_4x = next(line for line in table.splitlines() if line.startswith("| 4 |"))
     assert row_4x.endswith("| generator short: SIPp did not offer the rate; not a server result |")
@@ -70,22 +94,41 @@ def test_a_step_sipp_could_not_offer_is_generator_short_and_never_judged():
 def test_the_targets_are_goodput_at_2x_and_3x_over_the_clean_rate():
     kept = deployment([0.5, 1.0, 1.0, 0.9, 0.8, 0.7])
     assert overloadreport.goodput_ratio(kept, 2.0) == 0.9 and overloadreport.goodput_ratio(kept, 3.0) == 0.8
-    assert overloadreport.target_cell(kept, 2.0, 0.9, []) == "0.90, met"
-    assert overloadreport.target_cell(kept, 3.0, 0.8, []) == "0.80, met"
+    assert overloadreport.target_cell(kept, 2.0, 0.9) == "0.90" and overloadreport.target_cell(kept, 3.0, 0.8) == "0.80"
+    assert overloadreport.verdict(kept, []) == "met"
     collapsed = deployment([0.5, 1.0, 0.9, 0.89, 0.3, 0.1])
-    assert overloadreport.target_cell(collapsed, 2.0, 0.9, []) == "0.89, not met"
-    assert overloadreport.target_cell(collapsed, 3.0, 0.8, []) == "0.30, not met"
-    assert overloadreport.target_cell(kept[:3], 2.0, 0.9, []) == "not measured"
+    assert overloadreport.target_cell(collapsed, 2.0, 0.9) == "0.89"
+    assert overloadreport.verdict(collapsed, []) == "not met"
+    assert overloadreport.verdict(deployment([0.5, 1.0, 1.0, 0.95, 0.3]), []) == "not met", "3x alone fails it"
+    assert overloadreport.target_cell(kept[:3], 2.0, 0.9) == "not measured"
+    assert overloadreport.verdict(kept[:3], []) == "not judged: 2x not measured; 3x not measured"
 
 
-def test_a_verdict_on_steps_shorter_than_120_s_is_indicative_and_the_table_says_why():
+def test_no_verdict_when_a_runs_settings_differ_from_the_documented_ones():
+    assert modes.differences(DOCUMENTED) == []
+    quick = {**DOCUMENTED, "precision": "0.35", "confirm_s": "none", "overload_step_s": "20"}
+    differ = modes.differences(quick)
+    assert differ == ["precision 0.35 (documented: at most 0.05)", "confirm_s none (documented: at least 120)",
+                      "overload_step_s 20 (documented: at least 60)"]
+    kept = deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5])
+    assert overloadreport.verdict(kept, differ) == "not judged: settings differ (" + "; ".join(differ) + ")"
+    table = overloadreport.targets_table({"chord 1 node directly": kept}, differ)
+    assert table[2] == ("| chord 1 node directly | 1,000 | 0.95 | 0.85 | not judged: settings differ (precision 0.35 "
+                        "(documented: at most 0.05); confirm_s none (documented: at least 120); overload_step_s 20 "
+                        "(documented: at least 60)) |")
+    # steps shorter than documented, whatever the run recorded, named once
     short = deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5], seconds=20.0)
-    assert overloadreport.target_cell(short, 2.0, 0.9, []) == "0.95, met, indicative"
-    assert overloadreport.target_cell(deployment([0.5, 1.0, 1.0, 0.95, 0.85, 0.5]), 2.0, 0.9, []) == "0.95, met"
-    table = overloadreport.targets_table({"chord 1 node directly": short}, ["quick mode's search precision is 0.35"])
-    assert table[2] == "| chord 1 node directly | 1,000 | 0.95, met, indicative | 0.85, met, indicative |"
-    assert table[-2] == ("Indicative: overload steps of 20 s are shorter than 120 s: not sustained; quick mode's "
-                         "search precision is 0.35.")
+    assert overloadreport.verdict(short, []) == \
+        "not judged: settings differ (overload steps of 20 s (documented: at least 60))"
+    assert overloadreport.verdict(short, differ) == "not judged: settings differ (" + "; ".join(differ) + ")"
+    # a run that recorded nothing (older than the recording) differs in every setting but its precision, which
+    # its mode then had (full: 0.05)
+    assert len(modes.differences({"mode": "full"})) == len(modes.DOCUMENTED) - 1
+    assert modes.differences({"mode": "quick"})[0] == "precision 0.35 (documented: at most 0.05)"
+    assert modes.differences({**DOCUMENTED, "overload_multiples": "2,5"}) == \
+        ["overload_multiples 2,5 (documented: including 2,3)"]
+    stricter = {**DOCUMENTED, "precision": "0.03", "confirm_s": "300", "max_p99_ms": "50", "overload_step_s": "120"}
+    assert modes.differences(stricter) == [], "stricter than documented is judged"
 
 
 def test_steps_and_avalanches_survive_their_csv_files(tmp_path):
@@ -148,14 +191,14 @@ def write_run(folder: Path, mode="full", command="bench/run"):
 
 def test_the_report_has_an_overload_section_with_a_targets_row_per_deployment(tmp_path):
     write_run(tmp_path)
-    meta = {"mode": "full", "command": "bench/run"}
+    meta = {"mode": "full", "command": "bench/run", **DOCUMENTED}
     text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
     section = text[text.index("## Overload"):]
-    assert "| chord 1 node directly | 1,000 | 0.95, met | 0.85, met |" in section
-    assert "| chord 2 nodes behind the front (tlwl) | 1,500 | 0.60, not met | 0.30, not met |" in section
-    assert "| Kamailio | 8,000 | 2.00, met | 3.00, met |" in section
+    assert "| chord 1 node directly | 1,000 | 0.95 | 0.85 | met |" in section
+    assert "| chord 2 nodes behind the front (tlwl) | 1,500 | 0.60 | 0.30 | not met |" in section
+    assert "| Kamailio | 8,000 | 2.00 | 3.00 | met |" in section
     assert "#### chord 1 node directly: clean rate 1,000 REGISTER/s" in section
-    assert "| 2 | 2,000 | 2,000 | 950 | 0.95 | 1,050 | 0 |" in section
+    assert "| 2 | 2,000 | 2,000 | 950 | 0.95 | 0 | 1,050 | 0 |" in section
     assert "generator short: SIPp did not offer the rate; not a server result" in section
     assert "| chord 2 nodes behind the front (tlwl) | 20,000 | 20,000 | 3,224 | 37.0 s | 14.80 |" in section
     assert "judged per deployment in the section Overload" in text[text.index("## Targets"):text.index("## Results")]
@@ -170,9 +213,8 @@ def test_report_only_draws_the_overload_figure_and_marks_a_quick_runs_verdicts(t
     assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "report.md").read_text()
     assert f"![goodput and p99 against offered load]({overloadreport.PLOT})" in text
-    assert "| chord 1 node directly | 1,000 | 0.95, met, indicative | 0.85, met, indicative |" in text
-    assert ("Indicative: quick mode's search precision is 0.35; quick mode's search steps of 3 s are shorter than "
-            "120 s: not sustained.") in text
+    assert ("| chord 1 node directly | 1,000 | 0.95 | 0.85 | not judged: settings differ (precision 0.35 "
+            "(documented: at most 0.05); confirm_s not recorded (documented: at least 120);") in text
     assert "This run's steps last 3 s, shorter than the 120 s" in text
 
 
@@ -219,6 +261,7 @@ def test_overload_is_part_of_the_full_run_and_runnable_in_quick_mode():
     assert args.experiments == ["overload"] and args.overload_step_seconds == 30 and args.avalanche_users == 100
     assert (modes.QUICK["overload_step"], modes.QUICK["avalanche_users"]) == (20.0, 5000)
     assert (modes.FULL["overload_step"], modes.FULL["avalanche_users"], modes.FULL["step"]) == (120.0, 20000, 120.0)
+    assert modes.FULL["overload_multiples"] == (2.0, 3.0, 5.0) and modes.HEADLINE["overload_multiples"] == (2.0, 3.0)
 
 
 def test_the_overload_steps_take_aors_the_deployments_search_never_used(tmp_path):
@@ -243,7 +286,7 @@ def test_the_benchs_own_scenario_is_given_to_sipp_by_its_path():
 def test_the_estimate_counts_the_overload_steps():
     timing = sipp.Timing(step_s=120.0, recv_timeout_ms=8000)
     settings = cli.Settings(timing=timing, plan=search.Plan(max_steps=10), cooldown_s=15.0, warmup_s=60.0,
-                            overload_step_s=120.0)
+                            overload_step_s=120.0, overload_multiples=MULTIPLES)
     plan = experiments.plan(["overload"], ["chord"], [1], front_policies=("tlwl",))
     without = cli.worst_minutes(plan, frozenset(), settings)
     with_steps = cli.worst_minutes(plan, frozenset(experiments.overloaded(["overload"], ["chord"], ("tlwl",))), settings)
@@ -256,6 +299,6 @@ def test_a_deployment_that_got_no_step_still_has_its_targets_row(tmp_path):
     meta = {"mode": "full", "command": "bench/run",
             "overload": "chord 1 node directly; memory 2 nodes behind the front (tlwl); Kamailio"}
     text = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), {}, meta).read_text()
-    assert ("| memory 2 nodes behind the front (tlwl) | none: its search passed no step (or the run ended first) "
-            "| not measured | not measured |") in text
+    assert ("| memory 2 nodes behind the front (tlwl) | none: no rate of its search passed (or was confirmed), or "
+            "the run ended first | not measured | not measured | not judged: no clean rate |") in text
     assert text.count("| chord 1 node directly | 1,000 |") == 1

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sipbench import experiments, modes, report, summary, tables, targets
+from sipbench import cli, experiments, modes, report, summary, tables, targets
 
 DATA = Path(__file__).parent / "data"
 RUN = Path(__file__).resolve().parents[1] / "run"
@@ -336,3 +336,17 @@ def test_scraping_is_judged_against_the_same_node_unscraped():
     lines = targets.targets_section(data, FULL)
     assert target(lines, "chord 1 node, /metrics scraped every second / chord 1 node unscraped").endswith(
         "| scraping /metrics costs little | 980 / 1,000 | 0.98 | >= 0.97 | met |")
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "results" / "example"
+
+
+def test_the_example_report_is_what_the_report_code_makes_of_the_examples_raw_results(tmp_path):
+    # regenerate it with `bench/run --report-only bench/results/example`, never by hand
+    for name in ("run.tsv", "steps.csv", "summary.csv"):
+        shutil.copy(EXAMPLE / name, tmp_path / name)
+    meta, described = cli._read_meta(tmp_path)
+    made = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), described, meta).read_text()
+    kept = (EXAMPLE / "report.md").read_text()
+    assert made == kept, "bench/results/example/report.md is stale: run bench/run --report-only bench/results/example"
+    assert "**Indicative figures.** This is an older quick run" in kept
