@@ -382,8 +382,11 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
 
 DEFAULT_HEAP_MB = 1024
 BASE_HEAP_MB = 512                  # the container, the application and a modest store, idle
-TRANSACTION_KB = 2                  # a finished REGISTER's server transaction (measured 1.7 KB)...
+TRANSACTION_KB = 0.6                # what a request taken keeps: its final answer's bytes (measured 592 B)...
 TIMER_J_T1 = 64                     # ...kept until Timer J, 64 x T1 over UDP
+KEPT_S = 34                         # how long the intake's heap guard counts a request kept (src/intake, HeapGuard)
+GUARD_SHARE = 0.8                   # the share of the old generation the heap guard lets fill
+BASE_LIVE_MB = 64                   # the container, the application and the overlay, live (33 MB with 80,000 records)
 OLD_GENERATION_HEADROOM = 3         # G1 collects calmly with its old generation a third live
 COPIES = 3                          # a record's owner and its 2 replicas (p2psip.<dht>.replicas)
 RECORD_BYTES = {                    # one record held on a node's heap, by backend (deploy/README.md, "Sizing")
@@ -412,6 +415,15 @@ def _working_mb(options: UpOptions) -> int:
     transactions_mb = options.register_rate * TIMER_J_T1 * options.t1_ms / 1000 * TRANSACTION_KB / 1024
     needed = BASE_HEAP_MB + 2 * OLD_GENERATION_HEADROOM * transactions_mb  # x2: the old generation is half
     return max(DEFAULT_HEAP_MB, _round_up(needed))
+
+
+def register_rate_held(options: UpOptions) -> int:
+    """REGISTER/s a node's heap holds before the intake's heap guard refuses (src/intake, HeapGuard):
+    80% of the old generation (the heap less the young), less what the node holds anyway and its
+    share of --users-expected, over what each request keeps for its 34 s."""
+    old_mb = (_kilobytes(heap_for(options)) - _kilobytes(young_for(options))) / 1024
+    room_mb = GUARD_SHARE * old_mb - BASE_LIVE_MB - records_mb(options)
+    return max(0, int(room_mb * 1024 / TRANSACTION_KB / KEPT_S))
 
 
 def records_mb(options: UpOptions) -> float:
@@ -453,14 +465,30 @@ def memory_flags(options: UpOptions) -> list[str]:
     heap = heap_for(options)
     young = young_for(options)
     return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError",
-            "-XX:+ExplicitGCInvokesConcurrent"]
+            "-XX:+ExplicitGCInvokesConcurrent", "-XX:-G1UseAdaptiveIHOP",
+            f"-XX:InitiatingHeapOccupancyPercent={marking_percent(heap, young)}"]
+
+
+def marking_percent(heap: str, young: str) -> int:
+    """G1 starts marking the old generation at this share of the whole heap: half of the old
+    generation (the heap less the fixed young one). The intake refuses new requests once 80% of
+    the old generation holds live data or data not yet collected (src/intake, HeapGuard); G1's own
+    threshold (45% of the heap, adapted) lies above that when the young generation is half the
+    heap, so the dead transactions of a flood stayed in the old generation and the node refused
+    for want of a marking cycle that never began."""
+    heap_kb, young_kb = _kilobytes(heap), _kilobytes(young)
+    return max(5, round(50 * (heap_kb - young_kb) / heap_kb))
 
 
 def _half(size: str) -> str:
+    return f"{max(_kilobytes(size) // 2, 1024)}k"
+
+
+def _kilobytes(size: str) -> int:
+    """A JVM size (512m, 1g, 524288k, or bytes) in KiB."""
     units = {"k": 1, "m": 1024, "g": 1024 * 1024}
     suffix = size[-1].lower()
-    kilobytes = int(size[:-1]) * units[suffix] if suffix in units else int(size) // 1024
-    return f"{max(kilobytes // 2, 1024)}k"
+    return int(size[:-1]) * units[suffix] if suffix in units else int(size) // 1024
 
 
 def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
@@ -477,7 +505,8 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     where += f", CPUs {process.cpus}" if process.cpus else ""
     secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
     print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, "
-          f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}",
+          f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}, "
+          f"heap {heap_for(options)} (holds about {register_rate_held(options):,} REGISTER/s)",
           file=sys.stderr, flush=True)
     return process
 

@@ -48,9 +48,19 @@ def test_the_heap_grows_with_the_rate_a_node_is_meant_to_carry(tmp_path):
     small = nodes.heap_for(nodes.UpOptions(register_rate=1000, run_dir=tmp_path))
     large = nodes.heap_for(nodes.UpOptions(register_rate=8000, run_dir=tmp_path))
     assert small == "1024m"  # never below the default
-    # 8,000/s leave 256,000 transactions (512 MB) until Timer J; the old generation, half the
-    # heap, must hold them with room to spare: 1 GiB collected back to back at that rate.
-    assert int(large[:-1]) // 2 >= 3 * 8000 * 32 * 2 // 1024
+    # 8,000/s leave 256,000 final answers (150 MB) until Timer J; the old generation, half the
+    # heap, must hold them with room to spare, and the heap guard must let the rate in
+    assert int(large[:-1]) // 2 >= 3 * 8000 * 32 * 0.6 / 1024
+    assert nodes.register_rate_held(nodes.UpOptions(register_rate=8000, run_dir=tmp_path)) >= 8000
+
+
+def test_up_says_what_rate_the_default_heap_holds(tmp_path):
+    held = nodes.register_rate_held(nodes.UpOptions(run_dir=tmp_path))
+    # 1 GiB, half young: 80% of 512 MiB less 64 MiB, at 600 bytes a request for 34 s
+    assert held == int((0.8 * 512 - 64) * 1024 / 0.6 / 34)
+    fewer = nodes.register_rate_held(nodes.UpOptions(dht="chord", users_expected=1_000_000, run_dir=tmp_path))
+    assert fewer < nodes.register_rate_held(nodes.UpOptions(dht="chord", users_expected=1_000_000, heap="4g",
+                                                               run_dir=tmp_path))
 
 
 def test_a_longer_t1_keeps_transactions_longer_and_needs_more_heap(tmp_path):

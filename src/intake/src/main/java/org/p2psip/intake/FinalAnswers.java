@@ -58,6 +58,11 @@ final class FinalAnswers {
         return null;
     }
 
+    /** Forgets the answers whose Timer J ran out by {@code now}, had nothing been sent or received since. */
+    void expire(long now) {
+        advance(now);
+    }
+
     /** The answers kept now. */
     long size() {
         long size = 0;

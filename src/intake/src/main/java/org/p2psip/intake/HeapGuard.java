@@ -28,11 +28,12 @@ final class HeapGuard {
     /** The share of the old generation the guard lets the node fill; the rest is G1's room to collect in. */
     static final double HEAP_SHARE = 0.8;
     /**
-     * What one server transaction keeps on a node's heap until Timer J ends, measured as the heap
-     * a steady REGISTER load held after a full collection, divided by the transactions of the
-     * last Timer J (deploy/README.md, "Overload and readiness").
+     * What one request taken keeps on a node's heap until Timer J ends: its final answer's bytes
+     * and address ({@link FinalAnswers}; the stack's transaction is gone 64 ms after the answer).
+     * Measured as the live heap a steady REGISTER load left with the answers kept, less the live
+     * heap once they were forgotten, over the answers (592 bytes; deploy/README.md, "Memory").
      */
-    static final long TRANSACTION_BYTES = 4_608;
+    static final long TRANSACTION_BYTES = 600;
     /** How long a transaction stays after the request was taken: Timer J and its time in the node. */
     static final long KEPT_NANOS = 34_000_000_000L;
     private static final int BUCKETS = 34;

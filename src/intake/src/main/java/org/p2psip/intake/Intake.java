@@ -316,6 +316,10 @@ public final class Intake {
                 if (tick % 2 == 1) {
                     collectorLoad.sample();
                 }
+                FinalAnswers answers = finalAnswers;
+                if (answers != null) {
+                    answers.expire(System.nanoTime()); // an idle node frees them too
+                }
                 if (heapGuard.wantsCollection(System.nanoTime())) {
                     System.gc(); // concurrent with the node's -XX:+ExplicitGCInvokesConcurrent (deploy/p2psip)
                 }
