@@ -15,9 +15,8 @@ import javax.servlet.sip.SipServlet;
 import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
 import javax.servlet.sip.URI;
-import javax.sip.ServerTransaction;
-import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.intake.Intake;
+import org.p2psip.intake.Sessions;
 
 /**
  * The least a SIP servlet can do per request, so that a benchmark can tell the container's cost
@@ -126,29 +125,8 @@ public class CeilingSipServlet extends SipServlet {
     }
 
     private static void answerAndRelease(SipServletResponse response) throws IOException {
+        Sessions.forgetOnceAnswered(response.getRequest());
         response.send();
-        Intake.answered(response.getRequest().getHeader("Via")); // as the P2PSIP servlet tells the intake
-        try {
-            keepServerTransaction(response.getRequest());
-            response.getApplicationSession().invalidate();
-        } catch (IllegalStateException alreadyInvalid) {
-            // nothing left to free
-        }
-    }
-
-    /**
-     * Invalidating a session terminates its transactions, and a terminated transaction ignores
-     * the client's retransmissions: a UDP client whose 200 was lost would never get it. Taken out
-     * of the session (and rid of the container's data, which leads back to session and messages),
-     * the transaction answers them until Timer J as RFC 3261 §17.2.2 says. The same as the
-     * P2PSIP servlet's Sessions, so that the reference pays what the measured application pays.
-     */
-    private static void keepServerTransaction(SipServletRequest request) {
-        if (request instanceof MobicentsSipServletMessage message
-                && message.getTransaction() instanceof ServerTransaction transaction
-                && message.getSipSession() != null) {
-            message.getSipSession().removeOngoingTransaction(transaction);
-            transaction.setApplicationData(null);
-        }
+        Sessions.release(response.getRequest());
     }
 }

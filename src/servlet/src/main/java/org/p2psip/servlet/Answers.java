@@ -20,6 +20,7 @@ import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.DhtException;
 import org.p2psip.registrar.Gruus;
+import org.p2psip.intake.Sessions;
 
 /**
  * Builds and sends the node's own responses. A response that cannot be sent (the transaction

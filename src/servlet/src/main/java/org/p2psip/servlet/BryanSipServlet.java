@@ -17,6 +17,7 @@ import org.p2psip.dht.Updater;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.bryan.BryanOptions;
 import org.p2psip.intake.Intake;
+import org.p2psip.intake.Sessions;
 
 /**
  * A node of the SIP-based DHT after Bryan's draft: the peers keep their Chord ring with SIP

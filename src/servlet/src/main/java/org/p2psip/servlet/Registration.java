@@ -6,6 +6,7 @@ import org.p2psip.registrar.RegisterRequest;
 import org.p2psip.registrar.Rejection;
 import org.p2psip.registrar.RegistrarService;
 import org.p2psip.registrar.Reply;
+import org.p2psip.intake.Sessions;
 
 /**
  * REGISTER: parse, authenticate, check admission, run the registrar over the DHT, answer. The application

@@ -22,6 +22,7 @@ import org.p2psip.registrar.Location;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.Gruu;
 import org.p2psip.registrar.RegistrarService;
+import org.p2psip.intake.Sessions;
 
 /**
  * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself

@@ -26,6 +26,7 @@ import org.p2psip.dht.bryan.Deadlines;
 import org.p2psip.dht.bryan.PeerHeader;
 import org.p2psip.dht.bryan.PeerRequest;
 import org.p2psip.dht.bryan.PeerResponse;
+import org.p2psip.intake.Sessions;
 
 /**
  * Peer REGISTERs through the SIP servlet container itself: sent as UAC requests made with the

@@ -1,17 +1,19 @@
-package org.p2psip.servlet;
+package org.p2psip.intake;
 
 import javax.servlet.sip.SipServletRequest;
 import javax.sip.ServerTransaction;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
-import org.p2psip.intake.Intake;
 
 /**
- * Ends a request's application session once the node has sent its own final answer. The
+ * Ends a request's application session once the application has sent its own final answer: the
+ * P2PSIP servlet's and the container's ceiling app alike, so that the reference pays what the
+ * measured application pays. Beside the intake, since the intake keeps the answers that let the
+ * stack end a transaction at once ({@link #forgetOnceAnswered}). The
  * container would otherwise keep session, transaction and messages until Timer J or the session
  * timeout, which is what caps its throughput (docs/container.md). Proxied requests keep
  * theirs: the dialog's later requests need it, and the container ends it when the dialog ends.
  */
-final class Sessions {
+public final class Sessions {
 
     /** The T1 whose Timer J the intake's kept answers cover. */
     private static final int MAX_T1_MS = 500;
@@ -19,7 +21,8 @@ final class Sessions {
     private Sessions() {
     }
 
-    static void release(SipServletRequest request) {
+    /** After the application's own final answer to the request: its session ends, its transaction lives on alone. */
+    public static void release(SipServletRequest request) {
         Intake.answered(request.getHeader("Via")); // how long requests stay in the node
         try {
             keepServerTransaction(request);
@@ -33,12 +36,12 @@ final class Sessions {
      * Before the final answer to a request other than INVITE over UDP: the stack may end the
      * server transaction as soon as the answer is sent (Timer J of 64 ms rather than 64 x T1),
      * since the node's intake keeps the answer's bytes and sends them again to a retransmission
-     * until Timer J (src/intake, FinalAnswers). The transaction, the container's session and its
+     * until Timer J ({@link FinalAnswers}). The transaction, the container's session and its
      * messages so leave the heap at once rather than after 32 s, the few hundred bytes of the
      * answer staying instead of 4.5 KB. Not where the intake does not keep answers (TCP, another
      * intake), nor for a T1 above the 500 ms the intake keeps answers for.
      */
-    static void forgetOnceAnswered(SipServletRequest request) {
+    public static void forgetOnceAnswered(SipServletRequest request) {
         if (Intake.keepsFinalAnswers() && !"INVITE".equals(request.getMethod())
                 && "UDP".equalsIgnoreCase(request.getTransport())
                 && request instanceof MobicentsSipServletMessage message
