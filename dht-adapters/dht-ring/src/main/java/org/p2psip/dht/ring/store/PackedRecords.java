@@ -135,9 +135,15 @@ final class PackedRecords {
         packed = new byte[slots][];
     }
 
-    /** The home slot of a prefix: its top 32 bits scaled to the table (any length, not only powers of two). */
+    /**
+     * The home slot of a prefix: its top 32 bits, mixed, scaled to the table (any length, not only
+     * powers of two). Mixed, since a table holds the keys of one place's range, whose top bits are
+     * nearly all alike: unmixed, every key of a place fell into one 64th of the slots, and linear
+     * probing walked one long cluster on every get and put (9 to 13 us a new put at 17,000 keys).
+     */
     private int slot(long prefix) {
-        return (int) (((prefix >>> 32) * packed.length) >>> 32);
+        long mixed = prefix * 0x9E3779B97F4A7C15L;
+        return (int) (((mixed >>> 32) * packed.length) >>> 32);
     }
 
     private int next(int i) {
