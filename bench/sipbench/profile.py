@@ -170,6 +170,7 @@ def strip_frame(frame: str) -> str:
     """A frame without async-profiler's type suffixes (`_[j]` JIT, `_[i]` inlined, `_[k]` kernel, ...)
     and with its class named as JFR names it (`java.lang.Thread.run`, not `java/lang/Thread.run`)."""
     frame = re.sub(r"_\[[a-z0-9]\]$", "", frame)
+    frame = re.sub(r"\$\$Lambda\$\d+[./]0x[0-9a-f]+", "$$Lambda", frame)   # a lambda's class differs per JVM run
     return frame if "::" in frame or frame.startswith("[") else frame.replace("/", ".")
 
 
@@ -204,22 +205,73 @@ def summary(stacks: Stacks, top: int = 40, unit: str = "samples", scale: float |
 @dataclass(frozen=True)
 class Group:
     name: str
-    pattern: str  # regex searched in the ';'-joined stack
+    pattern: str  # regex searched in one frame (async-profiler's suffixes kept: `_[k]` is a kernel frame)
+
+
+# The node's cost centres, for `groups`: a stack goes to the group of its leaf-most frame that any
+# group matches, so a wrapper (TimedDht) gets only its own work and a kernel frame (a send, a futex
+# wake, a page fault) goes to the Java code that entered the kernel. Within a frame the first group
+# listed wins.
+NODE_GROUPS = [
+    Group("gc", r"^(G1|GangWorker|ConcurrentGCThread|ConcurrentMark|WorkerThread::|VM_G1|GCTaskThread)"),
+    Group("jit", r"^(CompileBroker|C2Compiler|C1Compiler|Compile::|Compilation::|PhaseChaitin|Phase[A-Z])"),
+    Group("logging", r"^(java[./]util[./]logging|org[./]apache[./](log4j|juli)|org[./]slf4j)"),
+    Group("metrics/status", r"^org[./]p2psip[./]metrics[./]"),
+    Group("intake ResponseDelay", r"^org[./]p2psip[./]intake[./]ResponseDelay"),
+    Group("intake screen/RequestSyntax", r"^org[./]p2psip[./](intake[./]Screen|lazysip[./])"),
+    Group("intake (queue, socket)", r"^org[./]p2psip[./]intake[./]"),
+    Group("codecs", r"^org[./]p2psip[./].*(RegisterCodec|PackedRecord|BindingCodec)"),
+    Group("places", r"^org[./]p2psip[./]dht[./](ring[./]Places|chord[./]NodePlaces)"),
+    Group("TimedDht", r"^org[./]p2psip[./]servlet[./]TimedDht"),
+    Group("auth", r"^org[./]p2psip[./]auth[./]"),
+    Group("ring (ids, store, loop)", r"^org[./]p2psip[./]dht[./]ring[./]"),
+    Group("chord/overlay", r"^org[./]p2psip[./](dht|overlay)[./]"),
+    Group("registrar rules", r"^org[./]p2psip[./]registrar[./]"),
+    Group("servlet", r"^org[./]p2psip[./]"),
+    Group("netty", r"^io[./]netty[./]"),
+    Group("JAIN-SIP parser", r"^gov[./]nist[./](javax[./]sip[./]parser|core)[./]"),
+    Group("JAIN-SIP/container", r"^(gov[./]nist|org[./]mobicents|org[./]apache[./]catalina|javax[./]sip)[./]"),
+    Group("JVM runtime (safepoints, threads)", r"^(SafepointSynchronize|VMThread|JavaThread::|ObjectMonitor|Unsafe_Park|Parker::)"),
+]
 
 
 def grouped(stacks: Stacks, groups: list[Group]) -> Counter:
-    """Samples per group: each stack goes to the first group whose pattern it contains (the order
-    of `groups` settles overlaps), else to "other"."""
+    """Samples per group: each stack goes to the group of its leaf-most frame that a group matches
+    (the first listed, when several match that frame), else to "other"."""
     compiled = [(g.name, re.compile(g.pattern)) for g in groups]
     out: Counter = Counter()
-    for stack, count in normalise(stacks).items():
-        for name, pattern in compiled:
-            if pattern.search(stack):
-                out[name] += count
+    for stack, count in stacks.items():
+        name = "other"
+        for frame in reversed(stack.split(";")):
+            hit = next((n for n, pattern in compiled if pattern.search(frame)), None)
+            if hit:
+                name = hit
                 break
-        else:
-            out["other"] += count
+        out[name] += count
     return out
+
+
+def kernel_share(stacks: Stacks) -> float:
+    """Share of samples whose leaf is a kernel frame (async-profiler's `_[k]`)."""
+    whole = sum(stacks.values()) or 1
+    return sum(c for s, c in stacks.items() if s.endswith("_[k]")) / whole
+
+
+def groups_table(columns: list[tuple[str, Counter, float]]) -> str:
+    """Groups as rows, one column per profile (its name, grouped samples, ms per sample per
+    REGISTER), and with two profiles the difference of the second and the first."""
+    names = sorted({g for _, counter, _ in columns for g in counter},
+                   key=lambda g: -max(c.get(g, 0) * scale for _, c, scale in columns))
+    header = f"{'group':<36}" + "".join(f"{name[-25:]:>26}" for name, _, _ in columns)
+    header += f"{'difference':>12}" if len(columns) == 2 else ""
+    lines = [header]
+    for g in names + ["total"]:
+        values = [sum(c.values()) * s if g == "total" else c.get(g, 0) * s for _, c, s in columns]
+        line = f"{g:<36}" + "".join(f"{v:26.4f}" for v in values)
+        if len(values) == 2:
+            line += f"{values[1] - values[0]:+12.4f}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def compare(a: Stacks, b: Stacks, scale_a: float, scale_b: float, top: int = 30) -> str:
@@ -474,6 +526,7 @@ def load_run(pid: int, target: str, rate: int, seconds: float, folder: Path, cho
     """Idle CPU of the node for `idle_s`, then a REGISTER load of rate x seconds distinct AORs with
     the node's CPU (and a profile) taken from SIPp's start until it ended."""
     from sipphelp import registering
+    folder = folder.resolve()   # SIPp runs in it: its file options must not be relative to here
     folder.mkdir(parents=True, exist_ok=True)
     idle = 0.0
     if idle_s > 0:
@@ -490,7 +543,7 @@ def load_run(pid: int, target: str, rate: int, seconds: float, folder: Path, cho
             done = subprocess.run(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=log, timeout=seconds + 120)
         if done.returncode not in (0, 1):   # 1: some calls failed, still counted
-            print(f"profile: SIPp exit code {done.returncode} (see {folder / 'sipp.log'})", file=sys.stderr)
+            raise RuntimeError(f"SIPp exit code {done.returncode}: {(folder / 'sipp.log').read_text()[-500:]}")
 
     measured, stacks = record(pid, seconds, folder, choice, event, interval_ns, during, threads)
     (folder / "users.csv").unlink()
@@ -529,6 +582,8 @@ def parser() -> argparse.ArgumentParser:
     cmp_.add_argument("a", type=Path)
     cmp_.add_argument("b", type=Path)
     cmp_.add_argument("--top", type=int, default=40)
+    grp = sub.add_parser("groups", help="load results' CPU ms per REGISTER by the node's cost centres")
+    grp.add_argument("results", type=Path, nargs="+", help="folders of `load` results (cpu.json, profile.collapsed)")
     return p
 
 
@@ -541,12 +596,25 @@ def per_register_scale(measured: dict) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if getattr(args, "out", None):
+        args.out = args.out.resolve()
     if args.mode == "compare":
         a, b = (json.loads((f / "cpu.json").read_text()) for f in (args.a, args.b))
         sa, sb = (parse_collapsed((f / "profile.collapsed").read_text()) for f in (args.a, args.b))
         print(f"a: {args.a} ({a.get('cpu_ms_per_register')} CPU ms/REGISTER)\nb: {args.b} "
               f"({b.get('cpu_ms_per_register')} CPU ms/REGISTER)\nunit: CPU ms per REGISTER")
         print(compare(sa, sb, per_register_scale(a) or 0, per_register_scale(b) or 0, args.top))
+        return 0
+    if args.mode == "groups":
+        columns = []
+        for folder in args.results:
+            data = json.loads((folder / "cpu.json").read_text())
+            stacks = parse_collapsed((folder / "profile.collapsed").read_text())
+            columns.append((folder.name, grouped(stacks, NODE_GROUPS), per_register_scale(data) or 0))
+            print(f"{folder.name}: {data.get('cpu_ms_per_register')} CPU ms/REGISTER, {data.get('samples')} samples, "
+                  f"{100 * kernel_share(stacks):.1f}% of them in the kernel")
+        print("CPU ms per REGISTER by cost centre (leaf-most matching frame; kernel time to its caller)")
+        print(groups_table(columns))
         return 0
     command = [sys.argv[0], *(argv if argv is not None else sys.argv[1:])]
     if args.mode == "pid":

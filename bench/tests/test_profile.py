@@ -149,10 +149,31 @@ def test_summary_lists_self_and_total_with_shares_and_scale():
     assert "100.00%" in by_total.splitlines()[2]
 
 
-def test_groups_take_each_stack_once_in_their_order():
-    groups = [profile.Group("codec", r"Codec\."), profile.Group("intake", r"intake\.")]
-    stacks = Counter({"intake.Run;RegisterCodec.encode": 2, "intake.Run;Screen.check": 3, "gc;memset": 4})
+def test_groups_take_each_stack_by_its_leaf_most_matching_frame():
+    groups = [profile.Group("codec", r"Codec\."), profile.Group("intake", r"^intake\.")]
+    stacks = Counter({"intake.Run;RegisterCodec.encode;java.util.Arrays.copyOf": 2,
+                      "RegisterCodec.encode;intake.Run;Screen.check": 3, "gc;memset": 4})
     assert profile.grouped(stacks, groups) == Counter({"codec": 2, "intake": 3, "other": 4})
+
+
+def test_node_groups_give_kernel_time_to_the_java_caller():
+    stacks = Counter({
+        "java/lang/Thread.run;org/p2psip/intake/IntakeQueue.take_[j];jdk/internal/misc/Unsafe.park;futex_wait_[k]": 5,
+        "java/lang/Thread.run;org/p2psip/servlet/TimedDht.update_[j];org/p2psip/dht/chord/ChordDht.update_[j]": 2,
+        "java/lang/Thread.run;org/p2psip/servlet/TimedDht.update_[j];java/lang/System.nanoTime": 1,
+        "start_thread;GangWorker::loop;G1ParEvacuateFollowersClosure::do_void": 3,
+    })
+    got = profile.grouped(stacks, profile.NODE_GROUPS)
+    assert got == Counter({"intake (queue, socket)": 5, "chord/overlay": 2, "TimedDht": 1, "gc": 3})
+    assert profile.kernel_share(stacks) == pytest.approx(5 / 11)
+
+
+def test_groups_table_has_a_difference_column_for_two_profiles():
+    table = profile.groups_table([("a", Counter({"gc": 10, "codecs": 5}), 0.01),
+                                  ("b", Counter({"gc": 10, "codecs": 20}), 0.01)])
+    rows = {line.split("  ")[0].strip(): line.split() for line in table.splitlines()[1:]}
+    assert rows["codecs"][-1] == "+0.1500" and rows["gc"][-1] == "+0.0000"
+    assert rows["total"][-3:] == ["0.1500", "0.3000", "+0.1500"]
 
 
 def test_compare_orders_by_the_growth_in_common_units():
