@@ -55,6 +55,38 @@ def cpu_seconds(pid: int) -> float:
     return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
 
+def thread_ticks(pid: int) -> dict[int, tuple[str, int]]:
+    """Each thread of the process: its name (/proc/PID/task/TID/comm) and utime+stime in ticks."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            utime, stime = parse_stat((task / "stat").read_text())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue   # a thread that ended meanwhile
+        out[int(task.name)] = (name, utime + stime)
+    return out
+
+
+def thread_family(name: str) -> str:
+    """A thread's name without its number, so a pool's threads add up ("SIP-Thread-12" -> "SIP-Thread-#")."""
+    return re.sub(r"\d+", "#", name)
+
+
+def threads_delta(before: dict[int, tuple[str, int]], after: dict[int, tuple[str, int]],
+                  ticks_per_s: float) -> list[tuple[str, int, float]]:
+    """CPU seconds per thread family between two readings (threads started in between count from
+    zero), with how many threads of it used any, heaviest first."""
+    seconds: Counter = Counter()
+    threads: Counter = Counter()
+    for tid, (name, ticks) in after.items():
+        used = ticks - before.get(tid, (name, 0))[1]
+        if used > 0:
+            seconds[thread_family(name)] += used / ticks_per_s
+            threads[thread_family(name)] += 1
+    return [(family, threads[family], round(cpu, 3)) for family, cpu in seconds.most_common()]
+
+
 def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -206,24 +238,27 @@ def summary(stacks: Stacks, top: int = 40, unit: str = "samples", scale: float |
 class Group:
     name: str
     pattern: str  # regex searched in one frame (async-profiler's suffixes kept: `_[k]` is a kernel frame)
+    inclusive: bool = False  # takes every stack it appears in, with what it calls
 
 
-# The node's cost centres, for `groups`: a stack goes to the group of its leaf-most frame that any
-# group matches, so a wrapper (TimedDht) gets only its own work and a kernel frame (a send, a futex
-# wake, a page fault) goes to the Java code that entered the kernel. Within a frame the first group
-# listed wins.
+# The node's cost centres, for `groups`. A stack goes to the first inclusive group (in this order)
+# that any of its frames matches, with everything that frame called: a cost centre such as the
+# places scan keeps the BigInteger arithmetic it does. Else it goes to the group of its leaf-most
+# frame that a group matches, so a wrapper (TimedDht) gets only its own work; kernel frames (a send,
+# a futex wake, a page fault) match none and go to the Java code that entered the kernel.
 NODE_GROUPS = [
-    Group("gc", r"^(G1|GangWorker|ConcurrentGCThread|ConcurrentMark|WorkerThread::|VM_G1|GCTaskThread)"),
-    Group("jit", r"^(CompileBroker|C2Compiler|C1Compiler|Compile::|Compilation::|PhaseChaitin|Phase[A-Z])"),
-    Group("logging", r"^(java[./]util[./]logging|org[./]apache[./](log4j|juli)|org[./]slf4j)"),
-    Group("metrics/status", r"^org[./]p2psip[./]metrics[./]"),
-    Group("intake ResponseDelay", r"^org[./]p2psip[./]intake[./]ResponseDelay"),
-    Group("intake screen/RequestSyntax", r"^org[./]p2psip[./](intake[./]Screen|lazysip[./])"),
-    Group("intake (queue, socket)", r"^org[./]p2psip[./]intake[./]"),
-    Group("codecs", r"^org[./]p2psip[./].*(RegisterCodec|PackedRecord|BindingCodec)"),
-    Group("places", r"^org[./]p2psip[./]dht[./](ring[./]Places|chord[./]NodePlaces)"),
+    Group("gc", r"^(G1|GangWorker|ConcurrentGCThread|ConcurrentMark|WorkerThread::|VM_G1|GCTaskThread)", True),
+    Group("jit", r"^(CompileBroker|C2Compiler|C1Compiler|Compile::|Compilation::|PhaseChaitin|Phase[A-Z])", True),
+    Group("logging", r"^(java[./]util[./]logging|org[./]apache[./](log4j|juli)|org[./]slf4j)", True),
+    Group("metrics/status", r"^org[./]p2psip[./]metrics[./]", True),
+    Group("intake ResponseDelay", r"^org[./]p2psip[./]intake[./]ResponseDelay", True),
+    Group("intake screen/RequestSyntax", r"^org[./]p2psip[./](intake[./]Screen|lazysip[./])", True),
+    Group("auth", r"^org[./]p2psip[./]auth[./]", True),
+    Group("places scan", r"^org[./]p2psip[./]dht[./](ring[./]Places|chord[./]NodePlaces)[./]", True),
+    Group("codecs", r"^org[./]p2psip[./].*(RegisterCodec|PackedRecord|BindingCodec)[./]", True),
+    Group("store table (PackedRecords)", r"^org[./]p2psip[./]dht[./]ring[./]store[./]PackedRecords[./]", True),
     Group("TimedDht", r"^org[./]p2psip[./]servlet[./]TimedDht"),
-    Group("auth", r"^org[./]p2psip[./]auth[./]"),
+    Group("intake (queue, socket)", r"^org[./]p2psip[./]intake[./]"),
     Group("ring (ids, store, loop)", r"^org[./]p2psip[./]dht[./]ring[./]"),
     Group("chord/overlay", r"^org[./]p2psip[./](dht|overlay)[./]"),
     Group("registrar rules", r"^org[./]p2psip[./]registrar[./]"),
@@ -236,17 +271,22 @@ NODE_GROUPS = [
 
 
 def grouped(stacks: Stacks, groups: list[Group]) -> Counter:
-    """Samples per group: each stack goes to the group of its leaf-most frame that a group matches
-    (the first listed, when several match that frame), else to "other"."""
+    """Samples per group: each stack goes to the first inclusive group any of its frames matches,
+    else to the group of its leaf-most frame that a group matches (the first listed, when several
+    match that frame), else to "other"."""
     compiled = [(g.name, re.compile(g.pattern)) for g in groups]
+    inclusive = [(g.name, re.compile(g.pattern)) for g in groups if g.inclusive]
     out: Counter = Counter()
     for stack, count in stacks.items():
-        name = "other"
-        for frame in reversed(stack.split(";")):
-            hit = next((n for n, pattern in compiled if pattern.search(frame)), None)
-            if hit:
-                name = hit
-                break
+        frames = stack.split(";")
+        name = next((n for n, pattern in inclusive if any(pattern.search(f) for f in frames)), None)
+        if name is None:
+            name = "other"
+            for frame in reversed(frames):
+                hit = next((n for n, pattern in compiled if pattern.search(frame)), None)
+                if hit:
+                    name = hit
+                    break
         out[name] += count
     return out
 
@@ -280,7 +320,7 @@ def compare(a: Stacks, b: Stacks, scale_a: float, scale_b: float, top: int = 30)
     _, ta = self_and_total(normalise(a))
     _, tb = self_and_total(normalise(b))
     rows = [(frame, ta.get(frame, 0) * scale_a, tb.get(frame, 0) * scale_b) for frame in set(ta) | set(tb)]
-    rows.sort(key=lambda r: -(r[2] - r[1]))
+    rows.sort(key=lambda r: (-round(r[2] - r[1], 9), r[0]))
     lines = [f"{'a':>10} {'b':>10} {'b - a':>10}  frame (by total)"]
     for frame, va, vb in rows[:top]:
         lines.append(f"{va:10.4f} {vb:10.4f} {vb - va:+10.4f}  {frame}")
@@ -463,6 +503,7 @@ class Measured:
     event: str = ""
     samples: int = 0
     gc: dict | None = None
+    threads: list = field(default_factory=list)
     registers_200: int = 0
     offered: int = 0
     rate: int = 0
@@ -489,15 +530,16 @@ def record(pid: int, seconds: float, folder: Path, choice: str = "auto", event: 
     gc_before = jstat_gc(pid)
     if prof:
         prof.start()
-    cpu_before, t0 = cpu_seconds(pid), time.monotonic()
+    threads_before, cpu_before, t0 = thread_ticks(pid), cpu_seconds(pid), time.monotonic()
     during() if during else time.sleep(seconds)
-    cpu_after, t1 = cpu_seconds(pid), time.monotonic()
+    cpu_after, t1, threads_after = cpu_seconds(pid), time.monotonic(), thread_ticks(pid)
     stacks = prof.stop(folder) if prof else Counter()
     gc_after = jstat_gc(pid)
     measured = Measured(pid=pid, seconds=round(t1 - t0, 3), cpu_s=round(cpu_after - cpu_before, 3),
                         load_before=load_before, load_after=load_average(),
                         profiler=prof.name if prof else "none", event=event, samples=sum(stacks.values()),
-                        gc=gc_delta(gc_before, gc_after) if gc_before and gc_after else None)
+                        gc=gc_delta(gc_before, gc_after) if gc_before and gc_after else None,
+                        threads=threads_delta(threads_before, threads_after, os.sysconf("SC_CLK_TCK")))
     return measured, stacks
 
 
@@ -613,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
             columns.append((folder.name, grouped(stacks, NODE_GROUPS), per_register_scale(data) or 0))
             print(f"{folder.name}: {data.get('cpu_ms_per_register')} CPU ms/REGISTER, {data.get('samples')} samples, "
                   f"{100 * kernel_share(stacks):.1f}% of them in the kernel")
-        print("CPU ms per REGISTER by cost centre (leaf-most matching frame; kernel time to its caller)")
+        print("CPU ms per REGISTER by cost centre (bench/sipbench/profile.py, NODE_GROUPS)")
         print(groups_table(columns))
         return 0
     command = [sys.argv[0], *(argv if argv is not None else sys.argv[1:])]
@@ -641,4 +683,6 @@ def main(argv: list[str] | None = None) -> int:
     if measured.gc:
         line += f"; gc {measured.gc}"
     print(line)
+    busiest = ", ".join(f"{family} x{n} {cpu:.2f} s" for family, n, cpu in measured.threads[:6])
+    print(f"busiest threads (CPU s over {measured.seconds:.1f} s): {busiest}")
     return 0

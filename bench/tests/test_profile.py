@@ -156,16 +156,25 @@ def test_groups_take_each_stack_by_its_leaf_most_matching_frame():
     assert profile.grouped(stacks, groups) == Counter({"codec": 2, "intake": 3, "other": 4})
 
 
+def test_inclusive_groups_keep_what_their_frame_called():
+    groups = [profile.Group("places", r"^Places\.", inclusive=True), profile.Group("ids", r"^Id\.")]
+    stacks = Counter({"Loop.run;Places.startingPlace;Id.distanceTo;BigInteger.mod": 4, "Loop.run;Id.hash": 1})
+    assert profile.grouped(stacks, groups) == Counter({"places": 4, "ids": 1})
+
+
 def test_node_groups_give_kernel_time_to_the_java_caller():
     stacks = Counter({
         "java/lang/Thread.run;org/p2psip/intake/IntakeQueue.take_[j];jdk/internal/misc/Unsafe.park;futex_wait_[k]": 5,
         "java/lang/Thread.run;org/p2psip/servlet/TimedDht.update_[j];org/p2psip/dht/chord/ChordDht.update_[j]": 2,
         "java/lang/Thread.run;org/p2psip/servlet/TimedDht.update_[j];java/lang/System.nanoTime": 1,
         "start_thread;GangWorker::loop;G1ParEvacuateFollowersClosure::do_void": 3,
+        "org/p2psip/dht/ring/store/PackedRecords.get;org/p2psip/dht/ring/Id.bytes;java/math/BigInteger.toByteArray": 2,
+        "org/p2psip/dht/ring/store/Store.write;org/p2psip/dht/ring/store/PackedRecord.pack;java/nio/ByteBuffer.allocate": 1,
     })
     got = profile.grouped(stacks, profile.NODE_GROUPS)
-    assert got == Counter({"intake (queue, socket)": 5, "chord/overlay": 2, "TimedDht": 1, "gc": 3})
-    assert profile.kernel_share(stacks) == pytest.approx(5 / 11)
+    assert got == Counter({"intake (queue, socket)": 5, "chord/overlay": 2, "TimedDht": 1, "gc": 3,
+                           "store table (PackedRecords)": 2, "codecs": 1})
+    assert profile.kernel_share(stacks) == pytest.approx(5 / 14)
 
 
 def test_groups_table_has_a_difference_column_for_two_profiles():
@@ -180,8 +189,8 @@ def test_compare_orders_by_the_growth_in_common_units():
     a = Counter({"main;f": 10, "main;g": 10})
     b = Counter({"main;f": 10, "main;g": 40})
     lines = profile.compare(a, b, scale_a=0.1, scale_b=0.1).splitlines()
-    assert lines[1].split()[-1] == "main" and lines[1].split()[2] == "+3.0000"
-    assert lines[2].split()[-1] == "g"
+    assert [line.split()[-1] for line in lines[1:3]] == ["g", "main"]   # equal growth: by name
+    assert lines[1].split()[2] == "+3.0000"
     assert lines[-1].split()[-1] == "f" and float(lines[-1].split()[2]) == 0
 
 
@@ -222,3 +231,16 @@ def test_successful_registers_come_from_sipps_statistics(tmp_path):
     row = lambda now, created, ok: f"2026-11-28\t14:50:00.000000\t100.0;x;2026-11-28\t14:50:{now:02d}.0\t{100 + now}.0;{created};{ok};0;"
     (tmp_path / "sipp.stat.csv").write_text("\n".join([header, row(1, 2000, 1990), row(2, 4000, 3999)]) + "\n")
     assert profile.successful(tmp_path / "sipp.stat.csv") == 3999
+
+
+def test_thread_cpu_adds_up_per_family_and_counts_new_threads_from_zero():
+    before = {1: ("SIP-Thread-1", 100), 2: ("SIP-Thread-2", 50), 3: ("GC Thread#0", 10)}
+    after = {1: ("SIP-Thread-1", 300), 2: ("SIP-Thread-2", 150), 3: ("GC Thread#0", 10), 4: ("chord-loop-1", 400)}
+    assert profile.thread_family("SIP-Thread-12") == "SIP-Thread-#"
+    assert profile.threads_delta(before, after, 100) == [("chord-loop-#", 1, 4.0), ("SIP-Thread-#", 2, 3.0)]
+
+
+def test_thread_ticks_of_this_process_name_its_threads():
+    import os
+    ticks = profile.thread_ticks(os.getpid())
+    assert os.getpid() in ticks and all(isinstance(name, str) and cpu >= 0 for name, cpu in ticks.values())
