@@ -543,14 +543,33 @@ def record(pid: int, seconds: float, folder: Path, choice: str = "auto", event: 
     return measured, stacks
 
 
+# SIPp's own SIP port and media block: from a range of their own, away from 5060-5090 and from
+# 25000-26999, where other deployments on a shared machine listen
+SIPP_PORTS = range(31000, 31990)
+
+
+def sipp_ports(local: str, ports: range = SIPP_PORTS) -> tuple[int, int]:
+    """A free SIP port and, after it, a free block of four media ports, both in `ports`."""
+    from sipphelp import sipprun
+    import random
+    for _ in range(200):
+        first = random.randrange(ports.start, ports.stop - 5)
+        if all(sipprun.bindable(local, p) for p in range(first, first + 5)):
+            return first, first + 1
+    raise RuntimeError(f"no 5 free consecutive UDP ports in {ports} on {local}")
+
+
 def sipp_register_command(target: str, local: str, rate: int, count: int, users: Path, folder: Path,
                           seconds: float) -> list[str]:
     """The bench's SIPp REGISTER step (bench/sipbench/sipp.py): open loop at `rate`, `count` calls,
     a call limit far above what the rate needs, statistics every second, UDP on one socket."""
     from sipphelp import registering, sipprun
-    return sipprun.command("register/register.xml", target,
-                           ["-t", "u1", "-recv_timeout", "8000", "-max_retrans", "5"], local,
-                           timeout_seconds=seconds + 60) + [
+    port, media = sipp_ports(local)
+    command = sipprun.command("register/register.xml", target,
+                              ["-t", "u1", "-recv_timeout", "8000", "-max_retrans", "5"], local,
+                              port=port, timeout_seconds=seconds + 60)
+    command[command.index("-mp") + 1] = str(media)
+    return command + [
         "-r", str(rate), "-rp", "1000", "-m", str(count), "-l", str(max(1000, rate * 40)),
         *sipprun.stats_args("sipp", folder), "-inf", str(users), "-key", "expires", "3600",
         *registering.NO_BYE_ON_ABORT]

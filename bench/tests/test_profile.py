@@ -224,6 +224,8 @@ def test_sipp_command_is_the_bench_register_step(tmp_path):
         i = command.index(option[0])
         assert command[i + 1] == option[1]
     assert "127.0.0.1:27170" in command
+    for option in ("-p", "-mp"):   # SIPp's ports stay out of 5060-5090 and 25000-26999
+        assert int(command[command.index(option) + 1]) in profile.SIPP_PORTS
 
 
 def test_successful_registers_come_from_sipps_statistics(tmp_path):
