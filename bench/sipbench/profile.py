@@ -504,6 +504,7 @@ class Measured:
     samples: int = 0
     gc: dict | None = None
     threads: list = field(default_factory=list)
+    response_times: dict = field(default_factory=dict)
     registers_200: int = 0
     offered: int = 0
     rate: int = 0
@@ -575,6 +576,25 @@ def sipp_register_command(target: str, local: str, rate: int, count: int, users:
         *registering.NO_BYE_ON_ABORT]
 
 
+def tidy(folder: Path, keep_lines: int = 100) -> dict:
+    """Keeps a run's folder small: SIPp's response times (a line per REGISTER) become their p50 and
+    p99 in ms, returned, and its error log keeps its first `keep_lines` lines and a count of the rest."""
+    from sipbench import stats
+    times = [t for path in folder.glob("*_rtt.csv") for t in stats.read_response_times(path)]
+    for path in folder.glob("*_rtt.csv"):
+        path.unlink()
+    errors = folder / "sipp.errors.log"
+    if errors.exists():
+        with open(errors, encoding="latin-1") as log:
+            lines = log.readlines()
+        if len(lines) > keep_lines:
+            errors.write_text("".join(lines[:keep_lines]) + f"... {len(lines) - keep_lines} more lines cut\n",
+                              encoding="latin-1")
+    if not times:
+        return {}
+    return {"p50_ms": stats.percentile(times, 50), "p99_ms": stats.percentile(times, 99), "timed": len(times)}
+
+
 def successful(stat_csv: Path) -> int:
     """REGISTERs answered 200: SIPp's SuccessfulCall(C) in the last row of its statistics."""
     from sipbench import stats
@@ -611,6 +631,7 @@ def load_run(pid: int, target: str, rate: int, seconds: float, folder: Path, cho
     ok = successful(folder / "sipp.stat.csv")
     measured.registers_200, measured.offered, measured.rate = ok, count, rate
     measured.idle_cpu_s_per_s = round(idle, 4)
+    measured.response_times = tidy(folder)
     measured.cpu_ms_per_register = round(1000 * measured.cpu_s / ok, 4) if ok else None
     measured.command = command
     return measured, stacks
@@ -645,7 +666,27 @@ def parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--top", type=int, default=40)
     grp = sub.add_parser("groups", help="load results' CPU ms per REGISTER by the node's cost centres")
     grp.add_argument("results", type=Path, nargs="+", help="folders of `load` results (cpu.json, profile.collapsed)")
+    tab = sub.add_parser("table", help="load results side by side, a Markdown table")
+    tab.add_argument("results", type=Path, nargs="+", help="folders of `load` results (cpu.json)")
     return p
+
+
+def table_row(name: str, measured: dict) -> str:
+    """One `load` result as a Markdown table row: CPU ms per REGISTER, the 200s of the REGISTERs
+    offered, allocation per REGISTER, young collections, the busiest thread and the load average."""
+    ok = measured.get("registers_200") or 0
+    gc = measured.get("gc") or {}
+    alloc = f"{1024 * gc['allocated_mb'] / ok:.0f}" if ok and "allocated_mb" in gc else ""
+    busiest = measured.get("threads") or []
+    top = f"{busiest[0][0]} {1000 * busiest[0][2] / ok:.3f}" if busiest and ok else ""
+    load = f"{measured['load_before'][0]} / {measured['load_after'][0]}"
+    return (f"| {name} | {measured.get('rate')} | {measured.get('cpu_ms_per_register')} | {ok}/{measured.get('offered')} "
+            f"| {alloc} | {gc.get('young_gcs', '')} | {top} | {measured.get('profiler')} | {load} |")
+
+
+TABLE_HEADER = ("| run | REGISTER/s | CPU ms/REGISTER | 200s/offered | KB allocated/REGISTER | young GCs "
+                "| busiest thread, CPU ms/REGISTER | profiler | load average 1 min before / after |\n"
+                "|---|---|---|---|---|---|---|---|---|")
 
 
 def per_register_scale(measured: dict) -> float | None:
@@ -665,6 +706,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"a: {args.a} ({a.get('cpu_ms_per_register')} CPU ms/REGISTER)\nb: {args.b} "
               f"({b.get('cpu_ms_per_register')} CPU ms/REGISTER)\nunit: CPU ms per REGISTER")
         print(compare(sa, sb, per_register_scale(a) or 0, per_register_scale(b) or 0, args.top))
+        return 0
+    if args.mode == "table":
+        print(TABLE_HEADER)
+        for folder in args.results:
+            print(table_row(folder.name, json.loads((folder / "cpu.json").read_text())))
         return 0
     if args.mode == "groups":
         columns = []

@@ -246,3 +246,23 @@ def test_thread_ticks_of_this_process_name_its_threads():
     import os
     ticks = profile.thread_ticks(os.getpid())
     assert os.getpid() in ticks and all(isinstance(name, str) and cpu >= 0 for name, cpu in ticks.values())
+
+
+def test_table_row_per_register_figures():
+    measured = {"rate": 2000, "cpu_ms_per_register": 0.18, "registers_200": 40000, "offered": 40000,
+                "gc": {"allocated_mb": 4000.0, "young_gcs": 9.0}, "threads": [["nioEventLoopGro", 1, 2.4]],
+                "profiler": "none", "load_before": [2.5, 2, 1], "load_after": [2.1, 2, 1]}
+    cells = [c.strip() for c in profile.table_row("run-a", measured).split("|")[1:-1]]
+    assert cells == ["run-a", "2000", "0.18", "40000/40000", "102", "9.0", "nioEventLoopGro 0.060", "none", "2.5 / 2.1"]
+    assert profile.TABLE_HEADER.count("|---") == len(cells)
+
+
+def test_tidy_keeps_percentiles_of_the_response_times_and_the_head_of_the_error_log(tmp_path):
+    (tmp_path / "register_1_rtt.csv").write_text("Date_ms;response_time_ms;rtd_no\n"
+                                                 + "".join(f"1;{ms};1\n" for ms in range(1, 101)))
+    (tmp_path / "sipp.errors.log").write_text("".join(f"error {i}\n" for i in range(500)))
+    times = profile.tidy(tmp_path, keep_lines=10)
+    assert times["timed"] == 100 and 49 <= times["p50_ms"] <= 51 and 98 <= times["p99_ms"] <= 100
+    assert not list(tmp_path.glob("*_rtt.csv"))
+    lines = (tmp_path / "sipp.errors.log").read_text().splitlines()
+    assert len(lines) == 11 and lines[-1] == "... 490 more lines cut"
