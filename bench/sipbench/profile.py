@@ -679,14 +679,20 @@ def table_row(name: str, measured: dict) -> str:
     alloc = f"{1024 * gc['allocated_mb'] / ok:.0f}" if ok and "allocated_mb" in gc else ""
     busiest = measured.get("threads") or []
     top = f"{busiest[0][0]} {1000 * busiest[0][2] / ok:.3f}" if busiest and ok else ""
+    # the ring's loop: one Netty event loop thread, which every DHT operation of a Chord node crosses
+    loop = next((f"{1000 * cpu / ok:.3f}" for family, _, cpu in busiest if family.startswith(LOOP_THREAD)), "")
     load = f"{measured['load_before'][0]} / {measured['load_after'][0]}"
     return (f"| {name} | {measured.get('rate')} | {measured.get('cpu_ms_per_register')} | {ok}/{measured.get('offered')} "
-            f"| {alloc} | {gc.get('young_gcs', '')} | {top} | {measured.get('profiler')} | {load} |")
+            f"| {alloc} | {gc.get('young_gcs', '')} | {top} | {loop} | {measured.get('profiler')} | {load} |")
+
+
+LOOP_THREAD = "nioEventLoopGro"   # /proc's comm: the first 15 characters of the thread's name
 
 
 TABLE_HEADER = ("| run | REGISTER/s | CPU ms/REGISTER | 200s/offered | KB allocated/REGISTER | young GCs "
-                "| busiest thread, CPU ms/REGISTER | profiler | load average 1 min before / after |\n"
-                "|---|---|---|---|---|---|---|---|---|")
+                "| busiest thread, CPU ms/REGISTER | ring loop thread, CPU ms/REGISTER | profiler "
+                "| load average 1 min before / after |\n"
+                "|---|---|---|---|---|---|---|---|---|---|")
 
 
 def per_register_scale(measured: dict) -> float | None:

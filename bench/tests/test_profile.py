@@ -250,10 +250,11 @@ def test_thread_ticks_of_this_process_name_its_threads():
 
 def test_table_row_per_register_figures():
     measured = {"rate": 2000, "cpu_ms_per_register": 0.18, "registers_200": 40000, "offered": 40000,
-                "gc": {"allocated_mb": 4000.0, "young_gcs": 9.0}, "threads": [["nioEventLoopGro", 1, 2.4]],
+                "gc": {"allocated_mb": 4000.0, "young_gcs": 9.0}, "threads": [["SIP-Thread-#", 8, 3.0], ["nioEventLoopGro", 1, 2.4]],
                 "profiler": "none", "load_before": [2.5, 2, 1], "load_after": [2.1, 2, 1]}
     cells = [c.strip() for c in profile.table_row("run-a", measured).split("|")[1:-1]]
-    assert cells == ["run-a", "2000", "0.18", "40000/40000", "102", "9.0", "nioEventLoopGro 0.060", "none", "2.5 / 2.1"]
+    assert cells == ["run-a", "2000", "0.18", "40000/40000", "102", "9.0", "SIP-Thread-# 0.075", "0.060", "none",
+                     "2.5 / 2.1"]
     assert profile.TABLE_HEADER.count("|---") == len(cells)
 
 
