@@ -316,11 +316,11 @@ def groups_table(columns: list[tuple[str, Counter, float]]) -> str:
 
 def compare(a: Stacks, b: Stacks, scale_a: float, scale_b: float, top: int = 30) -> str:
     """Frames by total, of two profiles scaled to a common unit (e.g. CPU ms per REGISTER: samples x
-    scale), the largest differences b - a first."""
+    scale), the largest differences b - a (growth or fall) first."""
     _, ta = self_and_total(normalise(a))
     _, tb = self_and_total(normalise(b))
     rows = [(frame, ta.get(frame, 0) * scale_a, tb.get(frame, 0) * scale_b) for frame in set(ta) | set(tb)]
-    rows.sort(key=lambda r: (-round(r[2] - r[1], 9), r[0]))
+    rows.sort(key=lambda r: (-round(abs(r[2] - r[1]), 9), r[0]))
     lines = [f"{'a':>10} {'b':>10} {'b - a':>10}  frame (by total)"]
     for frame, va, vb in rows[:top]:
         lines.append(f"{va:10.4f} {vb:10.4f} {vb - va:+10.4f}  {frame}")

@@ -192,6 +192,8 @@ def test_compare_orders_by_the_growth_in_common_units():
     assert [line.split()[-1] for line in lines[1:3]] == ["g", "main"]   # equal growth: by name
     assert lines[1].split()[2] == "+3.0000"
     assert lines[-1].split()[-1] == "f" and float(lines[-1].split()[2]) == 0
+    fall = profile.compare(b, a, scale_a=0.1, scale_b=0.1).splitlines()
+    assert [line.split()[2] for line in fall[1:3]] == ["-3.0000", "-3.0000"]   # a fall counts as much
 
 
 def test_per_register_scale_spreads_cpu_over_samples_and_registers():
