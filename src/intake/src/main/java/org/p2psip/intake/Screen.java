@@ -88,6 +88,10 @@ final class Screen {
             Intake.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
             return false;
         }
+        if (earlier == Refusal.NONE && !ack && stillAtWork(head)) {
+            Intake.retransmissionAbsorbed();
+            return false;
+        }
         if (earlier != null && earlier.malformed()) {
             earlier = null; // only its ACK is judged by it; a request is judged by what it is
         }
@@ -126,6 +130,19 @@ final class Screen {
         outlet.send(answer.message(), answer.to());
         Intake.retransmissionAnswered();
         return true;
+    }
+
+    /**
+     * Whether a retransmission of a request let through moments ago, with no final answer kept
+     * for it yet, is of a request still at work: a method other than INVITE, whose answer, once
+     * sent, the node keeps for its retransmissions, and other than CANCEL, which shares its
+     * INVITE's branch and is a request of its own. Such a retransmission is dropped here, as its
+     * transaction would drop it: passed on, it could reach the stack after the answer was sent
+     * and the transaction ended (64 ms after the answer), and be taken for a new request (a
+     * REGISTER with the same Call-ID and CSeq then failed 500 under load).
+     */
+    private static boolean stillAtWork(String head) {
+        return !head.startsWith("INVITE ") && !head.startsWith("CANCEL ") && !head.startsWith("SIP/");
     }
 
     /**

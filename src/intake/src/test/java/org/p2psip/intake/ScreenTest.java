@@ -130,20 +130,34 @@ class ScreenTest {
         assertEquals(List.of(client), sentTo);
         assertEquals(1, Intake.counters().get("retransmissions-answered"));
         sent.clear();
-        assertTrue(screen.passes(queued(request("OPTIONS", "z9hG4bK-kept", ""), 0)),
+        sentTo.clear();
+        answers.put("z9hg4bk-other", new FinalAnswers.Answer("REGISTER", ok, client.getAddress(), client.getPort()),
+                nowMillis * 1_000_000);
+        assertTrue(screen.passes(queued(request("OPTIONS", "z9hG4bK-other", ""), 0)),
                 "another method with that branch is not its retransmission");
         assertEquals(List.of(), sent);
     }
 
     @Test
-    void aRetransmissionOfARequestLetThroughIsNeverRefusedEvenBeforeItsTransactionExists() {
+    void aRetransmissionOfARequestLetThroughIsNeverRefusedNorTakenForANewOneWhileItIsAtWork() {
         Intake.open();
         byte[] request = register("z9hG4bK-served", "");
         assertTrue(screen.passes(queued(request, 0)));
         Intake.close(); // every new request is refused now
-        assertTrue(screen.passes(queued(request, 0)), "its retransmission goes to the stack");
+        assertFalse(screen.passes(queued(request, 0)), "its retransmission is dropped, as its transaction would");
+        assertEquals(List.of(), sent, "not refused");
+        assertEquals(1, Intake.counters().get("retransmissions-absorbed"));
         assertFalse(screen.passes(queued(register("z9hG4bK-other", ""), 0)), "a new one is refused");
         assertEquals("Stopping", onlyAnswerReason());
+    }
+
+    @Test
+    void anInvitesRetransmissionAndItsCancelStillGoToTheStack() {
+        Intake.open();
+        byte[] invite = request("INVITE", "z9hG4bK-call", "");
+        assertTrue(screen.passes(queued(invite, 0)));
+        assertTrue(screen.passes(queued(invite, 0)), "the INVITE server transaction answers its retransmissions");
+        assertTrue(screen.passes(queued(request("CANCEL", "z9hG4bK-call", ""), 0)), "a CANCEL is a request of its own");
     }
 
     @Test

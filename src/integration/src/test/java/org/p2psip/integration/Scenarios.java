@@ -37,12 +37,13 @@ final class Scenarios {
     }
 
     /**
-     * sipp-scenarios/register/run --flood: REGISTERs of distinct AORs at a rate past the node's
-     * capacity; 0 when every one was answered, 200 or 503, none left unanswered or answered otherwise.
+     * sipp-scenarios/register/run --flood: {@code requests} REGISTERs over {@code aors} AORs in
+     * turn, at a rate past the node's capacity; 0 when every one was answered, 200 or 503, none left
+     * unanswered or answered otherwise.
      */
-    int flood(String node, int users, int start, int rate) {
-        return command.run(600, "sipp-scenarios/register/run", node, "--flood", "--users", String.valueOf(users),
-                "--start", String.valueOf(start), "--rate", String.valueOf(rate),
+    int flood(String node, int requests, int aors, int start, int rate) {
+        return command.run(600, "sipp-scenarios/register/run", node, "--flood", "--users", String.valueOf(requests),
+                "--aors", String.valueOf(aors), "--start", String.valueOf(start), "--rate", String.valueOf(rate),
                 "--out", out.resolve("flood-" + start).toString());
     }
 

@@ -1,9 +1,12 @@
 package org.p2psip.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +16,44 @@ class SingleNodeIT extends DeployedNodes {
 
     SingleNodeIT() {
         super("single", 25070, 1);
+    }
+
+    /**
+     * A REGISTER whose 200 the client never got is sent again, long after the SIP stack let its
+     * transaction go (64 ms after the answer): the node's intake answers it with the very answer
+     * it sent, as RFC 3261's server transaction would until Timer J, and never takes it for a new
+     * REGISTER, which would fail on its CSeq (RFC 3261 §10.3) and write again.
+     */
+    @Test
+    void aRegisterSentAgainAfterItsAnswerGetsThatAnswerAgainAndChangesNothing() {
+        assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app keeps no bindings");
+        String base = deployment.httpNode(0);
+        String sample = "p2psip_intake_retransmissions_answered_total{}";
+        double answeredBefore = Scrape.of(base).value(sample);
+        var node = new InetSocketAddress("127.0.0.1", 25070);
+        try (var phone = new UdpPhone("again", 0)) {
+            String branch = UdpPhone.newBranch();
+            String callId = UdpPhone.newId("again");
+            String[] register = {"REGISTER sip:p2psip.test SIP/2.0", "Via: " + phone.via(branch), "Max-Forwards: 70",
+                "From: <sip:again@p2psip.test>;tag=" + callId, "To: <sip:again@p2psip.test>", "Call-ID: " + callId,
+                "CSeq: 1 REGISTER", "Contact: <" + phone.contact() + ">", "Expires: 3600"};
+            phone.send(node, register);
+            var first = phone.await("the 200 to its REGISTER", Duration.ofSeconds(5), m -> m.status() >= 200);
+            assertEquals(200, first.status(), first.toString());
+            assertNull(phone.poll(Duration.ofSeconds(1), m -> true), "the node sends nothing unasked");
+
+            phone.send(node, register); // the client's retransmission, its 200 taken for lost
+            var again = phone.await("the answer to its retransmission", Duration.ofSeconds(5), m -> m.status() >= 200);
+            assertEquals(first.toString(), again.toString(), "the same answer, header for header");
+
+            phone.send(node, "REGISTER sip:p2psip.test SIP/2.0", "Via: " + phone.via(UdpPhone.newBranch()),
+                    "Max-Forwards: 70", "From: <sip:again@p2psip.test>;tag=q", "To: <sip:again@p2psip.test>",
+                    "Call-ID: " + UdpPhone.newId("query"), "CSeq: 1 REGISTER");
+            var query = phone.await("the answer to a query", Duration.ofSeconds(5), m -> m.status() >= 200);
+            assertEquals(200, query.status(), query.toString());
+            assertEquals(1, query.listed("Contact").size(), "one binding, written once: " + query);
+        }
+        assertEquals(1, Scrape.of(base).value(sample) - answeredBefore, sample);
     }
 
     @Test
