@@ -32,6 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def within_repository(text: str) -> str:
+    """Paths inside the checkout written relative to its root: a result kept in the repository
+    says nothing of the folder one machine held the checkout in."""
+    return text.replace(str(REPO) + "/", "")
 ASYNC_PROFILER = "tools.profiler:async-profiler:3.0"
 TOOLS = REPO / "bench" / ".profiler"
 NATIVE = "linux-x64/libasyncProfiler.so"
@@ -740,7 +746,7 @@ def main(argv: list[str] | None = None) -> int:
                                     args.threads)
         measured.command = [*command, "&&", *measured.command]
     data = asdict(measured)
-    (args.out / "cpu.json").write_text(json.dumps(data, indent=1) + "\n")
+    (args.out / "cpu.json").write_text(within_repository(json.dumps(data, indent=1)) + "\n")
     if stacks:
         scale = per_register_scale(data) if args.event != "alloc" else (
             1 / measured.registers_200 if measured.registers_200 else None)

@@ -269,3 +269,8 @@ def test_tidy_keeps_percentiles_of_the_response_times_and_the_head_of_the_error_
     assert not list(tmp_path.glob("*_rtt.csv"))
     lines = (tmp_path / "sipp.errors.log").read_text().splitlines()
     assert len(lines) == 11 and lines[-1] == "... 490 more lines cut"
+
+
+def test_a_result_names_paths_relative_to_the_checkout():
+    text = f'["{profile.REPO}/sipp-scenarios/register/register.xml", "/usr/bin/sipp"]'
+    assert profile.within_repository(text) == '["sipp-scenarios/register/register.xml", "/usr/bin/sipp"]'
