@@ -52,6 +52,17 @@ public final class Members {
         }
     }
 
+    /** Whether every member answered the last time it was asked (none configured: true). */
+    public boolean allUp() {
+        for (String address : addresses) {
+            Seen s = seen.get(address);
+            if (s == null || !s.up) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String describe(Throwable failure) {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         String message = cause.getMessage();

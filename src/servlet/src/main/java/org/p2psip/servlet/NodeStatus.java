@@ -35,6 +35,7 @@ final class NodeStatus {
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicReferenceArray<Counter>> responses = new ConcurrentHashMap<>();
     private StatusBoard board;
+    private volatile Members members;
 
     RecentErrors errors() {
         return errors;
@@ -86,7 +87,7 @@ final class NodeStatus {
                 .rate("responses_error", this::errorResponses)
                 .mean("dht_ms", dht::nanos, dht::operations, 1e-6)
                 .rate("dht_failures", dht::failures);
-        var members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
+        members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
                 Duration.ofSeconds(1), System::currentTimeMillis);
         String sip = config.get(NodeOptions.SIP_ADDRESS);
         Supplier<String> self = () -> self(sip, backend, dht.metrics());
@@ -103,6 +104,11 @@ final class NodeStatus {
             }
         }
         return sum;
+    }
+
+    /** Whether every node of p2psip.status.members answers its status page; false until {@link #start}. */
+    boolean membersUp() {
+        return members != null && members.allUp();
     }
 
     /** Null until {@link #start}. */

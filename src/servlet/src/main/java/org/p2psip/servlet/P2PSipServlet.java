@@ -5,6 +5,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -153,7 +155,8 @@ public abstract class P2PSipServlet extends SipServlet {
     /**
      * On a thread of its own: waits until the node serves, warms it up, waits until its place in
      * the overlay holds still (the warm-up's load, and nodes joining beside it, move the ring),
-     * then opens the intake to clients.
+     * forgets the warm-up's records, then opens the intake to clients. Logs how long each step
+     * took, counted from the JVM's start, so that a slow start can be told apart.
      */
     private void startOpening(Config config) {
         Thread opening = new Thread(() -> {
@@ -161,9 +164,21 @@ public abstract class P2PSipServlet extends SipServlet {
             long deadline = System.currentTimeMillis() + timeout;
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
-                warmUp(config, deadline);
-                dht.settled().toCompletableFuture().get(Math.max(0, deadline - System.currentTimeMillis()),
-                        TimeUnit.MILLISECONDS);
+                long joined = uptime();
+                boolean together = awaitMembers(Math.min(deadline,
+                        System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis()));
+                long members = uptime();
+                settle(deadline);
+                long started = uptime();
+                List<String> aors = warmUp(config, deadline);
+                long warm = uptime();
+                settle(deadline);
+                long settled = uptime();
+                int forgotten = forget(aors, deadline);
+                LOG.log(Level.INFO, "opening after {0} ms: joined at {1} ms, {2} for the other nodes {3} ms, settled {4} ms, "
+                        + "warmed up {5} ms, settled {6} ms, forgot the warm-up''s {7} records in {8} ms", uptime(), joined,
+                        together ? "waited" : "waited in vain", members - joined, started - members, warm - started,
+                        settled - warm, forgotten, uptime() - settled);
             } catch (TimeoutException e) {
                 LOG.log(Level.WARNING, "not serving the {0} overlay, warmed and settled after {1}: opening anyway",
                         backendName(), config.get(ServletOptions.WARMUP_TIMEOUT));
@@ -185,10 +200,10 @@ public abstract class P2PSipServlet extends SipServlet {
      * Requests the intake lets through (from a socket it exempts), then a quarter as many that it
      * refuses while the node is starting, so that both paths are compiled before clients come.
      */
-    private void warmUp(Config config, long deadline) throws IOException {
+    private List<String> warmUp(Config config, long deadline) throws IOException {
         int requests = config.get(ServletOptions.WARMUP_REQUESTS);
         if (requests <= 0) {
-            return;
+            return List.of();
         }
         InetSocketAddress node = HostPort.from(config, NodeOptions.SIP_ADDRESS).socketAddress();
         long expires = config.get(RegistrarOptions.MIN_EXPIRES);
@@ -197,10 +212,70 @@ public abstract class P2PSipServlet extends SipServlet {
             Intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
             String realm = Domains.from(config).domainOf(node.getAddress().getHostAddress(), node.getPort());
             Warmup.Credentials credentials = authentication.warmupCredentials(realm);
-            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials).run(served, deadline)) {
-                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials).run(refused, deadline);
+            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials, true).run(served, deadline)) {
+                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials, false).run(refused, deadline);
+            }
+            return Warmup.aors(node.getPort(), realm);
+        }
+    }
+
+    /**
+     * Removes the warm-up's records from the overlay, {@link #FORGET_WINDOW} at a time: a
+     * REGISTER that removes every binding keeps its AOR's record for the retention (calls get 480
+     * rather than 404), and thousands of throw-away records, each with its replicas, were handed
+     * over and copied with the real ones. Each is read and removed at the version read; a record
+     * another write moved meanwhile (a late warm-up request) is read and removed again. Returns
+     * how many it removed.
+     */
+    private int forget(List<String> aors, long deadline) throws InterruptedException {
+        int removed = 0;
+        for (int from = 0; from < aors.size(); from += FORGET_WINDOW) {
+            List<CompletableFuture<Boolean>> batch = new ArrayList<>();
+            for (String aor : aors.subList(from, Math.min(aors.size(), from + FORGET_WINDOW))) {
+                batch.add(forget(aor, 3).toCompletableFuture());
+            }
+            for (var removal : batch) {
+                try {
+                    removed += removal.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS) ? 1 : 0;
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.log(Level.WARNING, "a warm-up record stays in the overlay: {0}", e.toString());
+                }
             }
         }
+        return removed;
+    }
+
+    private CompletionStage<Boolean> forget(String aor, int attempts) {
+        return dht.get(aor).thenCompose(record -> !record.exists() ? CompletableFuture.completedFuture(false)
+                : dht.remove(aor, record.version()).thenCompose(removed -> removed || attempts <= 1
+                        ? CompletableFuture.completedFuture(removed) : forget(aor, attempts - 1)));
+    }
+
+    /**
+     * Waits until every node of the deployment's status members answers (each answers once joined):
+     * a node that joins while warm-up records exist is handed copies of them, and a copy on a node
+     * that is no longer among a record's replicas outlives the record's removal. True when they
+     * all answered by {@code deadlineMillis}.
+     */
+    private boolean awaitMembers(long deadlineMillis) throws InterruptedException {
+        while (!status.membersUp()) {
+            if (System.currentTimeMillis() >= deadlineMillis) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+        return true;
+    }
+
+    private void settle(long deadlineMillis) throws Exception {
+        dht.settled().toCompletableFuture().get(Math.max(0, deadlineMillis - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+    }
+
+    /** Removals of warm-up records in flight at once. */
+    private static final int FORGET_WINDOW = 64;
+
+    private static long uptime() {
+        return ManagementFactory.getRuntimeMXBean().getUptime();
     }
 
     /** Blocks init (never a request) until the node joined, so that `up` returning means the overlay serves. */

@@ -30,6 +30,9 @@ final class ServletOptions {
     static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofMinutes(3), "5m",
             "Longest a starting node may take to join, warm up and settle in the overlay; past it the node serves anyway and logs a warning.");
 
+    static final Option<Duration> WARMUP_MEMBERS_WAIT = Option.duration("p2psip.warmup.members-wait", Duration.ofMinutes(1), "2m",
+            "How long a starting node waits, before its warm-up writes to the overlay, for every node of p2psip.status.members to answer its status page (joined), so that no node joins while warm-up records exist and keeps copies of them; past it the node warms up anyway. Within p2psip.warmup.timeout.");
+
     static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
             "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
 
@@ -38,7 +41,7 @@ final class ServletOptions {
             "HTTP addresses (host:port) of the deployment's status pages, this node's included, comma-separated: the processes its status page lists, each asked every 2 s. The node's own HTTP port is its container's HTTP connector (deploy/p2psip: SIP port + `--http-offset`). Empty: the page lists none.");
 
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
-            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, PER_SOURCE_LIMIT, STATUS_MEMBERS);
+            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, WARMUP_MEMBERS_WAIT, PER_SOURCE_LIMIT, STATUS_MEMBERS);
 
     private ServletOptions() {
     }
