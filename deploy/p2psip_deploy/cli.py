@@ -73,6 +73,9 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
                         help="extra JVM argument; repeatable")
+    parser.add_argument("--jit", default=defaults.jit, choices=nodes.JIT_MODES,
+                        help="the nodes' just-in-time compilers: tiered (C1 then C2), c1 (the first tier alone), "
+                             "or auto: c1 when this machine's nodes outnumber its CPUs (default auto)")
     parser.add_argument("--timeout", type=float, default=defaults.timeout,
                         help=f"seconds to wait for the nodes (and the front) to answer (default {defaults.timeout:g})")
     parser.add_argument("--front", default=defaults.front, choices=[layout.NO_FRONT, *layout.ALL_FRONTS],
@@ -134,7 +137,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
                            heap=args.heap, register_rate=args.register_rate, users_expected=args.users_expected, young=args.young,
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
-                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
+                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args, jit=args.jit,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
                            front_state=args.front_state, cpus=args.cpus,
                            netns=args.netns, hosts=hosts_of(args), ssh_config=args.ssh_config,

@@ -38,6 +38,7 @@ class UpOptions:
     run_dir: Path = layout.DEFAULT_RUN_DIR
     timeout: float = 300.0   # a node warms up for up to p2psip.warmup.timeout (3 min) before it answers
     jvm_args: list = field(default_factory=list)
+    jit: str = "auto"               # JIT_MODES: the nodes' just-in-time compilers; auto: jit_of(options)
     front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
@@ -69,6 +70,25 @@ class UpOptions:
     @property
     def front_is_kamailio(self) -> bool:
         return self.front in layout.KAMAILIO_FRONT_ALGORITHMS
+
+
+JIT_MODES = ("auto", "tiered", "c1")
+
+
+def jit_of(options: UpOptions) -> str:
+    """The compilers the nodes run with: `tiered` (C1, then C2 for the hottest code) or `c1` (the
+    first tier alone). `auto` takes c1 when this machine's nodes outnumber the CPUs they may run on:
+    C2 then compiles the same code in every JVM at once (about a minute of a core each, measured
+    with four Chord nodes on two cores), its peak is out of reach anyway on the shared cores, and
+    C1 warms a node in seconds. Nodes on ssh hosts, whose CPUs this machine does not know, take
+    tiered."""
+    if options.jit != "auto":
+        return options.jit
+    if options.ssh_hosts:
+        return "tiered"
+    pinned = options.cpus.get(cpus.NODES, "")
+    available = cpus.count(pinned) if pinned else len(cpus.available())
+    return "c1" if options.nodes > available else "tiered"
 
 
 class DeployError(Exception):
@@ -381,6 +401,7 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
             *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
+            *(["-XX:TieredStopAtLevel=1"] if jit_of(options) == "c1" else []),
             *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
 

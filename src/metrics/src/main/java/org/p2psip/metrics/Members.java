@@ -63,6 +63,17 @@ public final class Members {
         return true;
     }
 
+    /** How many members answered that they are not ready (their self.json's "ready" false): those starting now. */
+    public int notReady() {
+        int starting = 0;
+        for (Seen s : seen.values()) {
+            if (s.up && s.self != null && s.self.replace(" ", "").contains("\"ready\":false")) {
+                starting++;
+            }
+        }
+        return starting;
+    }
+
     private static String describe(Throwable failure) {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         String message = cause.getMessage();

@@ -111,6 +111,11 @@ final class NodeStatus {
         return members != null && members.allUp();
     }
 
+    /** How many nodes of p2psip.status.members, this one included, are starting (not ready) now; at least 1. */
+    int startingMembers() {
+        return members == null ? 1 : Math.max(1, members.notReady());
+    }
+
     /** Null until {@link #start}. */
     StatusBoard board() {
         return board;

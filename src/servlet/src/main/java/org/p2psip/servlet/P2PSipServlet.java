@@ -201,9 +201,17 @@ public abstract class P2PSipServlet extends SipServlet {
      * refuses while the node is starting, so that both paths are compiled before clients come.
      */
     private List<String> warmUp(Config config, long deadline) throws IOException {
-        int requests = config.get(ServletOptions.WARMUP_REQUESTS);
-        if (requests <= 0) {
+        int asked = config.get(ServletOptions.WARMUP_REQUESTS);
+        if (asked <= 0) {
             return List.of();
+        }
+        // Nodes warming up at once share the requests: each one's DHT work runs on all of them,
+        // so every node's overlay side warms on the others' requests too, and four nodes sending
+        // the whole count each kept two cores busy for a minute before their compilers could start.
+        int together = status.startingMembers();
+        int requests = (asked + together - 1) / together;
+        if (together > 1) {
+            LOG.log(Level.INFO, "warming up with {0} of {1} REGISTERs: {2} nodes start together", requests, asked, together);
         }
         InetSocketAddress node = HostPort.from(config, NodeOptions.SIP_ADDRESS).socketAddress();
         long expires = config.get(RegistrarOptions.MIN_EXPIRES);
