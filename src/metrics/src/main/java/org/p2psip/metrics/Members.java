@@ -52,15 +52,15 @@ public final class Members {
         }
     }
 
-    /** Whether every member answered the last time it was asked (none configured: true). */
-    public boolean allUp() {
-        for (String address : addresses) {
-            Seen s = seen.get(address);
-            if (s == null || !s.up) {
-                return false;
+    /** How many members answered, the last time they were asked, that they are a node (not the front). */
+    public int nodesUp() {
+        int nodes = 0;
+        for (Seen s : seen.values()) {
+            if (s.up && s.self != null && s.self.replace(" ", "").contains("\"role\":\"node\"")) {
+                nodes++;
             }
         }
-        return true;
+        return nodes;
     }
 
     /** How many members answered that they are not ready (their self.json's "ready" false): those starting now. */

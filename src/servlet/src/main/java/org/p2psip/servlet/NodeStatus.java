@@ -106,9 +106,12 @@ final class NodeStatus {
         return sum;
     }
 
-    /** Whether every node of p2psip.status.members answers its status page; false until {@link #start}. */
-    boolean membersUp() {
-        return members != null && members.allUp();
+    /**
+     * Whether at least {@code nodes} nodes of p2psip.status.members answer their status page (the
+     * front, also a member, starts only once the nodes are ready, so it is not waited for).
+     */
+    boolean nodesUp(int nodes) {
+        return members != null && members.nodesUp() >= nodes;
     }
 
     /** How many nodes of p2psip.status.members, this one included, are starting (not ready) now; at least 1. */

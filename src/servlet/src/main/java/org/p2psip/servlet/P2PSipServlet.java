@@ -165,7 +165,10 @@ public abstract class P2PSipServlet extends SipServlet {
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 long joined = uptime();
-                boolean together = awaitMembers(Math.min(deadline,
+                // without status members it cannot see the others: it warms up at once
+                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() ? 0
+                        : NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)).size();
+                boolean together = awaitNodes(nodes, Math.min(deadline,
                         System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis()));
                 long members = uptime();
                 settle(deadline);
@@ -260,13 +263,13 @@ public abstract class P2PSipServlet extends SipServlet {
     }
 
     /**
-     * Waits until every node of the deployment's status members answers (each answers once joined):
-     * a node that joins while warm-up records exist is handed copies of them, and a copy on a node
-     * that is no longer among a record's replicas outlives the record's removal. True when they
-     * all answered by {@code deadlineMillis}.
+     * Waits until {@code nodes} nodes (the deployment's, p2psip.overlay.members) answer among the
+     * status members (each answers once joined): a node that joins while warm-up records exist is
+     * handed copies of them, and a copy on a node that is no longer among a record's replicas
+     * outlives the record's removal. True when they answered by {@code deadlineMillis}.
      */
-    private boolean awaitMembers(long deadlineMillis) throws InterruptedException {
-        while (!status.membersUp()) {
+    private boolean awaitNodes(int nodes, long deadlineMillis) throws InterruptedException {
+        while (!status.nodesUp(nodes)) {
             if (System.currentTimeMillis() >= deadlineMillis) {
                 return false;
             }

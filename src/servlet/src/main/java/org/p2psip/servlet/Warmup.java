@@ -112,6 +112,7 @@ final class Warmup {
                 askedAnsweredAt = System.currentTimeMillis();
             }
             if (asked && (!untilQuiet || compiler.quiet())) {
+                drain(socket, buffer);
                 long now = System.currentTimeMillis();
                 LOG.log(Level.INFO, "warm-up done: {0} REGISTERs to the node itself, {1} not answered {2}; "
                         + "{3} of them in {4} ms, then {5} ms until the compiler was quiet; compiling {6} ms of the {7} ms",
@@ -190,6 +191,17 @@ final class Warmup {
                         : "Contact: <sip:warmup@" + self + ">\r\nExpires: " + expires + "\r\n")
                 + (credentials == null ? "" : "Authorization: " + credentials.authorization(user, uri) + "\r\n")
                 + "Content-Length: 0\r\n\r\n";
+    }
+
+    /**
+     * Waits for the requests still unanswered (or until they count as failures): one answered
+     * after the warm-up's records were removed would write its AOR again, and stay.
+     */
+    private void drain(DatagramSocket socket, byte[] buffer) throws IOException {
+        while (!unanswered.isEmpty()) {
+            receive(socket, buffer);
+            forgetUnanswered();
+        }
     }
 
     private void receive(DatagramSocket socket, byte[] buffer) throws IOException {
