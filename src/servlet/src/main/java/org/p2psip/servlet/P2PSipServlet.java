@@ -161,15 +161,17 @@ public abstract class P2PSipServlet extends SipServlet {
     private void startOpening(Config config) {
         Thread opening = new Thread(() -> {
             long timeout = config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
-            long deadline = System.currentTimeMillis() + timeout;
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 long joined = uptime();
                 // without status members it cannot see the others: it warms up at once
                 int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() ? 0
                         : NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)).size();
-                boolean together = awaitNodes(nodes, Math.min(deadline,
-                        System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis()));
+                boolean together = awaitNodes(nodes,
+                        System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis());
+                // the warm-up's own bound starts once the nodes are there: nodes starting together
+                // wait for the slowest to join, which is no part of their warm-up
+                long deadline = System.currentTimeMillis() + timeout;
                 long members = uptime();
                 settle(deadline);
                 long started = uptime();
@@ -177,7 +179,8 @@ public abstract class P2PSipServlet extends SipServlet {
                 long warm = uptime();
                 settle(deadline);
                 long settled = uptime();
-                int forgotten = forget(aors, deadline);
+                // its records go whatever the time: a bound of its own, past the warm-up's
+                int forgotten = forget(aors, Math.max(deadline, System.currentTimeMillis() + FORGET_MILLIS));
                 LOG.log(Level.INFO, "opening after {0} ms: joined at {1} ms, {2} for the other nodes {3} ms, settled {4} ms, "
                         + "warmed up {5} ms, settled {6} ms, forgot the warm-up''s {7} records in {8} ms", uptime(), joined,
                         together ? "waited" : "waited in vain", members - joined, started - members, warm - started,
@@ -278,9 +281,19 @@ public abstract class P2PSipServlet extends SipServlet {
         return true;
     }
 
-    private void settle(long deadlineMillis) throws Exception {
-        dht.settled().toCompletableFuture().get(Math.max(0, deadlineMillis - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+    /** Waits until the node's place holds still, or until {@code deadlineMillis} (logged; the caller goes on). */
+    private void settle(long deadlineMillis) throws InterruptedException, ExecutionException {
+        try {
+            dht.settled().toCompletableFuture().get(Math.max(0, deadlineMillis - System.currentTimeMillis()),
+                    TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(Level.WARNING, "the {0} overlay had not settled around this node by the warm-up''s deadline",
+                    backendName());
+        }
     }
+
+    /** How long the removal of the warm-up's records may take at least, even past the warm-up's deadline. */
+    private static final long FORGET_MILLIS = 30_000;
 
     /** Removals of warm-up records in flight at once. */
     private static final int FORGET_WINDOW = 64;
