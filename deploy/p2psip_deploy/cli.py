@@ -171,6 +171,8 @@ def parser() -> argparse.ArgumentParser:
                                               "ready; exit code 1 at --timeout (the units' start condition)")
     ready.add_argument("status", metavar="ADDRESS:PORT", help="its HTTP address (SIP port + --http-offset)")
     ready.add_argument("--timeout", type=float, default=300.0, help="seconds to wait (default 300)")
+    ready.add_argument("--serving", action="store_true",
+                       help="wait only until the status page answers (a node's overlay serves), ready or not")
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)
     demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
@@ -251,7 +253,7 @@ def main(argv: list[str]) -> int:
             print("\n".join(map(str, written)))
             return 0
         if args.command == "ready":
-            return 0 if ready.wait(args.status, args.timeout) else 1
+            return 0 if ready.wait(args.status, args.timeout, args.serving) else 1
         if args.command == "demo":
             from . import demo
             return demo.run(up_options(args), args.users, args.calls, args.rate)

@@ -25,9 +25,10 @@ def answers(status: str, deadline_s: float = 2.0) -> bool:
         return False
 
 
-def wait(status: str, timeout: float) -> bool:
+def wait(status: str, timeout: float, serving: bool = False) -> bool:
+    """`serving`: until the status page answers at all (a node's overlay serves), ready or not."""
     deadline = time.monotonic() + timeout
-    while not is_ready(status):
+    while not (answers(status) if serving else is_ready(status)):
         if time.monotonic() >= deadline:
             return False
         time.sleep(POLL_S)

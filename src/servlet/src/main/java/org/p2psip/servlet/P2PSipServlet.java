@@ -164,8 +164,9 @@ public abstract class P2PSipServlet extends SipServlet {
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 long joined = uptime();
-                // without status members it cannot see the others: it warms up at once
-                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() ? 0
+                // without status members it cannot see the others, and a backend that joins after
+                // init (Bryan) is started in turn by deploy/p2psip: either warms up at once
+                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() || !joinsBeforeServing() ? 0
                         : NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)).size();
                 boolean together = awaitNodes(nodes,
                         System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis());

@@ -31,7 +31,7 @@ final class ServletOptions {
             "Longest a starting node may take to join the overlay, and again, from when the deployment's nodes answer (or p2psip.warmup.members-wait passed), to warm up and settle; past it the node serves anyway and logs a warning.");
 
     static final Option<Duration> WARMUP_MEMBERS_WAIT = Option.duration("p2psip.warmup.members-wait", Duration.ofMinutes(1), "2m",
-            "How long a starting node waits, before its warm-up writes to the overlay, until as many nodes as p2psip.overlay.members names answer among p2psip.status.members (each answers once joined), so that no node joins while warm-up records exist and keeps copies of them; past it the node warms up anyway. Without status members it does not wait.");
+            "How long a starting node waits, before its warm-up writes to the overlay, until as many nodes as p2psip.overlay.members names answer among p2psip.status.members (each answers once joined), so that no node joins while warm-up records exist and keeps copies of them; past it the node warms up anyway. Without status members, or on Bryan (whose nodes join after they start serving), it does not wait.");
 
     static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
             "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
