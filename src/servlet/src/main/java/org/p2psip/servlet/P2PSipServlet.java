@@ -244,6 +244,8 @@ public abstract class P2PSipServlet extends SipServlet {
      */
     private int forget(List<String> aors, long deadline) throws InterruptedException {
         int removed = 0;
+        int failed = 0;
+        String failure = null;
         for (int from = 0; from < aors.size(); from += FORGET_WINDOW) {
             List<CompletableFuture<Boolean>> batch = new ArrayList<>();
             for (String aor : aors.subList(from, Math.min(aors.size(), from + FORGET_WINDOW))) {
@@ -253,9 +255,14 @@ public abstract class P2PSipServlet extends SipServlet {
                 try {
                     removed += removal.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS) ? 1 : 0;
                 } catch (ExecutionException | TimeoutException e) {
-                    LOG.log(Level.WARNING, "a warm-up record stays in the overlay: {0}", e.toString());
+                    failed++;
+                    failure = e.toString();
                 }
             }
+        }
+        if (failed > 0) {
+            LOG.log(Level.WARNING, "{0} warm-up records may stay in the overlay: their removal failed, the last with {1}",
+                    failed, failure);
         }
         return removed;
     }
