@@ -93,6 +93,15 @@ public abstract class P2PSipServlet extends SipServlet {
         return true;
     }
 
+    /**
+     * Whether the nodes share one store, so that one node's DHT work runs on the others: then
+     * nodes starting together share the warm-up and wait for each other before it. The in-memory
+     * backend's nodes each keep their own.
+     */
+    protected boolean sharesStore() {
+        return true;
+    }
+
     @Override
     public void init() throws ServletException {
         Config config = loadConfig();
@@ -165,8 +174,9 @@ public abstract class P2PSipServlet extends SipServlet {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
                 long joined = uptime();
                 // without status members it cannot see the others, and a backend that joins after
-                // init (Bryan) is started in turn by deploy/p2psip: either warms up at once
-                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() || !joinsBeforeServing() ? 0
+                // init (Bryan) is started in turn by deploy/p2psip, and a node with a store of its
+                // own (memory) has no copies to fear: each warms up at once
+                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() || !joinsBeforeServing() || !sharesStore() ? 0
                         : NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)).size();
                 boolean together = awaitNodes(nodes,
                         System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis());
@@ -215,7 +225,7 @@ public abstract class P2PSipServlet extends SipServlet {
         // Nodes warming up at once share the requests: each one's DHT work runs on all of them,
         // so every node's overlay side warms on the others' requests too, and four nodes sending
         // the whole count each kept two cores busy for a minute before their compilers could start.
-        int together = status.startingMembers();
+        int together = sharesStore() ? status.startingMembers() : 1;
         int requests = (asked + together - 1) / together;
         if (together > 1) {
             LOG.log(Level.INFO, "warming up with {0} of {1} REGISTERs: {2} nodes start together", requests, asked, together);
