@@ -73,6 +73,9 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
                         help="extra JVM argument; repeatable")
+    parser.add_argument("--jit", default=defaults.jit, choices=nodes.JIT_MODES,
+                        help="the nodes' just-in-time compilers: tiered (C1 then C2), c1 (the first tier alone), "
+                             "or auto: c1 when this machine's nodes outnumber its CPUs (default auto)")
     parser.add_argument("--timeout", type=float, default=defaults.timeout,
                         help=f"seconds to wait for the nodes (and the front) to answer (default {defaults.timeout:g})")
     parser.add_argument("--front", default=defaults.front, choices=[layout.NO_FRONT, *layout.ALL_FRONTS],
@@ -134,7 +137,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            app=args.app, t1_ms=args.t1, sip_trace=args.sip_trace, sip_threads=args.sip_threads,
                            heap=args.heap, register_rate=args.register_rate, users_expected=args.users_expected, young=args.young,
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
-                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args,
+                           run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args, jit=args.jit,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
                            front_state=args.front_state, cpus=args.cpus,
                            netns=args.netns, hosts=hosts_of(args), ssh_config=args.ssh_config,
@@ -168,6 +171,8 @@ def parser() -> argparse.ArgumentParser:
                                               "ready; exit code 1 at --timeout (the units' start condition)")
     ready.add_argument("status", metavar="ADDRESS:PORT", help="its HTTP address (SIP port + --http-offset)")
     ready.add_argument("--timeout", type=float, default=300.0, help="seconds to wait (default 300)")
+    ready.add_argument("--serving", action="store_true",
+                       help="wait only until the status page answers (a node's overlay serves), ready or not")
     demo = commands.add_parser("demo", help="two nodes, 1,000 registrations and calls with SIPp, a summary")
     up_arguments(demo, nodes_default=2)
     demo.add_argument("--users", type=int, default=1000, help="distinct AORs to register (default 1000)")
@@ -248,7 +253,7 @@ def main(argv: list[str]) -> int:
             print("\n".join(map(str, written)))
             return 0
         if args.command == "ready":
-            return 0 if ready.wait(args.status, args.timeout) else 1
+            return 0 if ready.wait(args.status, args.timeout, args.serving) else 1
         if args.command == "demo":
             from . import demo
             return demo.run(up_options(args), args.users, args.calls, args.rate)

@@ -57,6 +57,11 @@ def parse(spec: str, cpus: set[int] | None = None) -> dict[str, str]:
     return {role: ",".join(items) for role, items in lists.items()}
 
 
+def count(cpu_list: str) -> int:
+    """How many CPUs a list of taskset -c's syntax names (one of parse()'s values)."""
+    return len(_cpus_of("list", cpu_list.split(","), cpu_list))
+
+
 def _cpus_of(role: str, items: list[str], spec: str) -> set[int]:
     found = set()
     for item in items:

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, remote, share, sipp, tls, users
+from . import build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, ready, remote, share, sipp, tls, users
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -38,6 +38,7 @@ class UpOptions:
     run_dir: Path = layout.DEFAULT_RUN_DIR
     timeout: float = 300.0   # a node warms up for up to p2psip.warmup.timeout (3 min) before it answers
     jvm_args: list = field(default_factory=list)
+    jit: str = "auto"               # JIT_MODES: the nodes' just-in-time compilers; auto: jit_of(options)
     front: str = layout.NO_FRONT    # or a policy of layout.ALL_FRONTS
     front_port: int = 5060
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
@@ -69,6 +70,25 @@ class UpOptions:
     @property
     def front_is_kamailio(self) -> bool:
         return self.front in layout.KAMAILIO_FRONT_ALGORITHMS
+
+
+JIT_MODES = ("auto", "tiered", "c1")
+
+
+def jit_of(options: UpOptions) -> str:
+    """The compilers the nodes run with: `tiered` (C1, then C2 for the hottest code) or `c1` (the
+    first tier alone). `auto` takes c1 when this machine's nodes outnumber the CPUs they may run on:
+    C2 then compiles the same code in every JVM at once (about a minute of a core each, measured
+    with four Chord nodes on two cores), its peak is out of reach anyway on the shared cores, and
+    C1 warms a node in seconds. Nodes on ssh hosts, whose CPUs this machine does not know, take
+    tiered."""
+    if options.jit != "auto":
+        return options.jit
+    if options.ssh_hosts:
+        return "tiered"
+    pinned = options.cpus.get(cpus.NODES, "")
+    available = cpus.count(pinned) if pinned else len(cpus.available())
+    return "c1" if options.nodes > available else "tiered"
 
 
 class DeployError(Exception):
@@ -114,9 +134,14 @@ def up(options: UpOptions) -> list[processes.Process]:
         copy_to_hosts(options, specs)
         local = host_address(options, network)
         first = start(specs[0], options)
-        wait_answering([first], options.timeout, local)
-        rest = [start(spec, options) for spec in specs[1:]]
-        wait_answering(rest, options.timeout, local)
+        if warms_up_together(options):
+            wait_serving(first, options.timeout)
+            rest = [start(spec, options) for spec in specs[1:]]
+            wait_answering([first, *rest], options.timeout, local)
+        else:
+            wait_answering([first], options.timeout, local)
+            rest = [start(spec, options) for spec in specs[1:]]
+            wait_answering(rest, options.timeout, local)
         if options.wants_front:
             where = front_address(options, network)
             namespace = network.front_namespace if network else ""
@@ -376,6 +401,7 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
             *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
+            *(["-XX:TieredStopAtLevel=1"] if jit_of(options) == "c1" else []),
             *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
 
@@ -509,6 +535,29 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
           f"heap {heap_for(options)} (holds about {register_rate_held(options):,} REGISTER/s)",
           file=sys.stderr, flush=True)
     return process
+
+
+def warms_up_together(options: UpOptions) -> bool:
+    """Whether nodes 1.. start as soon as node 0 serves its overlay, to join and warm up while it
+    does, rather than once node 0 answers (warmed up): the warm-ups overlap, and each shrinks its
+    own compile work by pacing its requests. Node 0's status page answering means its servlet's
+    init returned, which waits until its backend serves; a Bryan node joins only after init, and
+    the ceiling app has no status page, so those start in turn as before."""
+    return options.app == "p2psip" and options.dht != "bryan" and options.nodes > 1
+
+
+def wait_serving(process: processes.Process, timeout: float) -> None:
+    """Polls the node's status page until it answers at all (ready or not): its overlay serves.
+    DeployError past the deadline or as soon as it has died."""
+    deadline = time.monotonic() + timeout
+    while not ready.answers(f"{process.address}:{process.http_port}"):
+        if not processes.alive(process):
+            raise DeployError(f"node at {process.sip_address} (pid {process.pid}) died while starting; "
+                              f"see {process.folder}/logs/console.log")
+        if time.monotonic() >= deadline:
+            raise DeployError(f"no status page within the deadline from {process.sip_address}; "
+                              f"see {process.folder}/logs/console.log")
+        time.sleep(0.2)
 
 
 def wait_answering(started: list[processes.Process], timeout: float, local: str = "127.0.0.1") -> None:

@@ -16,9 +16,19 @@ def is_ready(status: str, deadline_s: float = 2.0) -> bool:
         return False  # not listening yet, starting (503), or not a status page
 
 
-def wait(status: str, timeout: float) -> bool:
+def answers(status: str, deadline_s: float = 2.0) -> bool:
+    """Whether the status page there answers with its JSON at all, ready or not."""
+    try:
+        with urllib.request.urlopen(f"http://{status}/self.json", timeout=deadline_s) as response:
+            return isinstance(json.loads(response.read()), dict)
+    except (OSError, ValueError):
+        return False
+
+
+def wait(status: str, timeout: float, serving: bool = False) -> bool:
+    """`serving`: until the status page answers at all (a node's overlay serves), ready or not."""
     deadline = time.monotonic() + timeout
-    while not is_ready(status):
+    while not (answers(status) if serving else is_ready(status)):
         if time.monotonic() >= deadline:
             return False
         time.sleep(POLL_S)

@@ -45,9 +45,12 @@ def write(options: nodes.UpOptions) -> list[Path]:
     written = []
     for spec in specs:
         after = [] if spec.index == 0 else [unit_name("node", 0)]
+        # node 0 counts as started once it serves, as `up` starts the others then: they join
+        # it, and every node waits for the others before its warm-up (deploy/README.md, up)
+        serving = spec.index == 0 and nodes.warms_up_together(options)
         text = unit(f"P2PSIP node {spec.index} ({spec.dht}, SIP {spec.sip_address})", spec.folder,
                     nodes.jvm_command(spec, options), f"{spec.address}:{spec.http_port}", after,
-                    spec.folder / "logs" / "console.log")
+                    spec.folder / "logs" / "console.log", serving)
         written.append(write_unit(folder, unit_name("node", spec.index), text))
     if options.wants_front:
         members = nodes.status_addresses(options, None)
@@ -68,9 +71,10 @@ def unit_name(role: str, index: int) -> str:
     return f"p2psip-{role}-{index}.service"
 
 
-def unit(description: str, folder: Path, command: list[str], status: str, after: list[str], log: Path) -> str:
-    """One service: `command` in `folder`, started once `status` says ready, after the units `after`,
-    its output appended to `log`."""
+def unit(description: str, folder: Path, command: list[str], status: str, after: list[str], log: Path,
+         serving: bool = False) -> str:
+    """One service: `command` in `folder`, started once `status` says ready (with `serving`, once
+    it answers at all), after the units `after`, its output appended to `log`."""
     java = shutil.which("java") or "/usr/bin/java"
     command = [java if word == "java" else word for word in command]
     ordering = "".join(f"After={name}\nRequires={name}\n" for name in after)
@@ -85,8 +89,9 @@ Type=exec
 User={getpass.getuser()}
 WorkingDirectory={folder}
 ExecStart={join(command)}
-# started means ready: joined, warmed up and serving (until then a node answers 503 Not Ready)
-ExecStartPost={join([sys.executable, str(P2PSIP), "ready", status, "--timeout", str(READY_TIMEOUT_S)])}
+# started means ready: joined, warmed up and serving (until then a node answers 503 Not Ready);
+# node 0 of nodes that warm up together: its overlay serves, so that the others may join it
+ExecStartPost={join([sys.executable, str(P2PSIP), "ready", status, "--timeout", str(READY_TIMEOUT_S), *(["--serving"] if serving else [])])}
 TimeoutStartSec={READY_TIMEOUT_S + 30}
 TimeoutStopSec=30
 Restart=on-failure

@@ -135,3 +135,13 @@ def test_units_refuse_pinning(tmp_path):
     from p2psip_deploy import units
     with pytest.raises(units.UnitsError, match="CPUAffinity"):
         units.write(nodes.UpOptions(run_dir=tmp_path, cpus={"nodes": "0"}))
+
+
+def test_jit_auto_takes_the_first_tier_alone_where_the_nodes_outnumber_the_cpus(monkeypatch):
+    from p2psip_deploy import nodes
+    monkeypatch.setattr(cpus, "available", lambda: {0, 1})
+    assert nodes.jit_of(nodes.UpOptions(nodes=4)) == "c1"
+    assert nodes.jit_of(nodes.UpOptions(nodes=2)) == "tiered"
+    assert nodes.jit_of(nodes.UpOptions(nodes=2, cpus={"nodes": "1"})) == "c1"
+    assert nodes.jit_of(nodes.UpOptions(nodes=4, jit="tiered")) == "tiered"
+    assert nodes.jit_of(nodes.UpOptions(nodes=1, jit="c1")) == "c1"

@@ -62,6 +62,7 @@ def test_up_stops_the_nodes_it_started_when_the_front_fails(tmp_path, monkeypatc
     monkeypatch.setattr(nodes.nodefolder, "write", lambda spec: (spec.folder / "logs").mkdir(parents=True))
     monkeypatch.setattr(nodes, "jvm_command", lambda spec, options: ["sleep", "60"])
     monkeypatch.setattr(nodes, "wait_answering", lambda started, timeout, local="127.0.0.1": None)
+    monkeypatch.setattr(nodes, "wait_serving", lambda process, timeout: None)
     fake_front(monkeypatch, "sleep 0.5; exit 1")
     launched = []
     launch = processes.launch

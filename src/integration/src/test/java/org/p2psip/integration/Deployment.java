@@ -36,8 +36,9 @@ final class Deployment implements AutoCloseable {
     /**
      * Node options (deploy/p2psip up --set) and JVM arguments. Most tests here check what the
      * nodes do, four of them and a front sharing two cores, so they start as nodes that must be
-     * ready soon rather than fast: a short warm-up (the default runs until the compiler is quiet,
-     * a minute or more a node when four start at once), on the JVM's first-tier compiler alone
+     * ready soon rather than fast: a short warm-up (the default, 20,000 REGISTERs shared among the
+     * nodes starting together and then until the compiler is quiet, takes 20 s a node when four
+     * start at once), on the JVM's first-tier compiler alone (deploy/p2psip's --jit auto too)
      * (C2 compiling in four JVMs at once left three joining Chord nodes 1,000 to 1,500 warm-up
      * requests in 20 s, and they then missed DHT deadlines at 200 REGISTER/s through the front;
      * C1 alone warms in a few seconds and carries far more than the tests offer), and the

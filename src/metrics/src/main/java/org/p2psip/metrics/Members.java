@@ -52,6 +52,28 @@ public final class Members {
         }
     }
 
+    /** How many members answered, the last time they were asked, that they are a node (not the front). */
+    public int nodesUp() {
+        int nodes = 0;
+        for (Seen s : seen.values()) {
+            if (s.up && s.self != null && s.self.replace(" ", "").contains("\"role\":\"node\"")) {
+                nodes++;
+            }
+        }
+        return nodes;
+    }
+
+    /** How many members answered that they are not ready (their self.json's "ready" false): those starting now. */
+    public int notReady() {
+        int starting = 0;
+        for (Seen s : seen.values()) {
+            if (s.up && s.self != null && s.self.replace(" ", "").contains("\"ready\":false")) {
+                starting++;
+            }
+        }
+        return starting;
+    }
+
     private static String describe(Throwable failure) {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         String message = cause.getMessage();

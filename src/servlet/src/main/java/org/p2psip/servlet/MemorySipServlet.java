@@ -31,4 +31,9 @@ public class MemorySipServlet extends P2PSipServlet {
     protected List<Option<?>> backendOptions() {
         return List.of(SWEEP_INTERVAL);
     }
+
+    @Override
+    protected boolean sharesStore() {
+        return false; // each node alone: its warm-up warms only itself
+    }
 }

@@ -35,6 +35,7 @@ final class NodeStatus {
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicReferenceArray<Counter>> responses = new ConcurrentHashMap<>();
     private StatusBoard board;
+    private volatile Members members;
 
     RecentErrors errors() {
         return errors;
@@ -86,7 +87,7 @@ final class NodeStatus {
                 .rate("responses_error", this::errorResponses)
                 .mean("dht_ms", dht::nanos, dht::operations, 1e-6)
                 .rate("dht_failures", dht::failures);
-        var members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
+        members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
                 Duration.ofSeconds(1), System::currentTimeMillis);
         String sip = config.get(NodeOptions.SIP_ADDRESS);
         Supplier<String> self = () -> self(sip, backend, dht.metrics());
@@ -103,6 +104,19 @@ final class NodeStatus {
             }
         }
         return sum;
+    }
+
+    /**
+     * Whether at least {@code nodes} nodes of p2psip.status.members answer their status page (the
+     * front, also a member, starts only once the nodes are ready, so it is not waited for).
+     */
+    boolean nodesUp(int nodes) {
+        return members != null && members.nodesUp() >= nodes;
+    }
+
+    /** How many nodes of p2psip.status.members, this one included, are starting (not ready) now; at least 1. */
+    int startingMembers() {
+        return members == null ? 1 : Math.max(1, members.notReady());
     }
 
     /** Null until {@link #start}. */

@@ -5,6 +5,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -91,6 +93,15 @@ public abstract class P2PSipServlet extends SipServlet {
         return true;
     }
 
+    /**
+     * Whether the nodes share one store, so that one node's DHT work runs on the others: then
+     * nodes starting together share the warm-up and wait for each other before it. The in-memory
+     * backend's nodes each keep their own.
+     */
+    protected boolean sharesStore() {
+        return true;
+    }
+
     @Override
     public void init() throws ServletException {
         Config config = loadConfig();
@@ -153,17 +164,38 @@ public abstract class P2PSipServlet extends SipServlet {
     /**
      * On a thread of its own: waits until the node serves, warms it up, waits until its place in
      * the overlay holds still (the warm-up's load, and nodes joining beside it, move the ring),
-     * then opens the intake to clients.
+     * forgets the warm-up's records, then opens the intake to clients. Logs how long each step
+     * took, counted from the JVM's start, so that a slow start can be told apart.
      */
     private void startOpening(Config config) {
         Thread opening = new Thread(() -> {
             long timeout = config.get(ServletOptions.WARMUP_TIMEOUT).toMillis();
-            long deadline = System.currentTimeMillis() + timeout;
             try {
                 serving().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
-                warmUp(config, deadline);
-                dht.settled().toCompletableFuture().get(Math.max(0, deadline - System.currentTimeMillis()),
-                        TimeUnit.MILLISECONDS);
+                long joined = uptime();
+                // without status members it cannot see the others, and a backend that joins after
+                // init (Bryan) is started in turn by deploy/p2psip, and a node with a store of its
+                // own (memory) has no copies to fear: each warms up at once
+                int nodes = config.get(ServletOptions.STATUS_MEMBERS).isBlank() || !joinsBeforeServing() || !sharesStore() ? 0
+                        : NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)).size();
+                boolean together = awaitNodes(nodes,
+                        System.currentTimeMillis() + config.get(ServletOptions.WARMUP_MEMBERS_WAIT).toMillis());
+                // the warm-up's own bound starts once the nodes are there: nodes starting together
+                // wait for the slowest to join, which is no part of their warm-up
+                long deadline = System.currentTimeMillis() + timeout;
+                long members = uptime();
+                settle(deadline);
+                long started = uptime();
+                List<String> aors = warmUp(config, deadline);
+                long warm = uptime();
+                settle(deadline);
+                long settled = uptime();
+                // its records go whatever the time: a bound of its own, past the warm-up's
+                int forgotten = forget(aors, Math.max(deadline, System.currentTimeMillis() + FORGET_MILLIS));
+                LOG.log(Level.INFO, "opening after {0} ms: joined at {1} ms, {2} for the other nodes {3} ms, settled {4} ms, "
+                        + "warmed up {5} ms, settled {6} ms, forgot the warm-up''s {7} records in {8} ms", uptime(), joined,
+                        together ? "waited" : "waited in vain", members - joined, started - members, warm - started,
+                        settled - warm, forgotten, uptime() - settled);
             } catch (TimeoutException e) {
                 LOG.log(Level.WARNING, "not serving the {0} overlay, warmed and settled after {1}: opening anyway",
                         backendName(), config.get(ServletOptions.WARMUP_TIMEOUT));
@@ -185,10 +217,18 @@ public abstract class P2PSipServlet extends SipServlet {
      * Requests the intake lets through (from a socket it exempts), then a quarter as many that it
      * refuses while the node is starting, so that both paths are compiled before clients come.
      */
-    private void warmUp(Config config, long deadline) throws IOException {
-        int requests = config.get(ServletOptions.WARMUP_REQUESTS);
-        if (requests <= 0) {
-            return;
+    private List<String> warmUp(Config config, long deadline) throws IOException {
+        int asked = config.get(ServletOptions.WARMUP_REQUESTS);
+        if (asked <= 0) {
+            return List.of();
+        }
+        // Nodes warming up at once share the requests: each one's DHT work runs on all of them,
+        // so every node's overlay side warms on the others' requests too, and four nodes sending
+        // the whole count each kept two cores busy for a minute before their compilers could start.
+        int together = sharesStore() ? status.startingMembers() : 1;
+        int requests = (asked + together - 1) / together;
+        if (together > 1) {
+            LOG.log(Level.INFO, "warming up with {0} of {1} REGISTERs: {2} nodes start together", requests, asked, together);
         }
         InetSocketAddress node = HostPort.from(config, NodeOptions.SIP_ADDRESS).socketAddress();
         long expires = config.get(RegistrarOptions.MIN_EXPIRES);
@@ -197,10 +237,87 @@ public abstract class P2PSipServlet extends SipServlet {
             Intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
             String realm = Domains.from(config).domainOf(node.getAddress().getHostAddress(), node.getPort());
             Warmup.Credentials credentials = authentication.warmupCredentials(realm);
-            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials).run(served, deadline)) {
-                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials).run(refused, deadline);
+            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials, true).run(served, deadline)) {
+                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials, false).run(refused, deadline);
+            }
+            return Warmup.aors(node.getPort(), realm);
+        }
+    }
+
+    /**
+     * Removes the warm-up's records from the overlay, {@link #FORGET_WINDOW} at a time: a
+     * REGISTER that removes every binding keeps its AOR's record for the retention (calls get 480
+     * rather than 404), and thousands of throw-away records, each with its replicas, were handed
+     * over and copied with the real ones. Each is read and removed at the version read; a record
+     * another write moved meanwhile (a late warm-up request) is read and removed again. Returns
+     * how many it removed.
+     */
+    private int forget(List<String> aors, long deadline) throws InterruptedException {
+        int removed = 0;
+        int failed = 0;
+        String failure = null;
+        for (int from = 0; from < aors.size(); from += FORGET_WINDOW) {
+            List<CompletableFuture<Boolean>> batch = new ArrayList<>();
+            for (String aor : aors.subList(from, Math.min(aors.size(), from + FORGET_WINDOW))) {
+                batch.add(forget(aor, 3).toCompletableFuture());
+            }
+            for (var removal : batch) {
+                try {
+                    removed += removal.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS) ? 1 : 0;
+                } catch (ExecutionException | TimeoutException e) {
+                    failed++;
+                    failure = e.toString();
+                }
             }
         }
+        if (failed > 0) {
+            LOG.log(Level.WARNING, "{0} warm-up records may stay in the overlay: their removal failed, the last with {1}",
+                    failed, failure);
+        }
+        return removed;
+    }
+
+    private CompletionStage<Boolean> forget(String aor, int attempts) {
+        return dht.get(aor).thenCompose(record -> !record.exists() ? CompletableFuture.completedFuture(false)
+                : dht.remove(aor, record.version()).thenCompose(removed -> removed || attempts <= 1
+                        ? CompletableFuture.completedFuture(removed) : forget(aor, attempts - 1)));
+    }
+
+    /**
+     * Waits until {@code nodes} nodes (the deployment's, p2psip.overlay.members) answer among the
+     * status members (each answers once joined): a node that joins while warm-up records exist is
+     * handed copies of them, and a copy on a node that is no longer among a record's replicas
+     * outlives the record's removal. True when they answered by {@code deadlineMillis}.
+     */
+    private boolean awaitNodes(int nodes, long deadlineMillis) throws InterruptedException {
+        while (!status.nodesUp(nodes)) {
+            if (System.currentTimeMillis() >= deadlineMillis) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+        return true;
+    }
+
+    /** Waits until the node's place holds still, or until {@code deadlineMillis} (logged; the caller goes on). */
+    private void settle(long deadlineMillis) throws InterruptedException, ExecutionException {
+        try {
+            dht.settled().toCompletableFuture().get(Math.max(0, deadlineMillis - System.currentTimeMillis()),
+                    TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(Level.WARNING, "the {0} overlay had not settled around this node by the warm-up''s deadline",
+                    backendName());
+        }
+    }
+
+    /** How long the removal of the warm-up's records may take at least, even past the warm-up's deadline. */
+    private static final long FORGET_MILLIS = 30_000;
+
+    /** Removals of warm-up records in flight at once. */
+    private static final int FORGET_WINDOW = 64;
+
+    private static long uptime() {
+        return ManagementFactory.getRuntimeMXBean().getUptime();
     }
 
     /** Blocks init (never a request) until the node joined, so that `up` returning means the overlay serves. */

@@ -26,9 +26,12 @@ final class ServletOptions {
             Intake.DEFAULT_MAX_COLLECTOR_SHARE, "0.5",
             "Share of the last second in collector pauses above which the intake refuses every new request (503 Overloaded) until the collector catches up.");
     static final Option<Integer> WARMUP_REQUESTS = Option.integer("p2psip.warmup.requests", 20_000, "5000",
-            "REGISTERs a starting node sends itself before it serves, and a quarter as many that its intake refuses (it answers clients 503 Not Ready until then); 0: no warm-up.");
+            "REGISTERs a starting node sends itself before it serves, and a quarter as many that its intake refuses (it answers clients 503 Not Ready until then); nodes of p2psip.status.members starting at once share them, each sending its part, since each one's DHT work warms the others too (not on the in-memory backend, whose nodes keep stores of their own). 0: no warm-up.");
     static final Option<Duration> WARMUP_TIMEOUT = Option.duration("p2psip.warmup.timeout", Duration.ofMinutes(3), "5m",
-            "Longest a starting node may take to join, warm up and settle in the overlay; past it the node serves anyway and logs a warning.");
+            "Longest a starting node may take to join the overlay, and again, from when the deployment's nodes answer (or p2psip.warmup.members-wait passed), to warm up and settle; past it the node serves anyway and logs a warning.");
+
+    static final Option<Duration> WARMUP_MEMBERS_WAIT = Option.duration("p2psip.warmup.members-wait", Duration.ofMinutes(1), "2m",
+            "How long a starting node waits, before its warm-up writes to the overlay, until as many nodes as p2psip.overlay.members names answer among p2psip.status.members (each answers once joined), so that no node joins while warm-up records exist and keeps copies of them; past it the node warms up anyway. Without status members, on Bryan (whose nodes join after they start serving) or on the in-memory backend (no overlay), it does not wait.");
 
     static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
             "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
@@ -38,7 +41,7 @@ final class ServletOptions {
             "HTTP addresses (host:port) of the deployment's status pages, this node's included, comma-separated: the processes its status page lists, each asked every 2 s. The node's own HTTP port is its container's HTTP connector (deploy/p2psip: SIP port + `--http-offset`). Empty: the page lists none.");
 
     static final List<Option<?>> ALL = List.of(BRANCH_TIMEOUT, METRICS_INTERVAL, JOIN_WAIT, MAX_QUEUE_DELAY,
-            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, PER_SOURCE_LIMIT, STATUS_MEMBERS);
+            TARGET_RESPONSE_DELAY, MAX_COLLECTOR_SHARE, WARMUP_REQUESTS, WARMUP_TIMEOUT, WARMUP_MEMBERS_WAIT, PER_SOURCE_LIMIT, STATUS_MEMBERS);
 
     private ServletOptions() {
     }

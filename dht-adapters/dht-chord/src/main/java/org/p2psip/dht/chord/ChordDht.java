@@ -204,7 +204,7 @@ public final class ChordDht implements Dht {
 
     @Override
     public Set<String> levels() {
-        return Set.of("chord.records", "chord.range.permille", "chord.range.ppm", "chord.places");
+        return Set.of("chord.records", "chord.removed", "chord.range.permille", "chord.range.ppm", "chord.places");
     }
 
     @Override
@@ -213,6 +213,7 @@ public final class ChordDht implements Dht {
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
                 "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
         all.put("chord.records", places.records());
+        all.put("chord.removed", places.markers());
         long ppm = places.rangePpm();
         all.put("chord.range.permille", ppm < 0 ? -1 : ppm / 1000);
         all.put("chord.range.ppm", ppm);

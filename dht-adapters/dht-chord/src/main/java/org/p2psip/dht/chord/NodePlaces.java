@@ -146,6 +146,11 @@ final class NodePlaces {
         return places.stream().mapToLong(p -> p.store().size()).sum();
     }
 
+    /** Removal markers held (apart from {@link #records()}), summed over the places. Thread-safe. */
+    long markers() {
+        return places.stream().mapToLong(p -> p.store().markers()).sum();
+    }
+
     /**
      * The share of the ring the places own, in millionths: the sum of those that know their
      * range; -1 when none does. Thread-safe.

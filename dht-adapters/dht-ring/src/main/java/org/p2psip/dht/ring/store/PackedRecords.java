@@ -19,6 +19,8 @@ final class PackedRecords {
     private long[] prefixes;
     private byte[][] packed;
     private int size;
+    /** Of {@link #size}, the removal markers: counted apart so that a node's record count means live records. */
+    private int markers;
 
     PackedRecords() {
         allocate(1024);
@@ -26,6 +28,11 @@ final class PackedRecords {
 
     int size() {
         return size;
+    }
+
+    /** How many of the records are removal markers ({@link PackedRecord#removedUntil}). */
+    int markers() {
+        return markers;
     }
 
     /** The packed record of {@code key}, or null. */
@@ -46,12 +53,14 @@ final class PackedRecords {
         int i = slot(prefix);
         for (; packed[i] != null; i = next(i)) {
             if (prefixes[i] == prefix && PackedRecord.hasKey(packed[i], record)) {
+                markers += marker(record) - marker(packed[i]);
                 packed[i] = record;
                 return;
             }
         }
         prefixes[i] = prefix;
         packed[i] = record;
+        markers += marker(record);
         if (++size > MAX_LOAD * packed.length) {
             grow();
         }
@@ -100,6 +109,7 @@ final class PackedRecords {
      * come and go).
      */
     private void delete(int hole) {
+        markers -= marker(packed[hole]);
         packed[hole] = null;
         size--;
         for (int i = next(hole); packed[i] != null; i = next(i)) {
@@ -112,6 +122,10 @@ final class PackedRecords {
                 hole = i;
             }
         }
+    }
+
+    private static int marker(byte[] record) {
+        return PackedRecord.removedUntil(record) != 0 ? 1 : 0;
     }
 
     private void grow() {

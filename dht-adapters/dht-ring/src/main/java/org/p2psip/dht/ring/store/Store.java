@@ -38,6 +38,7 @@ public final class Store {
     private final Replicas replicas;
     private final ReplicaUpkeep upkeep;
     private volatile int size;
+    private volatile int markers;
     /** The next slot the sweep walks, or -1 when no sweep is walking. */
     private int sweeping = -1;
     private final Loop loop;
@@ -60,9 +61,18 @@ public final class Store {
         this.upkeep = new ReplicaUpkeep(this, copies, loop, settings, counters, prefix);
     }
 
-    /** How many records this node holds; readable from any thread (refreshed on every change). */
+    /**
+     * How many live records this node holds, removal markers not counted: a removed AOR is gone
+     * for its operator, though its marker stays for the tombstone retention. Readable from any
+     * thread (refreshed on every change).
+     */
     public int size() {
         return size;
+    }
+
+    /** How many removal markers this node holds (each kept for the tombstone retention); from any thread. */
+    public int markers() {
+        return markers;
     }
 
     /** The record of {@code key} this node holds, or null. */
@@ -164,7 +174,7 @@ public final class Store {
      */
     private CompletableFuture<Write> write(Record record, NodeRef asker) {
         records.put(PackedRecord.pack(record));
-        size = records.size();
+        counted();
         List<NodeRef> targets = replicaTargets();
         boolean carried = asker != null && !asker.equals(table.self()) && targets.contains(asker);
         if (carried) {
@@ -187,7 +197,7 @@ public final class Store {
                 records.put(PackedRecord.pack(copy));
             }
         }
-        size = records.size();
+        counted();
     }
 
     /**
@@ -250,7 +260,7 @@ public final class Store {
     private void sweepSlice() {
         long now = clock.millis();
         int swept = records.removeIf(sweeping, sweeping + SWEEP_SLICE, r -> PackedRecord.forgettableAt(r, now));
-        size = records.size();
+        counted();
         counters.add(prefix + ".swept", swept);
         sweeping += SWEEP_SLICE;
         if (sweeping < records.slots()) {
@@ -258,5 +268,10 @@ public final class Store {
         } else {
             sweeping = -1;
         }
+    }
+
+    private void counted() {
+        markers = records.markers();
+        size = records.size() - markers;
     }
 }

@@ -51,6 +51,25 @@ class PackedRecordsTest {
         assertTrue(PackedRecord.forgettableAt(removed, NOW + 60_000));
     }
 
+    /** Removal markers are counted apart, so that a node's record count is its live records. */
+    @Test
+    void markersAreCountedApartThroughReplacementAndDeletion() {
+        var table = new PackedRecords();
+        table.put(PackedRecord.pack(record("sip:alice@example.com", 1, 1)));
+        table.put(PackedRecord.pack(record("sip:bob@example.com", 1, 1)));
+        assertEquals(0, table.markers());
+        table.put(PackedRecord.pack(Record.removed("sip:alice@example.com", 2, NOW + 60_000)));
+        assertEquals(2, table.size());
+        assertEquals(1, table.markers());
+        table.put(PackedRecord.pack(record("sip:alice@example.com", 3, 1)));
+        assertEquals(0, table.markers(), "a record written over its marker is live again");
+        table.put(PackedRecord.pack(Record.removed("sip:bob@example.com", 2, NOW + 60_000)));
+        assertEquals(1, table.markers());
+        table.removeIf(r -> PackedRecord.forgettableAt(r, NOW + 60_000));
+        assertEquals(1, table.size());
+        assertEquals(0, table.markers());
+    }
+
     @Test
     void randomPutsAndRemovalsAgreeWithAMapThroughGrowthAndSharedPrefixes() {
         var random = new Random(7);
