@@ -3,7 +3,7 @@
 Three profiles (modes.py): quick is a first look (minutes): the default backend (chord) and both
 references, one node, registration and calls, short steps, nothing confirmed. Headline decides the
 headline figures within an hour (experiments.headline_plan) and prints one line per target. Full is
-the whole matrix: every landed backend, 1, 2, 4 and 8 nodes, every experiment, sustained steps (120 s).
+the whole matrix: every registered backend, 1, 2, 4 and 8 nodes, every experiment, sustained steps (120 s).
 Every profile searches to 5%; headline and full confirm each rate found in a step of 120 s.
 """
 from __future__ import annotations
@@ -64,8 +64,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="the same as --profile quick")
     p.add_argument("--experiments", type=_names(experiments.ALL),
                    help=f"comma-separated, from: {', '.join(experiments.ALL)} (default: quick register,call; full all)")
-    p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick chord; "
-                                                  "full every landed one: " + ", ".join(deploy.backends()) + ")")
+    p.add_argument("--backends", type=_list, help="comma-separated backends (default: quick chord; full every "
+                                                  "one the WAR registers, `deploy/p2psip backends`, and a disk "
+                                                  "one's NAME-tmpfs variant)")
     p.add_argument("--front-policies", type=_names(experiments.FRONT_POLICIES + experiments.KAMAILIO_FRONT_POLICIES),
                    help="comma-separated policies of the front's experiments, from: "
                         + ", ".join(experiments.FRONT_POLICIES + experiments.KAMAILIO_FRONT_POLICIES)
@@ -195,8 +196,8 @@ def profile_of(args: argparse.Namespace) -> str:
 
 
 def default_backends(profile: str) -> list[str]:
-    """Quick: chord; headline: every landed backend once (bamboo on disk, not its tmpfs variant as well);
-    full: every landed one and variant."""
+    """Quick: chord; headline: every registered backend once (bamboo on disk, not its tmpfs variant as well);
+    full: every registered one and variant."""
     if profile == "quick":
         return ["chord"]
     landed = deploy.backends()
@@ -242,7 +243,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     unknown = [b for b in dict.fromkeys(backends + (capacity_backends if experiments.CAPACITY in chosen else []))
                if b not in deploy.backends()]
     if unknown:
-        raise BenchError(f"backend(s) {', '.join(unknown)} not landed; available: {', '.join(deploy.backends())}")
+        raise BenchError(f"backend(s) {', '.join(unknown)} not registered; available: {', '.join(deploy.backends())}")
     try:
         mode_of_network, why = network.choose(args.network,
                                               network.netns_unavailable_reason() if args.network != "loopback" else "")

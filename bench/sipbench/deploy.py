@@ -10,6 +10,7 @@ Not thread-safe; used from the bench's main thread.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -23,7 +24,6 @@ from .procs import BenchError, require_ports_free
 
 REPO = Path(__file__).resolve().parents[2]
 P2PSIP = REPO / "deploy" / "p2psip"
-BACKEND_MODULES = REPO / "dht-adapters"
 
 
 def available() -> bool:
@@ -37,18 +37,23 @@ TMPFS_SUFFIX = "-tmpfs"
 TMPFS = Path("/dev/shm")
 
 
+@functools.cache
+def registered() -> tuple[str, ...]:
+    """The backends the WAR registers, as `deploy/p2psip backends` lists them (it builds the WAR
+    when missing, and its Maven output reaches the console)."""
+    done = subprocess.run([sys.executable, str(P2PSIP), "backends"], stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise BenchError(f"{P2PSIP} backends failed (exit {done.returncode}): the bench measures the backends it lists")
+    return tuple(line.split()[0] for line in done.stdout.splitlines() if line.strip())
+
+
 def backends() -> list[str]:
-    """Backends that have landed: a module dht-adapters/dht-NAME and a servlet class NameSipServlet."""
-    servlets = {path.name[:-len("SipServlet.java")].lower()
-                for root in (REPO / "src", BACKEND_MODULES)
-                for path in root.glob("**/src/main/java/**/*SipServlet.java")}
+    """The backends the bench can run: every registered one, and a disk one also on tmpfs when there is one."""
     found = []
-    for module in sorted(BACKEND_MODULES.glob("dht-*")):
-        name = module.name[len("dht-"):]
-        if name in servlets:
-            found.append(name)
-            if name in DISK_BACKENDS and TMPFS.is_dir():
-                found.append(name + TMPFS_SUFFIX)
+    for name in registered():
+        found.append(name)
+        if name in DISK_BACKENDS and TMPFS.is_dir():
+            found.append(name + TMPFS_SUFFIX)
     return found
 
 

@@ -1,27 +1,22 @@
-"""Which backends the bench finds, on a made-up repository layout; which node logs a deployment keeps."""
-from pathlib import Path
+"""Which backends the bench finds, from the WAR's registry; which node logs a deployment keeps."""
 
 from sipbench import deploy
 
 
-def make(root: Path, *paths: str) -> None:
-    for path in paths:
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text("")
-
-
-def test_a_backend_counts_once_it_has_a_module_and_a_servlet_and_disk_ones_also_run_on_tmpfs(tmp_path, monkeypatch):
-    make(tmp_path,
-         "dht-adapters/dht-api/pom.xml", "dht-adapters/dht-memory/pom.xml", "dht-adapters/dht-chord/pom.xml",
-         "dht-adapters/dht-bamboo/pom.xml", "dht-adapters/dht-hazelcast/pom.xml",
-         "src/servlet/src/main/java/org/p2psip/servlet/MemorySipServlet.java",
-         "src/servlet/src/main/java/org/p2psip/servlet/P2PSipServlet.java",
-         "src/servlet/src/main/java/org/p2psip/servlet/BambooSipServlet.java",
-         "dht-adapters/dht-chord/src/main/java/org/p2psip/servlet/ChordSipServlet.java")
-    monkeypatch.setattr(deploy, "REPO", tmp_path)
-    monkeypatch.setattr(deploy, "BACKEND_MODULES", tmp_path / "dht-adapters")
+def test_the_bench_runs_every_registered_backend_and_disk_ones_also_on_tmpfs(tmp_path, monkeypatch):
+    monkeypatch.setattr(deploy, "registered", lambda: ("bamboo", "chord", "memory"))
     monkeypatch.setattr(deploy, "TMPFS", tmp_path)
     assert deploy.backends() == ["bamboo", "bamboo-tmpfs", "chord", "memory"]
+    monkeypatch.setattr(deploy, "TMPFS", tmp_path / "absent")
+    assert deploy.backends() == ["bamboo", "chord", "memory"]
+
+
+def test_the_registered_backends_are_the_ones_deploy_lists_from_the_war():
+    deploy.registered.cache_clear()
+    registered = deploy.registered()
+    assert {"chord", "bamboo", "hazelcast", "bryan", "memory"} <= set(registered), registered
+    if deploy.TMPFS.is_dir():
+        assert "bamboo-tmpfs" in deploy.backends()
 
 
 def test_the_tmpfs_variant_runs_the_backend_itself():

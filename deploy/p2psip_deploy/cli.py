@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import build, cpus, front, hosts, layout, nodes, ready, units, users
+from . import backends, build, cpus, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -40,8 +40,10 @@ def run_dir_argument(parser: argparse.ArgumentParser) -> None:
 
 def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
     defaults = nodes.UpOptions()
-    parser.add_argument("--dht", default=defaults.dht, choices=sorted(layout.SERVLET_OF_BACKEND),
-                        help=f"DHT backend of every node (default {defaults.dht})")
+    # No argparse choices: the backends are the built WAR's registry's, asked only when needed (backends.py).
+    parser.add_argument("--dht", default=defaults.dht,
+                        help=f"DHT backend of every node, one the WAR registers (`deploy/p2psip backends` lists "
+                             f"them; default {defaults.dht})")
     parser.add_argument("--nodes", type=int, default=nodes_default, help=f"number of nodes (default {nodes_default})")
     parser.add_argument("--base-port", type=int, default=defaults.base_port,
                         help=f"SIP port of node 0; node i listens on base+i (default {defaults.base_port})")
@@ -192,6 +194,8 @@ def parser() -> argparse.ArgumentParser:
     load = actions.add_parser("import", help="add every user,domain,password line of a CSV file")
     load.add_argument("file", type=Path, metavar="FILE.csv")
     run_dir_argument(load)
+    commands.add_parser("backends", help="the DHT backends the WAR registers, one NAME SERVLET-CLASS line each "
+                                         "(builds the WAR when it is missing)")
     test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
     test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
     test.add_argument("--matrix", action="store_true",
@@ -252,6 +256,9 @@ def main(argv: list[str]) -> int:
             written = units.write(up_options(args))
             print("\n".join(map(str, written)))
             return 0
+        if args.command == "backends":
+            print("\n".join(f"{name} {servlet}" for name, servlet in backends.registered().items()))
+            return 0
         if args.command == "ready":
             return 0 if ready.wait(args.status, args.timeout, args.serving) else 1
         if args.command == "demo":
@@ -260,7 +267,7 @@ def main(argv: list[str]) -> int:
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install, matrix=args.matrix)
-    except (nodes.DeployError, front.FrontError, build.BuildError, users.UsersError, hosts.HostsError,
+    except (nodes.DeployError, backends.BackendsError, front.FrontError, build.BuildError, users.UsersError, hosts.HostsError,
             units.UnitsError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1

@@ -1,4 +1,5 @@
-"""Where things are: the one place for paths, the backend-to-servlet table and the defaults."""
+"""Where things are: the one place for paths and the defaults. The backends are the WAR's own
+registry's (backends.py)."""
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]          # the repository (where mvn must run)
@@ -14,15 +15,6 @@ SCENARIOS = ROOT / "sipp-scenarios"
 
 # The default backend of `up` and `demo`: Chord, so that the nodes share bindings.
 DEFAULT_DHT = "chord"
-
-# The one table from a backend's name (p2psip.dht) to the servlet class a node's sip.xml names.
-SERVLET_OF_BACKEND = {
-    "memory": "org.p2psip.servlet.MemorySipServlet",
-    "chord": "org.p2psip.servlet.ChordSipServlet",
-    "bamboo": "org.p2psip.servlet.BambooSipServlet",
-    "bryan": "org.p2psip.servlet.BryanSipServlet",
-    "hazelcast": "org.p2psip.servlet.HazelcastSipServlet",
-}
 
 # JVM arguments a backend needs beyond a node's own: Hazelcast reaches JDK internals for speed
 # and warns at every start, running slower, without these (its own list, from that warning).

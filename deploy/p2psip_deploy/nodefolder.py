@@ -13,14 +13,14 @@ Layout of a node folder (deploy/README.md shows it too):
     logs/                      console.log (stdout+stderr of the JVM), container.log, gc.log
     temp/, work/               Tomcat's scratch folders
 """
-import re
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
 
-from . import files, layout
+from . import backends, files, layout
 
 
 @dataclass
@@ -232,33 +232,45 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\n", "\\n")
 
 
-SERVLET_CLASS = re.compile(r"(<(?:\w+:)?servlet-class>)([^<]*)(</(?:\w+:)?servlet-class>)")
-
-
 def deploy_app(spec: NodeSpec) -> None:
     """Copies the exploded WAR into webapps/ROOT (the context path /: the status page and /metrics
     at the HTTP port's root; the SIP side knows the application by sip.xml's app-name); for the
-    P2PSIP WAR, names the backend's servlet."""
+    P2PSIP WAR, names the servlet the registry gives the node's backend (backends.py)."""
     target = spec.folder / "webapps" / "ROOT"
     shutil.copytree(spec.app.exploded, target)
     if spec.app.name == "p2psip":
         sip_xml = target / "WEB-INF" / "sip.xml"
-        sip_xml.write_text(with_servlet_class(sip_xml.read_text(), layout.SERVLET_OF_BACKEND[spec.dht]))
+        sip_xml.write_text(with_servlet_class(sip_xml.read_text(), backends.servlet_of(spec.dht)))
 
 
+SIP_APP_NS = "http://www.jcp.org/xml/ns/sipservlet"
+JAVAEE_NS = "http://java.sun.com/xml/ns/javaee"
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 # The container reads a <servlet>'s children only in the sip-app namespace: with a javaee: prefix
 # it finds no servlet name ("StandardWrapper[null]") and the application does not start.
-JAVAEE_SERVLET_CHILD = re.compile(r"<(/?)javaee:(servlet-name|servlet-class|load-on-startup)>")
+SERVLET_CHILDREN = ("servlet-name", "servlet-class", "load-on-startup")
 
 
 def with_servlet_class(sip_xml: str, servlet_class: str) -> str:
-    """sip.xml with its one <servlet-class> replaced (refuses a file with none or several) and the
-    servlet's elements moved into the sip-app namespace, the only one the container reads."""
-    found = SERVLET_CLASS.findall(sip_xml)
-    if len(found) != 1:
-        raise ValueError(f"sip.xml must declare exactly one servlet-class, found {len(found)}")
-    if JAVAEE_SERVLET_CHILD.search(sip_xml):
+    """sip.xml, read as XML, with its one servlet's <servlet-class> set (refuses a file with not
+    exactly one servlet, or a servlet with not exactly one class) and the servlet's elements in the
+    sip-app namespace, the only one the container reads."""
+    for prefix, uri in (("", SIP_APP_NS), ("javaee", JAVAEE_NS), ("xsi", XSI_NS)):
+        ElementTree.register_namespace(prefix, uri)
+    root = ElementTree.fromstring(sip_xml, ElementTree.XMLParser(target=ElementTree.TreeBuilder(insert_comments=True)))
+    servlets = root.findall(f"{{{SIP_APP_NS}}}servlet")
+    if len(servlets) != 1:
+        raise ValueError(f"sip.xml must declare exactly one sip-app servlet, found {len(servlets)}")
+    moved = False
+    for child in servlets[0]:
+        for name in SERVLET_CHILDREN:
+            if child.tag == f"{{{JAVAEE_NS}}}{name}":
+                child.tag, moved = f"{{{SIP_APP_NS}}}{name}", True
+    if moved:
         print("deploy/p2psip: sip.xml names the servlet with javaee: elements, which this container "
               "does not read; the node's copy uses the sip-app namespace", file=sys.stderr)
-    sip_xml = JAVAEE_SERVLET_CHILD.sub(r"<\1\2>", sip_xml)
-    return SERVLET_CLASS.sub(lambda m: m.group(1) + servlet_class + m.group(3), sip_xml)
+    classes = servlets[0].findall(f"{{{SIP_APP_NS}}}servlet-class")
+    if len(classes) != 1:
+        raise ValueError(f"sip.xml's servlet must name exactly one servlet-class, found {len(classes)}")
+    classes[0].text = servlet_class
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"

@@ -6,7 +6,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, ready, remote, share, sipp, tls, users
+from . import (backends, build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, ready, remote,
+               share, sipp, tls, users)
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -218,8 +219,10 @@ HOST_PLACEHOLDER = "{host}"
 
 
 def _check(options: UpOptions) -> None:
-    if options.dht not in layout.SERVLET_OF_BACKEND:
-        raise DeployError(f"unknown --dht {options.dht}; one of {', '.join(layout.SERVLET_OF_BACKEND)}")
+    try:
+        backends.servlet_of(options.dht)
+    except backends.BackendsError as e:
+        raise DeployError(str(e)) from e
     if options.app not in layout.APPS:
         raise DeployError(f"unknown --app {options.app}; one of {', '.join(layout.APPS)}")
     if options.wants_front and options.front not in layout.ALL_FRONTS:

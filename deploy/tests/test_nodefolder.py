@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import files, layout, nodefolder, nodes
+from p2psip_deploy import backends, files, layout, nodefolder, nodes
 
 SIP_XML = """<sip-app xmlns="http://www.jcp.org/xml/ns/sipservlet" xmlns:javaee="http://java.sun.com/xml/ns/javaee">
   <app-name>p2psip</app-name>
@@ -18,11 +18,52 @@ SIP_XML = """<sip-app xmlns="http://www.jcp.org/xml/ns/sipservlet" xmlns:javaee=
 </sip-app>"""
 
 
-@pytest.mark.parametrize("backend", sorted(layout.SERVLET_OF_BACKEND))
-def test_sip_xml_names_the_servlet_of_the_backend(backend):
-    rewritten = nodefolder.with_servlet_class(SIP_XML, layout.SERVLET_OF_BACKEND[backend])
-    classes = re.findall(r"<servlet-class>([^<]*)</servlet-class>", rewritten)
-    assert classes == [layout.SERVLET_OF_BACKEND[backend]]
+def test_the_registry_lists_every_backend_of_the_war_with_its_servlet():
+    registered = backends.registered()
+    assert {"chord", "bamboo", "hazelcast", "bryan", "memory"} <= set(registered), registered
+    assert list(registered) == sorted(registered)
+    assert all(servlet.startswith("org.p2psip.servlet.") and servlet.endswith("SipServlet")
+               for servlet in registered.values()), registered
+
+
+def test_an_unknown_backend_is_refused_with_the_registered_ones():
+    with pytest.raises(backends.BackendsError, match="unknown --dht kademlia; one of .*chord"):
+        backends.servlet_of("kademlia")
+
+
+def test_sip_xml_names_the_servlet_the_registry_gives_each_backend():
+    for backend, expected in backends.registered().items():
+        rewritten = nodefolder.with_servlet_class(SIP_XML, backends.servlet_of(backend))
+        servlet = ElementTree.fromstring(rewritten).find(f"{{{nodefolder.SIP_APP_NS}}}servlet")
+        classes = [c.text for c in servlet.iter() if c.tag.endswith("servlet-class")]
+        assert classes == [expected], backend
+
+
+def test_the_registry_is_asked_once_per_build_of_the_war(tmp_path, monkeypatch):
+    lib = tmp_path / "p2psip" / "WEB-INF" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "dht-api.jar").write_text("api")
+    asked = []
+    monkeypatch.setattr(backends.build, "app_ready", lambda app: True)
+    monkeypatch.setattr(backends, "_lib", lambda: lib)
+    monkeypatch.setattr(backends, "_cache", lambda: tmp_path / "backends.txt")
+    monkeypatch.setattr(backends, "_ask_registry", lambda: asked.append(1) or ["chord x.ChordSipServlet"])
+    for _ in range(2):
+        backends.registered.cache_clear()
+        assert backends.registered() == {"chord": "x.ChordSipServlet"}
+    assert len(asked) == 1, "the second run read the cache"
+    (lib / "dht-memory.jar").write_text("a jar more")
+    backends.registered.cache_clear()
+    backends.registered()
+    assert len(asked) == 2, "a changed WAR is asked again"
+    backends.registered.cache_clear()
+
+
+def test_the_wars_own_sip_xml_takes_a_backends_servlet():
+    war_sip_xml = (layout.ROOT / "src/servlet/src/main/webapp/WEB-INF/sip.xml").read_text()
+    rewritten = nodefolder.with_servlet_class(war_sip_xml, "x.Y")
+    assert re.findall(r"<servlet-class>([^<]*)</servlet-class>", rewritten) == ["x.Y"]
+    assert "<listener-class>org.p2psip.servlet.BranchTimeouts</listener-class>" in rewritten
 
 
 def test_servlet_elements_are_moved_into_the_sip_app_namespace():
@@ -31,11 +72,12 @@ def test_servlet_elements_are_moved_into_the_sip_app_namespace():
     assert "<servlet-name>p2psip</servlet-name>" in rewritten
 
 
-@pytest.mark.parametrize("count", [0, 2])
-def test_sip_xml_without_exactly_one_servlet_class_is_refused(count):
-    servlets = "<servlet-class>a.B</servlet-class>" * count
+@pytest.mark.parametrize("servlet", ["<servlet/>", "<servlet><servlet-class>a.B</servlet-class>"
+                                     "<servlet-class>c.D</servlet-class></servlet>",
+                                     "<servlet><servlet-class>a.B</servlet-class></servlet>" * 2, ""])
+def test_sip_xml_without_exactly_one_servlet_with_one_class_is_refused(servlet):
     with pytest.raises(ValueError):
-        nodefolder.with_servlet_class(f"<sip-app>{servlets}</sip-app>", "x.Y")
+        nodefolder.with_servlet_class(f'<sip-app xmlns="{nodefolder.SIP_APP_NS}">{servlet}</sip-app>', "x.Y")
 
 
 def specs(tmp_path: Path, count: int, **settings):

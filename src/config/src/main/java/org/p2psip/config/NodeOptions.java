@@ -11,7 +11,7 @@ import java.util.List;
 public final class NodeOptions {
 
     public static final Option<String> DHT = Option.string("p2psip.dht", "memory", "chord",
-            "The DHT backend this node runs: memory, chord, bamboo, bryan or hazelcast.");
+            "The DHT backend this node runs, by the name it is registered under (org.p2psip.dht.Backend; `deploy/p2psip backends` lists them).");
     public static final Option<String> SIP_ADDRESS = Option.string("p2psip.sip.address", "127.0.0.1:5070",
             "127.0.0.1:5071", "This node's SIP address (host:port), as its connectors listen on it.");
     public static final Option<String> OVERLAY_ADDRESS = Option.string("p2psip.overlay.address", "127.0.0.1:6070",

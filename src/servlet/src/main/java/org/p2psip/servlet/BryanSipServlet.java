@@ -2,7 +2,6 @@ package org.p2psip.servlet;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.util.List;
 import java.util.concurrent.CompletionStage;
 import javax.servlet.ServletException;
 import javax.servlet.sip.SipFactory;
@@ -11,7 +10,6 @@ import javax.servlet.sip.SipServletResponse;
 import javax.servlet.sip.SipURI;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
-import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.bryan.BryanDht;
@@ -38,11 +36,6 @@ public class BryanSipServlet extends P2PSipServlet {
     private transient BryanDht dht;
 
     @Override
-    protected String backendName() {
-        return "bryan";
-    }
-
-    @Override
     protected Dht createDht(Config config, Clock clock, Updater updater) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config));
@@ -57,11 +50,6 @@ public class BryanSipServlet extends P2PSipServlet {
             throw new IllegalArgumentException(BryanOptions.TRANSPORT.name() + " must be udp or tcp, not " + transport);
         }
         return transport;
-    }
-
-    @Override
-    protected List<Option<?>> backendOptions() {
-        return BryanOptions.ALL;
     }
 
     /** Opens to clients once the peer serves its range of the ring, not merely once it joined. */

@@ -1,13 +1,10 @@
 package org.p2psip.servlet;
 
 import java.time.Clock;
-import java.util.List;
 import org.p2psip.config.Config;
-import org.p2psip.config.Option;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.hazelcast.HazelcastDht;
-import org.p2psip.dht.hazelcast.HazelcastOptions;
 
 /**
  * A member of a Hazelcast cluster (dht-adapters/dht-hazelcast): bindings in a partitioned map
@@ -18,17 +15,7 @@ public class HazelcastSipServlet extends P2PSipServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected String backendName() {
-        return "hazelcast";
-    }
-
-    @Override
     protected Dht createDht(Config config, Clock clock, Updater updater) {
         return HazelcastDht.start(config, clock, updater);
-    }
-
-    @Override
-    protected List<Option<?>> backendOptions() {
-        return HazelcastOptions.ALL;
     }
 }

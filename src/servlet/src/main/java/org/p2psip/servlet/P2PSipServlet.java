@@ -30,6 +30,8 @@ import org.p2psip.config.Config;
 import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
+import org.p2psip.dht.Backend;
+import org.p2psip.dht.Backends;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
 import org.p2psip.intake.Intake;
@@ -43,6 +45,10 @@ import org.p2psip.registrar.RegistrarUpdater;
  * request out of a dialog to the {@link Routing proxy}; both keep bindings in the DHT the
  * subclass makes. Requests inside a dialog are not seen here beyond returning: the container
  * follows their Route set (the proxy record-routes).
+ *
+ * <p>One subclass per backend; which one a node runs is the servlet that the registered
+ * {@link Backend} named by {@code p2psip.dht} gives ({@link Backends}), and the backend's name
+ * and options come from there, never from the subclass.
  *
  * <p>No container thread waits: each handler starts the DHT work and returns; the answer is sent
  * when the work completes, within the DHT deadline.
@@ -61,6 +67,7 @@ public abstract class P2PSipServlet extends SipServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = System.getLogger(P2PSipServlet.class.getName());
 
+    private transient Backend backend;
     private transient Dht dht;
     private transient NodeStatus status;
     private transient Registration registration;
@@ -69,20 +76,12 @@ public abstract class P2PSipServlet extends SipServlet {
     private transient Authentication authentication;
     private transient ScheduledExecutorService metricsLog;
 
-    /** The backend's name as {@code p2psip.dht} spells it. */
-    protected abstract String backendName();
-
     /**
      * Starts this node's backend; called once, from {@link #init()}, where blocking is allowed.
      * {@code updater} is the registrar's rules, for a backend whose owners apply REGISTERs
      * themselves ({@link Dht#update}): such a backend is built with it.
      */
     protected abstract Dht createDht(Config config, Clock clock, Updater updater) throws Exception;
-
-    /** The backend's own options, so that misspelt names are reported at start. */
-    protected List<Option<?>> backendOptions() {
-        return List.of();
-    }
 
     /**
      * Whether init waits for the backend to join before the node serves. A backend whose join
@@ -108,12 +107,7 @@ public abstract class P2PSipServlet extends SipServlet {
         Intake.configure(config.get(ServletOptions.MAX_QUEUE_DELAY), config.get(ServletOptions.TARGET_RESPONSE_DELAY),
                 config.get(ServletOptions.MAX_COLLECTOR_SHARE), config.get(RegistrarOptions.RETRY_AFTER));
         Intake.limitPerSource(config.get(ServletOptions.PER_SOURCE_LIMIT));
-        String configured = config.get(NodeOptions.DHT);
-        if (!configured.equals(backendName())) {
-            throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured
-                    + " but the deployed servlet is " + getClass().getSimpleName() + " (" + backendName()
-                    + "); deploy with --dht " + configured);
-        }
+        backend = chosen(config, getClass());
         warnAboutUnknownOptions(config);
         Clock clock = Clock.systemUTC();
         status = new NodeStatus();
@@ -122,7 +116,7 @@ public abstract class P2PSipServlet extends SipServlet {
             timed = new TimedDht(createDht(config, clock, new RegistrarUpdater(config)), status.registry());
             dht = timed;
         } catch (Exception e) {
-            throw new ServletException("the " + backendName() + " DHT did not start: " + e.getMessage(), e);
+            throw new ServletException("the " + backend.name() + " DHT did not start: " + e.getMessage(), e);
         }
         if (joinsBeforeServing()) {
             awaitJoin(config.get(ServletOptions.JOIN_WAIT));
@@ -146,11 +140,28 @@ public abstract class P2PSipServlet extends SipServlet {
         routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication,
                 clock);
         startMetricsLog(config);
-        status.start(config, backendName(), timed, counters);
+        status.start(config, backend.name(), timed, counters);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());
         getServletContext().setAttribute(BranchTimeouts.ROUTING, routing);
-        LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backendName());
+        LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backend.name());
         startOpening(config);
+    }
+
+    /**
+     * The registered backend {@code p2psip.dht} names ({@link Backends}), refused unless
+     * {@code servlet} is the one it runs: a node deployed with another backend's servlet would
+     * otherwise start the wrong overlay under the right name.
+     */
+    static Backend chosen(Config config, Class<?> servlet) throws ServletException {
+        String configured = config.get(NodeOptions.DHT);
+        Backend named = Backends.named(configured).orElseThrow(() -> new ServletException("this node's configuration says "
+                + NodeOptions.DHT.name() + "=" + configured + ", which is no registered backend (" + Backends.names() + ")"));
+        if (!named.servlet().equals(servlet.getName())) {
+            throw new ServletException("this node's configuration says " + NodeOptions.DHT.name() + "=" + configured
+                    + ", whose servlet is " + named.servlet() + ", but the deployed servlet is " + servlet.getName()
+                    + "; deploy with --dht " + configured);
+        }
+        return named;
     }
 
     /**
@@ -198,7 +209,7 @@ public abstract class P2PSipServlet extends SipServlet {
                         settled - warm, forgotten, uptime() - settled);
             } catch (TimeoutException e) {
                 LOG.log(Level.WARNING, "not serving the {0} overlay, warmed and settled after {1}: opening anyway",
-                        backendName(), config.get(ServletOptions.WARMUP_TIMEOUT));
+                        backend.name(), config.get(ServletOptions.WARMUP_TIMEOUT));
             } catch (InterruptedException e) {
                 return; // the node stops
             } catch (Exception e) {
@@ -306,7 +317,7 @@ public abstract class P2PSipServlet extends SipServlet {
                     TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             LOG.log(Level.WARNING, "the {0} overlay had not settled around this node by the warm-up''s deadline",
-                    backendName());
+                    backend.name());
         }
     }
 
@@ -326,9 +337,9 @@ public abstract class P2PSipServlet extends SipServlet {
             dht.joined().toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             LOG.log(Level.WARNING, "not joined to the {0} overlay after {1}: serving anyway, requests get 503 until it joins",
-                    backendName(), wait);
+                    backend.name(), wait);
         } catch (ExecutionException e) {
-            LOG.log(Level.WARNING, "joining the {0} overlay failed: {1}", backendName(), e.getCause());
+            LOG.log(Level.WARNING, "joining the {0} overlay failed: {1}", backend.name(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -417,7 +428,7 @@ public abstract class P2PSipServlet extends SipServlet {
         known.addAll(RegistrarOptions.ALL);
         known.addAll(AuthOptions.ALL);
         known.addAll(ServletOptions.ALL);
-        known.addAll(backendOptions());
+        known.addAll(backend.options());
         for (String unknown : config.unknown("p2psip.", known)) {
             LOG.log(Level.WARNING, "unknown option {0} in the node configuration: misspelt?", unknown);
         }

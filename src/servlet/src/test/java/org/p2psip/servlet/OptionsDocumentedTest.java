@@ -8,6 +8,7 @@ import org.p2psip.auth.AuthOptions;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.config.OptionsDocumented;
+import org.p2psip.dht.memory.MemoryBackend;
 import org.p2psip.registrar.RegistrarOptions;
 
 class OptionsDocumentedTest {
@@ -18,7 +19,7 @@ class OptionsDocumentedTest {
         all.addAll(RegistrarOptions.ALL);
         all.addAll(ServletOptions.ALL);
         all.addAll(AuthOptions.ALL);
-        all.add(MemorySipServlet.SWEEP_INTERVAL);
+        all.add(MemoryBackend.SWEEP_INTERVAL);
         // each backend's own options: its module README (checked there)
         OptionsDocumented.assertDocumented(Path.of("../README.md"), all);
     }
