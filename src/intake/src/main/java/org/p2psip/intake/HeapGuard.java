@@ -49,6 +49,8 @@ final class HeapGuard {
     private final long transactionBytes;
     private final long[] admitted = new long[BUCKETS];
     private long bucket = Long.MIN_VALUE;
+    /** The sum of {@link #admitted}, kept as the buckets change: every new request reads it. */
+    private long kept;
     private long baselineBytes;
     private long lastUsedBytes;
     private long refusingSince = NEVER;
@@ -140,15 +142,12 @@ final class HeapGuard {
     synchronized void admitted(long now) {
         roll(now);
         admitted[index(bucket)]++;
+        kept++;
     }
 
     /** The requests taken in the last {@link #KEPT_NANOS}: their transactions are on the heap. */
     synchronized long kept() {
-        long sum = 0;
-        for (long count : admitted) {
-            sum += count;
-        }
-        return sum;
+        return kept;
     }
 
     /** REGISTER/s this heap holds once the baseline is known: what the guard lets through at most. */
@@ -162,8 +161,10 @@ final class HeapGuard {
         long current = Math.floorDiv(now, BUCKET_NANOS);
         if (bucket == Long.MIN_VALUE || current - bucket >= BUCKETS) {
             java.util.Arrays.fill(admitted, 0);
+            kept = 0;
         } else {
             for (long b = bucket + 1; b <= current; b++) {
+                kept -= admitted[index(b)];
                 admitted[index(b)] = 0;
             }
         }
