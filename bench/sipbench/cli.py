@@ -382,7 +382,7 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
         steps = plan_for(plan, m.system).max_steps
         primed = REFRESH_POOL / PRIME_RATE + settings.cooldown_s if m.workload == experiments.REFRESH else 0
         return (steps * step_cost + confirming * (plan.confirm_s + 3 + settings.cooldown_s / 2)
-                + settings.warmup_for(m.nodes) + settings.cooldown_s + primed)
+                + settings.warmup_for(m.nodes, m.system, m.workload) + settings.cooldown_s + primed)
     overload_s = len(settings.overload_multiples) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
                                                      + settings.cooldown_s)
     avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m)) if settings.avalanche_users else 0
