@@ -490,11 +490,14 @@ def memory_flags(options: UpOptions) -> list[str]:
     the container's UDP reader the node stayed up but never answered again (seen in OverloadIT
     with 512 MB); a dead node is what `status`, the front and the overlay's replicas handle. The
     collection the intake's heap guard asks for when it has refused on a stale reading (src/intake,
-    HeapGuard) is G1's concurrent cycle, not a full pause (ExplicitGCInvokesConcurrent)."""
+    HeapGuard) is a full one: G1's concurrent cycle (ExplicitGCInvokesConcurrent) frees the old
+    generation's garbage only in the mixed collections of later young ones, which a refusing node
+    does not allocate enough for, and a ceiling node so refused every call for 15 s after a
+    failed step while its heap was half empty."""
     heap = heap_for(options)
     young = young_for(options)
     return ["-XX:+UseG1GC", f"-Xms{heap}", f"-Xmx{heap}", f"-Xmn{young}", "-XX:+ExitOnOutOfMemoryError",
-            "-XX:+ExplicitGCInvokesConcurrent", "-XX:-G1UseAdaptiveIHOP",
+            "-XX:-G1UseAdaptiveIHOP",
             f"-XX:InitiatingHeapOccupancyPercent={marking_percent(heap, young)}"]
 
 

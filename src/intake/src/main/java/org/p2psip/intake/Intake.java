@@ -321,7 +321,7 @@ public final class Intake {
                     answers.expire(System.nanoTime()); // an idle node frees them too
                 }
                 if (heapGuard.wantsCollection(System.nanoTime())) {
-                    System.gc(); // concurrent with the node's -XX:+ExplicitGCInvokesConcurrent (deploy/p2psip)
+                    System.gc(); // a full collection: what the guard reads next is the heap's live data
                 }
             }
         }, "p2psip-intake-control");
