@@ -40,6 +40,13 @@ HEADLINE = dict(experiments=list(experiments.HEADLINE_EXPERIMENTS), nodes=[1], s
                 capacity_seconds=capacity.QUICK_SECONDS, confirmations=2, confirm_s=search.SUSTAINED_S,
                 overload_multiples=(2.0, 3.0))
 BY_NAME = {"quick": QUICK, "full": FULL, "headline": HEADLINE}
+# The heap of each JVM the rate searches start (nodes and the ceiling app), in every profile: the bench
+# finds what the CPU carries, and a call keeps about 12 KB in the container for the 32 s of its
+# transactions, so that a node's default 1 GiB (half of it young) holds about 800 calls/s before its
+# heap guard refuses (measured: the ceiling app's 120 s confirmation at 843 calls/s failed, 52%
+# completed, with 300-360 MB live after each full collection). What a heap holds is deploy's
+# business (`up` prints it; deploy/README.md).
+RATE_HEAP = "4g"
 
 # What a verdict needs of a run's settings: (recorded key, the documented value, how a run's value may
 # differ and still be judged, in words). A search as fine as 5% and a rate confirmed in 120 s; overload
