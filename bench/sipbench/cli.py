@@ -146,7 +146,8 @@ def parser() -> argparse.ArgumentParser:
                                                         "(default: deploy/p2psip's, 500 as RFC 3261)")
     p.add_argument("--heap", help=f"JVM heap of each node of the rate searches (default {modes.RATE_HEAP}, so that "
                                   "the heap never binds before the CPU; the capacity experiment sizes its own)")
-    p.add_argument("--young", help="G1 young generation of each node, -Xmn (default: deploy/p2psip's, half the heap)")
+    p.add_argument("--young", help=f"G1 young generation of each node of the rate searches, -Xmn (default "
+                                   f"{modes.RATE_YOUNG}, a default node's, so that pauses stay as short)")
     p.add_argument("--sip-threads", type=int, help="JAIN-SIP message threads of each node (default: deploy/p2psip's)")
     p.add_argument("--set", dest="node_settings", action="append", default=[], type=_setting, metavar="KEY=VALUE",
                    help="a line of the node.properties of every node of the backends measured, not of the references "
@@ -259,7 +260,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap or modes.RATE_HEAP, young=args.young, sip_threads=args.sip_threads,
+                        heap=args.heap or modes.RATE_HEAP, young=args.young or modes.RATE_YOUNG, sip_threads=args.sip_threads,
                         node_settings=tuple(args.node_settings), t1_ms=args.t1,
                         criteria=search.Criteria(max_p99_ms=max_p99_ms),
                         call_criteria=search.Criteria(max_p99_ms=max_call_p99_ms),
@@ -357,7 +358,7 @@ def recorded_settings(settings: Settings) -> dict[str, str]:
                                 else "none"),
             "overload_step_s": f"{settings.overload_step_s:g}",
             "overload_multiples": modes.multiples_text(settings.overload_multiples),
-            "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}", "heap": settings.heap or "deploy's"}
+            "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}", "heap": settings.heap or "deploy's", "young": settings.young or "deploy's"}
 
 
 def headline_lines(out: Path) -> list[str]:

@@ -1,5 +1,6 @@
 """The rate search: the verdict of one step and the sequence of rates, on recorded and synthetic steps."""
 import dataclasses
+import math
 import random
 from pathlib import Path
 
@@ -319,44 +320,63 @@ def sustained_limit(short_limit: int, long_limit: int):
     return measure
 
 
-def test_a_failed_confirmation_steps_down_5_percent_and_confirms_again():
-    plan = search.Plan(start=1000, precision=0.05, max_steps=20, confirmations=3)
-    outcome = search.run(plan, sustained_limit(8000, 7300))
+def late_when_long(short_limit: int):
+    """A system that passes short steps up to `short_limit` and completes every long step, but late."""
+    def measure(rate: int, seconds: float | None = None) -> search.Step:
+        if not seconds:
+            return simulated(short_limit)(rate)
+        attempts = int(rate * seconds)
+        counts = stats.Counts(created=attempts, successful=attempts)
+        return search.judge(rate, attempts, counts, float(rate), 1.0, 500.0)
+    return measure
+
+
+def test_a_failed_confirmation_steps_down_to_what_the_system_completed():
+    plan = search.Plan(start=1000, precision=0.05, max_steps=20, confirmations=2)
+    outcome = search.run(plan, sustained_limit(8000, 5000))
     confirmations = [s for s in outcome.steps if s.confirmation]
     found = outcome.found.rate
-    assert [s.rate for s in confirmations] == search.confirmation_rates(found, plan)[:len(confirmations)]
-    assert [s.passed for s in confirmations] == [False] * (len(confirmations) - 1) + [True]
-    assert outcome.best.rate <= 7300 and outcome.best.rate >= found * 0.95 ** 2
-    assert len(outcome.refused) == len(confirmations) - 1
-    assert outcome.overload is None or not outcome.overload.confirmation
+    assert confirmations[0].rate == found and not confirmations[0].passed
+    # it completed 5000/found of its calls: the next confirmation offers 5% below that
+    assert confirmations[1].rate == search.after_refusal(confirmations[0])
+    assert 0.95 * 5000 - 1 <= confirmations[1].rate <= 0.95 * 5000 and confirmations[1].passed
+    assert outcome.best is confirmations[1]
+    assert len(outcome.refused) == 1
+
+
+def test_a_failed_confirmation_that_completed_everything_steps_down_5_percent():
+    plan = search.Plan(start=1000, precision=0.05, max_steps=20, confirmations=3)
+    outcome = search.run(plan, late_when_long(8000))
+    confirmations = [s for s in outcome.steps if s.confirmation]
+    found = outcome.found.rate
+    assert [s.rate for s in confirmations] == [found, math.floor(found * 0.95), math.floor(math.floor(found * 0.95) * 0.95)]
 
 
 def test_a_rate_that_no_confirmation_holds_is_no_result():
     plan = search.Plan(start=1000, precision=0.05, max_steps=20, confirmations=2)
-    outcome = search.run(plan, sustained_limit(8000, 5000))
+    outcome = search.run(plan, late_when_long(8000))
     assert outcome.found is not None and outcome.best is None
-    assert [s.rate for s in outcome.refused] == search.confirmation_rates(outcome.found.rate, plan)
     assert len(outcome.refused) == 2
     assert runner.search_note(outcome, plan).startswith("not confirmed:")
 
 
-def test_confirmation_rates_step_down_by_5_percent_within_their_bound():
-    plan = search.Plan(confirmations=3)
-    assert search.confirmation_rates(7000, plan) == [7000, 6650, 6317]
-    assert search.confirmation_rates(7000, search.Plan()) == []
-
-
 def noisy(limit: int, p: float, seed: int):
-    """A system clean below 95% of `limit`, failing above `limit`, and between them passing a step with
-    probability `p` (a noisy system near its limit), seeded."""
+    """A system clean below 95% of `limit`, losing what it cannot carry above `limit`, and between them
+    passing a step with probability `p` and otherwise losing 2% (a noisy system near its limit), seeded."""
     rng = random.Random(seed)
     server = simulated(10**9)
-    failing = simulated(0)
+    overloaded = simulated(limit)
+
+    def failing(rate: int) -> search.Step:
+        attempts = rate * 10
+        counts = stats.Counts(created=attempts, successful=int(attempts * 0.98), failed=attempts - int(attempts * 0.98))
+        return search.judge(rate, attempts, counts, float(rate), 1.0, 2.0)
+
     def measure(rate: int, seconds: float | None = None) -> search.Step:
         if rate <= 0.95 * limit:
             return server(rate)
         if rate > limit:
-            return failing(rate)
+            return overloaded(rate)
         return server(rate) if rng.random() < p else failing(rate)
     return measure
 
@@ -370,7 +390,7 @@ def test_a_noisy_system_is_confirmed_near_its_limit_or_refused(seed):
         assert len(outcome.refused) == 3
     else:              # confirmed: a rate held by a confirmation, never above the limit
         assert best.confirmation and best.rate <= 7300
-        assert best.rate >= 0.95 * 7300 * 0.95 ** 2
+        assert best.rate >= 0.95 * 7300 * (0.98 * 0.95) ** 2
     assert all(s.rate <= outcome.found.rate for s in outcome.steps if s.confirmation)
 
 
@@ -383,3 +403,13 @@ def test_a_noisy_system_that_always_passes_near_its_limit_is_confirmed_at_once()
 def test_a_noisy_system_that_never_holds_near_its_limit_is_confirmed_below_the_noise():
     outcome = search.run(search.Plan(start=1000, precision=0.05, max_steps=20, confirmations=3), noisy(7300, 0.0, 0))
     assert outcome.best is not None and outcome.best.rate <= 0.95 * 7300
+
+
+def test_after_refusal_follows_the_share_completed_but_never_below_half():
+    def failed(rate, successful):
+        attempts = rate * 120
+        return search.Step(rate, attempts, stats.Counts(created=attempts, successful=int(attempts * successful)),
+                           float(rate), 1.0, 500.0, False, "failed", confirmation=True)
+    assert search.after_refusal(failed(1625, 0.59)) == math.floor(1625 * 0.59 * 0.95)
+    assert search.after_refusal(failed(10000, 1.0)) == 9500            # late, not lost: 5% lower
+    assert search.after_refusal(failed(10000, 0.0)) == 4750            # stalled: half, 5% lower
