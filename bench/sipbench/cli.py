@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
                                                  "as a limit up to --max-rate needs; headline 9)")
     p.add_argument("--confirmations", type=int,
                    help="confirmation steps after each search: the rate found held for --confirm-seconds, 5%% lower "
-                        "after each that fails; 0: none (quick 0, headline 2, full 3)")
+                        "after each that fails; 0: none (quick 0, headline 3, full 3)")
     p.add_argument("--confirm-seconds", type=float,
                    help=f"length of a confirmation step (default {search.SUSTAINED_S:g})")
     p.add_argument("--confirm-failures", action="store_true",

@@ -327,7 +327,7 @@ def late_when_long(short_limit: int):
             return simulated(short_limit)(rate)
         attempts = int(rate * seconds)
         counts = stats.Counts(created=attempts, successful=attempts)
-        return search.judge(rate, attempts, counts, float(rate), 1.0, 500.0)
+        return search.judge(rate, attempts, counts, float(rate), 1.0, 150.0)
     return measure
 
 
@@ -409,7 +409,9 @@ def test_after_refusal_follows_the_share_completed_but_never_below_half():
     def failed(rate, successful):
         attempts = rate * 120
         return search.Step(rate, attempts, stats.Counts(created=attempts, successful=int(attempts * successful)),
-                           float(rate), 1.0, 500.0, False, "failed", confirmation=True)
+                           float(rate), 1.0, 150.0, False, "failed", confirmation=True)
     assert search.after_refusal(failed(1625, 0.59)) == math.floor(1625 * 0.59 * 0.95)
     assert search.after_refusal(failed(10000, 1.0)) == 9500            # late, not lost: 5% lower
     assert search.after_refusal(failed(10000, 0.0)) == 4750            # stalled: half, 5% lower
+    retransmitted = dataclasses.replace(failed(968, 0.99), p99_ms=3544.0)
+    assert search.after_refusal(retransmitted) == math.floor(968 * 0.80)   # lost and retransmitted: 20% lower
