@@ -2,7 +2,6 @@ package org.p2psip.intake;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The final answers the node sent to requests other than INVITE over UDP, by branch, for as long
@@ -13,7 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * hundred. The node lets the stack end its transaction at once and answers retransmissions from here.
  *
  * <p>Kept in generations of a fixed length: an answer is found for at least its Timer J and at
- * most one generation longer, and forgetting a generation is dropping one map. Thread-safe.
+ * most one generation longer, and forgetting a generation is dropping its arrays. Each generation
+ * keeps its answers as bytes in a few large arrays ({@link AnswerSlab}), not as objects the
+ * collector would trace and copy at every young collection for half a minute. Thread-safe.
  */
 final class FinalAnswers {
 
@@ -27,16 +28,15 @@ final class FinalAnswers {
     private static final int GENERATIONS = 8;
 
     private final long generationNanos;
-    private final ConcurrentHashMap<String, Answer>[] generations;
+    private final AnswerSlab[] generations;
     private volatile long currentGeneration;
 
     /** @param keepNanos how long an answer is found at least: Timer J */
-    @SuppressWarnings("unchecked")
     FinalAnswers(long keepNanos, long now) {
         this.generationNanos = Math.max(1, keepNanos / GENERATIONS);
-        this.generations = new ConcurrentHashMap[GENERATIONS + 1];
+        this.generations = new AnswerSlab[GENERATIONS + 1];
         for (int i = 0; i < generations.length; i++) {
-            generations[i] = new ConcurrentHashMap<>();
+            generations[i] = new AnswerSlab();
         }
         this.currentGeneration = now / generationNanos;
     }
@@ -50,7 +50,7 @@ final class FinalAnswers {
     Answer find(String branch, String method, long now) {
         long current = advance(now);
         for (long g = current; g > current - GENERATIONS - 1; g--) {
-            Answer answer = generations[slot(g)].get(branch);
+            Answer answer = generations[slot(g)].find(branch);
             if (answer != null) {
                 return answer.method.equals(method) ? answer : null;
             }
