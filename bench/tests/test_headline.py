@@ -52,7 +52,7 @@ def test_the_headline_estimate_fits_the_hour():
     ours, references = 13 * 9 * (2 + 3 + 0.5), 4 * 11 * (2 + 3 + 0.5)
     confirmations = 17 * (120 + 3 + 0.5)
     rests = 17 * 1 + sipp.REFRESH_POOL / 1000 + 1
-    cold_warmups = 7 * 15   # the ceiling's two searches and every backend's calls start on cold code
+    cold_warmups = 6 * 30   # the calls of the ceiling and of every backend start on cold code
     overload_steps = 3 * 2 * (60 + 4 + 1)
     assert minutes == pytest.approx((ours + references + confirmations + rests + cold_warmups + overload_steps) / 60)
     assert cli.worst_minutes(measured, frozenset(overloaded), settings) > minutes, "every confirmation failing once"
