@@ -1,8 +1,9 @@
 """Every module has a README a newcomer can start from: one per Maven module (the parent poms'
 <modules>, followed down) and one per Python package of bench/ and deploy/. Each names its
 module in its title; a Maven module's README says, under "## In the build", which of the
-project's modules it uses and which use it, as its pom and theirs say; and a table of classes
-or files names only classes and files that exist."""
+project's modules it uses and which use it, as its pom and theirs say; a table of classes or
+files names only classes and files that exist; and docs/architecture.md's diagram of the modules
+draws what the poms declare."""
 import re
 import xml.etree.ElementTree as ET
 
@@ -143,3 +144,35 @@ def test_a_packages_file_table_names_files_that_exist(folder):
     assert files, f"{name(folder)}/README.md has no table whose first column is 'file'"
     gone = [f for f in files if not (folder / f).exists()]
     assert not gone, f"{name(folder)}/README.md's file table names {gone}, which are not in {name(folder)}/"
+
+
+def main_dependencies(pom):
+    """The project's modules a pom uses outside its tests: compile and provided scope (a test jar's
+    scope is test, set where the parent manages it)."""
+    def text(d, tag):
+        found = d.find(f"m:{tag}", POM)
+        return found.text.strip() if found is not None else ""
+    return {text(d, "artifactId") for d in pom.findall("m:dependencies/m:dependency", POM)
+            if text(d, "groupId") in (GROUP, "${project.groupId}") and text(d, "scope") != "test"
+            and text(d, "type") != "test-jar"}
+
+
+def drawn_dependencies(text):
+    """The mermaid graph of docs/architecture.md as {module's artifactId: the artifactIds it points at}."""
+    graph = re.search(r"```mermaid\n(.*?)```", text, re.S).group(1)
+    by_path = {name(folder): artifact(pom) for folder, pom in MODULES.items()}
+    by_path.update({artifact(pom): artifact(pom) for pom in MODULES.values()})
+    ids = {node: by_path[label.split(":")[0].strip()]
+           for node, label in re.findall(r"^\s*(\w+)\[([^\]]+)\]\s*$", graph, re.M) if label.split(":")[0].strip() in by_path}
+    drawn = {module: set() for module in ids.values()}
+    for source, targets in re.findall(r"^\s*(\w+)\s+-(?:->|\.[^.]*\.->)\s+(.+)$", graph, re.M):
+        drawn[ids[source]] |= {ids[t.strip()] for t in targets.split("&")}
+    return drawn
+
+
+def test_the_architecture_diagram_draws_what_the_poms_say_each_module_uses():
+    drawn = drawn_dependencies((layout.ROOT / "docs" / "architecture.md").read_text())
+    poms = {artifact(pom): main_dependencies(pom) & set(drawn) for pom in MODULES.values() if artifact(pom) in drawn}
+    wrong = {m: (sorted(drawn[m]), sorted(poms[m])) for m in drawn if drawn[m] != poms[m]}
+    assert not wrong, ("docs/architecture.md's diagram and the poms disagree, as {module: (drawn, in the pom)}: "
+                       f"{wrong}")
