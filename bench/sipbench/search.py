@@ -114,7 +114,7 @@ class Plan:
     growth: float = 2.0  # factor between rates until the first failure
     # Measure a failed step once more before the search settles below it; the rate counts as
     # passed if the repeat passes. Near a system's limit a single 5 s step failed at 99.4% completed
-    # now and passed the next run, and one peer's figure swung from 11,500 to 16,000 REGISTER/s.
+    # in one run and passed in the next, and one peer's figure swung from 11,500 to 16,000 REGISTER/s.
     confirm_failures: bool = False
     # Confirmation steps of `confirm_s` after the search, at its rate found and then 5% lower after each
     # that fails; 0: none, the search's best step is its result (quick mode)

@@ -199,7 +199,7 @@ def parser() -> argparse.ArgumentParser:
     test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
     test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
     test.add_argument("--matrix", action="store_true",
-                      help="also the integration tests of the other backends and front policies (about 8 more minutes)")
+                      help="also the integration tests of the other backends and front policies (README.md, \"Two commands\", says how long)")
     return top
 
 

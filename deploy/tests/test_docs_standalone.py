@@ -1,5 +1,6 @@
 """The repository's documentation stands alone: no README, comment or script points at files
-outside it (the design notes it once relied on now live in docs/)."""
+outside it, since a reader has only the repository (the design notes the code relies on live in
+docs/)."""
 import re
 import subprocess
 

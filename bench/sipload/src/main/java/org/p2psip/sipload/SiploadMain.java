@@ -27,7 +27,8 @@ public final class SiploadMain {
             System.exit(2);
             return;
         }
-        // Over UDP the JVM keeps its own handling of signals, as before TCP came.
+        // Over TCP and TLS the phones may hold their connections until a signal (--hold), which then
+        // asks for the summary; a UDP run ends by itself, so a signal there ends the JVM as usual.
         Stop stop = options.stream() ? Stop.onSignals(System.out) : Stop.never();
         int code;
         try {

@@ -31,7 +31,7 @@ class LoadOptionsTest {
     @Test
     void retry503IsOffByDefaultCountsRetriesAndRefusesANegativeCount() {
         assertEquals(0, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "first").retry503(),
-                "by default a 503 fails its registration, as before the option");
+                "by default a 503 fails its registration");
         assertEquals(3, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "first", "--retry-503", "3")
                 .retry503());
         assertEquals(2, LoadOptions.parse("--target", "h:1", "--users", "u", "--mode", "plain", "--transport", "tcp",

@@ -194,7 +194,7 @@ final class Forwarder {
      * with its defect's status and reason phrase (505, 416 or 400), as the nodes' intake answers
      * it: never forwarded, since JAIN-SIP's path would write it out as a valid request (any
      * version as SIP/2.0, a header it cannot read dropped). An ACK cannot be answered and one
-     * without a Via has nowhere to go: both go on as before. False if it was not refused.
+     * without a Via has nowhere to go: both go on unjudged, as valid requests do. False if it was not refused.
      */
     boolean refusedAsInvalid(byte[] bytes, InetSocketAddress source, long connection) {
         if (startsWith(bytes, "ACK ") || startsWith(bytes, "SIP/")) {

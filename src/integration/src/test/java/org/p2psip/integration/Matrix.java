@@ -10,7 +10,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * A test class of the matrix run only (`deploy/p2psip test --matrix`, or
  * `-Dp2psip.it.matrix=true`): the same checks as the default run's, on the other backends and
  * front policies. Each such class starts several container JVMs; all of them together would take
- * the default run past its budget of well under 15 minutes on a 2-core machine.
+ * the default run past its time budget (the root README, "Two commands").
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

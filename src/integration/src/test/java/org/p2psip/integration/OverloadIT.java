@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * One Chord node on a deliberately small heap offered several times what it can carry for a
  * minute, then ordinary load. Every request it keeps costs heap until Timer J (32 s), so such a
- * flood used to fill the heap with transactions and queued datagrams: the node collected itself
- * to death and died of OutOfMemoryError with every request it took unanswered. It must instead
+ * flood, unchecked, fills the heap with transactions and queued datagrams: the node collects
+ * itself to death and dies of OutOfMemoryError with every request it took unanswered. It must instead
  * answer every REGISTER, 200 or 503 with Retry-After (src/intake: the queue of compact copies
  * bounded in bytes, admission that watches the heap), stay up, and serve at once afterwards.
  */
