@@ -548,7 +548,7 @@ def warms_up_together(options: UpOptions) -> bool:
     does, rather than once node 0 answers (warmed up): the warm-ups overlap, and each shrinks its
     own compile work by pacing its requests. Node 0's status page answering means its servlet's
     init returned, which waits until its backend serves; a Bryan node joins only after init, and
-    the ceiling app has no status page, so those start in turn as before."""
+    the ceiling app has no status page, so those start in turn, each once the one before answers."""
     return options.app == "p2psip" and options.dht != "bryan" and options.nodes > 1
 
 

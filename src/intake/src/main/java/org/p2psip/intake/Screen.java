@@ -171,7 +171,7 @@ final class Screen {
      * if not, it is answered here with its defect's status and reason phrase, whatever the
      * node's state, and never reaches the stack, whose parser would read some such requests as
      * valid (any version as 2.0, an unreadable Max-Forwards as none) and drop others unanswered.
-     * A request without a Via cannot be answered: the stack drops it, as before.
+     * A request without a Via cannot be answered: the stack drops it, since no answer could reach its sender.
      */
     private boolean wellFormed(DatagramPacket packet, long now) {
         byte[] data = packet.getData();

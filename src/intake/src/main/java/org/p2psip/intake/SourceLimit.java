@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * New requests per second from each source address, as Kamailio's pike counts them: a source
  * past {@code perSecond} in the current one-second window is over its limit for the rest of it,
- * and the other sources are served as before. Windows older than the last are forgotten once a
+ * and the other sources are served as if it were not there. Windows older than the last are forgotten once a
  * second; past {@link #MAX_SOURCES} sources (a flood from spoofed addresses) a new source is not
  * counted, so that the table cannot grow without bound. Thread-safe.
  */
