@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import faults, history, netns, nodes, processes, sipclient, workload
+from . import faults, history, layout, nodes, processes, sipclient, workload
 
 
 @dataclass
@@ -36,7 +36,7 @@ class FaultOptions:
     clients: int = 2                # clients of an AOR, each with its Call-ID
     settle_s: float = 10.0          # quiet after every node answers again, before the read-back
     read_rate: float = 50.0         # queries a second of the read-back
-    run_dir: Path = Path("deploy/run")
+    run_dir: Path = layout.DEFAULT_RUN_DIR
 
 
 def folder_of(options: FaultOptions) -> Path:

@@ -3,7 +3,8 @@ with their expiry and answers every REGISTER as RFC 3261 section 10.3 says (200 
 current contact). Its knobs make it misbehave in the ways the harness must notice: `forget`
 drops an AOR's bindings after acknowledging them, `silent_first` ignores the first copy of each
 transaction (the client must retransmit), `busy_first` answers the first transaction 503 with
-Retry-After, `mute` answers nothing."""
+Retry-After, `mute` answers nothing. Run as a program (`standin_registrar.py PORT... [--forget]`)
+it serves one registrar on every port: a stand-in for nodes that share their bindings."""
 import asyncio
 import re
 import time
@@ -75,3 +76,40 @@ class StandInRegistrar(asyncio.DatagramProtocol):
 def answer(headers, status_line, extra) -> bytes:
     copied = [f"{name.title()}: {value}" for name, value in headers if name in ("via", "from", "to", "call-id", "cseq")]
     return ("\r\n".join([f"SIP/2.0 {status_line}", *copied, *extra, "Content-Length: 0"]) + "\r\n\r\n").encode()
+
+
+async def serve(ports: list[int], forget: bool) -> None:
+    """One registrar on every port (the stand-in for a deployment of nodes that share their
+    bindings), until killed."""
+    loop = asyncio.get_running_loop()
+    shared = StandInRegistrar()
+    for port in ports:
+        await loop.create_datagram_endpoint(lambda: Endpoint(shared), local_addr=("127.0.0.1", port))
+    if forget:
+        shared.forget = Everything()
+    await asyncio.Event().wait()
+
+
+class Endpoint(asyncio.DatagramProtocol):
+    """One port of a shared stand-in: answers from its own socket."""
+
+    def __init__(self, registrar: StandInRegistrar):
+        self.registrar = registrar
+
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def datagram_received(self, data, addr):
+        self.registrar.transport = self.transport
+        self.registrar.datagram_received(data, addr)
+
+
+class Everything:
+    def __contains__(self, item):
+        return True
+
+
+if __name__ == "__main__":
+    import sys
+    arguments = sys.argv[1:]
+    asyncio.run(serve([int(a) for a in arguments if a != "--forget"], "--forget" in arguments))
