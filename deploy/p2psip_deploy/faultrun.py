@@ -62,6 +62,7 @@ def observed(options: FaultOptions) -> int:
     records = [p for p in processes.load(options.run_dir) if p.role == "node"]
     if not records or not all(processes.alive(p) for p in records):
         raise faults.FaultError(f"the nodes recorded in {options.run_dir} do not all run")
+    faults.check(options.run_dir, options.kinds)
     backend = records[0].backend
     folder = folder_of(options)
     folder.mkdir(parents=True)
@@ -70,7 +71,6 @@ def observed(options: FaultOptions) -> int:
     (folder / "schedule.json").write_text(json.dumps([vars(f) for f in plan], indent=1) + "\n")
     with open(folder / "faults.jsonl", "w") as log, open(folder / "history.jsonl", "w") as out:
         injector = faults.Injector(options.run_dir, log)
-        injector.check(options.kinds)
         recorder = workload.Recorder(out)
         asyncio.run(drive(options, records, recorder, injector, plan, seconds))
     verdict = history.check(recorder.operations)

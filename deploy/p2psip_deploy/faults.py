@@ -70,6 +70,22 @@ def schedule(kinds: list[str], node_count: int, seconds: float, seed: int) -> li
         at += hold + HEAL_S[kind] + rng.uniform(*GAP_S)
 
 
+def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> None:
+    """FaultError saying why one of `kinds` cannot strike the deployment in run_dir, before anything starts."""
+    records = [p for p in processes.load(run_dir) if p.role == "node"]
+    if not records:
+        raise FaultError(f"no nodes recorded in {run_dir}")
+    if any(p.login for p in records):
+        raise FaultError("faults act on this machine's processes: not on nodes on ssh hosts")
+    if STARVE in kinds and not (cgroup_root / "cgroup.procs").is_file():
+        raise FaultError(f"starve needs the cgroup v1 cpu controller at {cgroup_root}")
+    if STARVE in kinds and os.geteuid() != 0:
+        raise FaultError("starve moves a node between cgroups, which needs root")
+    network = netns.load(run_dir)
+    if PARTITION in kinds and (network is None or network.hosts):
+        raise FaultError("partition cuts a node's veth: the nodes must run with `up --netns`")
+
+
 class Injector:
     """Applies and heals faults on the nodes of one deployment's run folder."""
 
@@ -79,20 +95,6 @@ class Injector:
         self.restart_timeout = restart_timeout
         self.starve_percent, self.cgroup_root = starve_percent, cgroup_root
         self.active: list[tuple[Fault, Callable[[], None]]] = []
-
-    def check(self, kinds: list[str]) -> None:
-        """FaultError saying why one of `kinds` cannot run on this deployment, before anything starts."""
-        records = [p for p in processes.load(self.run_dir) if p.role == "node"]
-        if not records:
-            raise FaultError(f"no nodes recorded in {self.run_dir}")
-        if any(p.login for p in records):
-            raise FaultError("faults act on this machine's processes: not on nodes on ssh hosts")
-        if STARVE in kinds and not (self.cgroup_root / "cgroup.procs").is_file():
-            raise FaultError(f"starve needs the cgroup v1 cpu controller at {self.cgroup_root}")
-        if STARVE in kinds and os.geteuid() != 0:
-            raise FaultError("starve moves a node between cgroups, which needs root")
-        if PARTITION in kinds and (netns.load(self.run_dir) is None or netns.load(self.run_dir).hosts):
-            raise FaultError("partition cuts a node's veth: the nodes must run with `up --netns`")
 
     def note(self, event: str, fault: Fault, detail: str = "") -> None:
         entry = {"time": time.time(), "event": event, **asdict(fault)}

@@ -108,16 +108,17 @@ class Workload:
         turn), then waits until every one has its answer or timed out."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        sent = 0
+        turns = 0
         while loop.time() - start < seconds:
             agent = self.rng.choice(self.agents)
             kind = self.mix.pick(self.rng)
             contact = self.rng.choice(agent.contacts)
             expires = self.rng.choice(self.mix.expires)
             if not agent.busy:
+                agent.busy = True   # now, not when the task first runs: the next turn may pick it again
                 self.start(self.operate(agent, self.next_node(), kind, contact, expires))
-            sent += 1
-            await asyncio.sleep(max(0.0, start + sent / rate - loop.time()))
+            turns += 1
+            await asyncio.sleep(max(0.0, start + turns / rate - loop.time()))
         await self.drain()
 
     def start(self, coroutine) -> None:
@@ -130,6 +131,8 @@ class Workload:
             await asyncio.gather(*list(self.tasks))
 
     async def operate(self, agent: Agent, node: Node, kind: str, contact: str, expires: int) -> None:
+        """One change of one client, sent again after each 503 as a new transaction; the client is
+        free again afterwards."""
         agent.busy = True
         try:
             retry_of = None

@@ -131,9 +131,9 @@ def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_pat
 
 def test_partition_is_refused_without_namespaces(tmp_path, standin_node):
     with pytest.raises(faults.FaultError, match="--netns"):
-        faults.Injector(tmp_path, io.StringIO()).check([faults.PARTITION])
+        faults.check(tmp_path, [faults.PARTITION])
 
 
 def test_a_run_folder_without_nodes_is_refused(tmp_path):
     with pytest.raises(faults.FaultError, match="no nodes recorded"):
-        faults.Injector(tmp_path, io.StringIO()).check([faults.PAUSE])
+        faults.check(tmp_path, [faults.PAUSE])

@@ -69,6 +69,9 @@ def test_a_correct_registrar_passes_the_check():
     assert verdict.acknowledged == len(ops) > 50
     assert {op.kind for op in ops} == set(history.KINDS)
     assert sum(op.client.startswith("reader/") for op in ops) == 5
+    for agent in load.agents:   # a client has one operation in flight at a time
+        mine = [op for op in ops if op.client == agent.name]
+        assert all(before.completed <= after.invoked for before, after in zip(mine, mine[1:]))
     assert [history.Operation(**json.loads(line)) for line in out.getvalue().splitlines()] == ops
 
 
