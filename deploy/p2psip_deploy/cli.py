@@ -131,7 +131,7 @@ def fault_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"DHT backend of the nodes it starts (default {defaults.backend})")
     parser.add_argument("--faults", default=",".join(defaults.kinds),
                         help=f"the faults to draw from, comma-separated: {', '.join(faults.KINDS)} "
-                             f"(default {','.join(defaults.kinds)}; partition needs --netns)")
+                             f"(default {','.join(defaults.kinds)}; partition and slow need --netns)")
     parser.add_argument("--minutes", type=float, default=defaults.minutes,
                         help=f"how long the load and the faults run (default {defaults.minutes:g})")
     parser.add_argument("--seed", type=int, default=defaults.seed,

@@ -6,7 +6,11 @@
 - starve: move a node into a cgroup of the cgroup v1 cpu controller (a child of its own group,
   so it never gains CPU) with a quota of a few percent of a core, then back;
 - partition: with `up --netns`, take the bridge's end of a node's veth down, then up again:
-  the node hears neither the other nodes nor the clients.
+  the node hears neither the other nodes nor the clients;
+- slow: with `up --netns`, a token bucket (tc's tbf) on both ends of a node's veth, so that
+  everything to and from the node queues, is late, and past the queue's bound is dropped. This
+  kernel has no netem, and tbf is the queueing discipline it has: the delay and loss follow the
+  traffic rather than being set.
 Every start and heal is logged with its time (time.time(), the history's clock) as a JSON line."""
 from __future__ import annotations
 
@@ -23,18 +27,21 @@ from typing import Callable, TextIO
 
 from . import netns, nodes, processes
 
-KILL, PAUSE, STARVE, PARTITION = "kill", "pause", "starve", "partition"
-KINDS = (KILL, PAUSE, STARVE, PARTITION)
+KILL, PAUSE, STARVE, PARTITION, SLOW = "kill", "pause", "starve", "partition", "slow"
+KINDS = (KILL, PAUSE, STARVE, PARTITION, SLOW)
+NEEDS_NETNS = (PARTITION, SLOW)
 # How long each fault holds before it is healed, seconds (drawn uniformly).
-HOLD_S = {KILL: (5, 20), PAUSE: (5, 15), STARVE: (30, 30), PARTITION: (10, 60)}
+HOLD_S = {KILL: (5, 20), PAUSE: (5, 15), STARVE: (30, 30), PARTITION: (10, 60), SLOW: (10, 60)}
 # What healing takes beyond the hold, seconds, so that the schedule leaves room for it: a killed
 # node's restart warms it up first (about 30 s for a Chord node joining three others here).
-HEAL_S = {KILL: 45, PAUSE: 2, STARVE: 2, PARTITION: 5}
+HEAL_S = {KILL: 45, PAUSE: 2, STARVE: 2, PARTITION: 5, SLOW: 2}
 GAP_S = (5, 15)                # quiet between a fault's heal and the next fault
 FIRST_AT_S = 10                # the load runs alone this long first
 STARVE_PERCENT = 5             # the starved node's share of one core
 CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
 CFS_PERIOD_US = 100_000
+# The slow link: 64 kbit/s each way, a queue of at most 500 ms (what waits longer is dropped).
+SLOW_LINK = ["tbf", "rate", "64kbit", "burst", "4kb", "latency", "500ms"]
 
 
 class FaultError(Exception):
@@ -82,8 +89,9 @@ def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> No
     if STARVE in kinds and os.geteuid() != 0:
         raise FaultError("starve moves a node between cgroups, which needs root")
     network = netns.load(run_dir)
-    if PARTITION in kinds and (network is None or network.hosts):
-        raise FaultError("partition cuts a node's veth: the nodes must run with `up --netns`")
+    needing = [k for k in kinds if k in NEEDS_NETNS]
+    if needing and (network is None or network.hosts):
+        raise FaultError(f"{', '.join(needing)} act on a node's veth: the nodes must run with `up --netns`")
 
 
 class Injector:
@@ -118,7 +126,8 @@ class Injector:
 
     def apply(self, fault: Fault) -> None:
         try:
-            heal = {KILL: self.kill, PAUSE: self.pause, STARVE: self.starve, PARTITION: self.partition}[fault.kind](fault.node)
+            heal = {KILL: self.kill, PAUSE: self.pause, STARVE: self.starve, PARTITION: self.partition,
+                    SLOW: self.slow}[fault.kind](fault.node)
         except (FaultError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
             self.note("failed", fault, str(e))
             return
@@ -170,6 +179,23 @@ class Injector:
         link = ["ip", "-n", network.bridge_namespace, "link", "set", f"v{index}"]
         subprocess.run([*link, "down"], check=True, capture_output=True, timeout=10)
         return lambda: subprocess.run([*link, "up"], check=True, capture_output=True, timeout=10)
+
+    def slow(self, index: int) -> Callable[[], None]:
+        self.node(index)
+        network = netns.load(self.run_dir)
+        ends = [(network.bridge_namespace, f"v{index}"), (network.node_namespace(index), "eth0")]
+        for namespace, device in ends:
+            tc(namespace, "add", device, *SLOW_LINK)
+
+        def heal():
+            for namespace, device in ends:
+                tc(namespace, "del", device)
+        return heal
+
+
+def tc(namespace: str, action: str, device: str, *qdisc: str) -> None:
+    subprocess.run(netns.exec_in(namespace, ["tc", "qdisc", action, "dev", device, "root", *qdisc]),
+                   check=True, capture_output=True, timeout=10)
 
 
 def cpu_cgroup_of(pid: int, text: str | None = None) -> str:

@@ -3,13 +3,14 @@ the log of every start and heal, and the refusals before a run starts."""
 import io
 import json
 import os
+import subprocess
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import faults, processes
+from p2psip_deploy import faults, netns, processes
 
 
 def test_the_schedule_is_the_seeds_and_every_fault_heals_before_the_end():
@@ -31,7 +32,7 @@ def test_a_pause_holds_longer_than_the_dht_deadline():
 
 @pytest.mark.parametrize("text", ["", "kill,crash", "pause;kill"])
 def test_unknown_faults_are_refused_naming_the_choices(text):
-    with pytest.raises(faults.FaultError, match="kill, pause, starve, partition"):
+    with pytest.raises(faults.FaultError, match="kill, pause, starve, partition, slow"):
         faults.parse_kinds(text)
 
 
@@ -129,9 +130,45 @@ def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_pat
     assert not (faults.CPU_CGROUP / group.lstrip("/")).exists()
 
 
-def test_partition_is_refused_without_namespaces(tmp_path, standin_node):
-    with pytest.raises(faults.FaultError, match="--netns"):
-        faults.check(tmp_path, [faults.PARTITION])
+def test_partition_and_slow_are_refused_without_namespaces(tmp_path, standin_node):
+    with pytest.raises(faults.FaultError, match="partition, slow act on a node's veth.*--netns"):
+        faults.check(tmp_path, [faults.PAUSE, faults.PARTITION, faults.SLOW])
+
+
+@pytest.fixture
+def one_node_network(tmp_path, standin_node):
+    """The namespaces of `up --netns` for one node, around the stand-in node's record."""
+    reason = netns.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    network = netns.plan(tmp_path, 1, False)
+    try:
+        netns.create(tmp_path, network)
+        yield network
+    finally:
+        assert netns.remove(tmp_path) == []
+
+
+def run_in(namespace, *command):
+    return subprocess.run(netns.exec_in(namespace, list(command)), capture_output=True, text=True, check=True).stdout
+
+
+def test_partition_takes_the_nodes_veth_down_and_its_heal_up(tmp_path, one_node_network):
+    faults.check(tmp_path, [faults.PARTITION])
+    injector = faults.Injector(tmp_path, io.StringIO())
+    injector.apply(faults.Fault(at=0, kind=faults.PARTITION, node=0, hold=0))
+    assert "state DOWN" in run_in(one_node_network.bridge_namespace, "ip", "link", "show", "v0")
+    injector.heal_all()
+    assert "state DOWN" not in run_in(one_node_network.bridge_namespace, "ip", "link", "show", "v0")
+
+
+def test_slow_puts_a_token_bucket_on_both_ends_of_the_veth_and_its_heal_removes_them(tmp_path, one_node_network):
+    ends = [(one_node_network.bridge_namespace, "v0"), (one_node_network.node_namespace(0), "eth0")]
+    injector = faults.Injector(tmp_path, io.StringIO())
+    injector.apply(faults.Fault(at=0, kind=faults.SLOW, node=0, hold=0))
+    assert all("tbf" in run_in(ns, "tc", "qdisc", "show", "dev", dev) for ns, dev in ends)
+    injector.heal_all()
+    assert not any("tbf" in run_in(ns, "tc", "qdisc", "show", "dev", dev) for ns, dev in ends)
 
 
 def test_a_run_folder_without_nodes_is_refused(tmp_path):
