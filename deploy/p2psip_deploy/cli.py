@@ -147,6 +147,9 @@ def fault_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=defaults.rate,
                         help=f"operations started a second, over every node (default {defaults.rate:g})")
     parser.add_argument("--aors", type=int, default=defaults.aors, help=f"AORs of the load (default {defaults.aors})")
+    parser.add_argument("--check", type=Path, metavar="HISTORY.jsonl",
+                        help="only check a recorded history (a run folder's history.jsonl) and report, as at the "
+                             "end of its run; starts nothing")
     parser.add_argument("--settle", type=float, default=defaults.settle_s,
                         help=f"seconds of quiet once every node answers again, before the read-back "
                              f"(default {defaults.settle_s:g})")
@@ -303,6 +306,8 @@ def main(argv: list[str]) -> int:
             from . import demo
             return demo.run(up_options(args), args.users, args.calls, args.rate)
         if args.command == "faults":
+            if args.check:
+                return faultrun.check_file(args.check, args.backend)
             return faultrun.run(fault_options(args))
         if args.command == "test":
             from . import testrun

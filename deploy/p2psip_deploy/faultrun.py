@@ -73,12 +73,26 @@ def observed(options: FaultOptions) -> int:
         injector = faults.Injector(options.run_dir, log)
         recorder = workload.Recorder(out)
         asyncio.run(drive(options, records, recorder, injector, plan, seconds))
-    verdict = history.check(recorder.operations)
+    print(f"history, fault log and report in {folder}", file=sys.stderr)
+    return conclude(history.check(recorder.operations), backend, folder / "report.txt")
+
+
+def check_file(path: Path, backend: str) -> int:
+    """`faults --check HISTORY`: the check of a recorded history, as at the end of its run."""
+    try:
+        operations = history.read_history(path)
+    except (OSError, ValueError) as e:
+        raise faults.FaultError(f"--check: {e}") from e
+    return conclude(history.check(operations), backend, None)
+
+
+def conclude(verdict: history.Verdict, backend: str, report: Path | None) -> int:
+    """Writes the report, prints the violations and the summary line; the exit code."""
     line = (f"faults: backend {backend} operations {verdict.operations} acknowledged {verdict.acknowledged} "
             f"lost {verdict.lost} stale {verdict.stale} failed {verdict.operations - verdict.acknowledged}")
-    (folder / "report.txt").write_text(verdict.report() + line + "\n")
-    print(f"history, fault log and report in {folder}", file=sys.stderr)
-    if verdict.violations:
+    if report:
+        report.write_text(verdict.report() + line + "\n")
+    if verdict.violations or not report:
         print(verdict.report(), file=sys.stderr)
     print(line, flush=True)
     return 1 if verdict.lost or verdict.stale else 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import faults, layout, processes
+from p2psip_deploy import faults, history, layout, processes
 
 P2PSIP = layout.DEPLOY / "p2psip"
 STANDIN = Path(__file__).resolve().parent / "standin_registrar.py"
@@ -114,3 +114,20 @@ def test_four_chord_nodes_lose_nothing_acknowledged_through_three_minutes_of_fau
     started_kinds = [e["kind"] for e in events if e["event"] == "start"]
     assert len(started_kinds) >= 2 and faults.KILL in started_kinds
     assert not [e for e in events if e["event"] in ("failed", "heal-failed")], events
+
+
+def test_a_recorded_history_is_checked_again_with_check(tmp_path):
+    ops = [history.Operation(id=1, client="c", node="node-0", aor="sip:a@p2psip.test", kind=history.ADD,
+                             contact="sip:a@192.0.2.1:5060", expires=3600, invoked=0, completed=1, status=200,
+                             reason="OK", listed={"sip:a@192.0.2.1:5060": 3600}),
+           history.Operation(id=2, client="c", node="node-1", aor="sip:a@p2psip.test", kind=history.QUERY,
+                             invoked=2, completed=3, status=200, reason="OK", listed={})]
+    file = tmp_path / "history.jsonl"
+    file.write_text("".join(op.to_json() + "\n" for op in ops))
+    done = p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=30)
+    assert done.returncode == 1
+    assert summary(done) == ("chord", {"operations": 2, "acknowledged": 2, "lost": 1, "stale": 0, "failed": 0})
+    assert "lost-write: sip:a@p2psip.test contact sip:a@192.0.2.1:5060, read by operation 2" in done.stderr
+    file.write_text("{not json\n")
+    bad = p2psip("faults", "--check", str(file), run_dir=tmp_path, timeout=30)
+    assert bad.returncode == 1 and "history.jsonl:1" in bad.stderr
