@@ -84,14 +84,21 @@ def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> No
         raise FaultError(f"no nodes recorded in {run_dir}")
     if any(p.login for p in records):
         raise FaultError("faults act on this machine's processes: not on nodes on ssh hosts")
-    if STARVE in kinds and not (cgroup_root / "cgroup.procs").is_file():
-        raise FaultError(f"starve needs the cgroup v1 cpu controller at {cgroup_root}")
-    if STARVE in kinds and os.geteuid() != 0:
-        raise FaultError("starve moves a node between cgroups, which needs root")
+    if STARVE in kinds and starve_unavailable(cgroup_root):
+        raise FaultError(starve_unavailable(cgroup_root))
     network = netns.load(run_dir)
     needing = [k for k in kinds if k in NEEDS_NETNS]
     if needing and (network is None or network.hosts):
         raise FaultError(f"{', '.join(needing)} act on a node's veth: the nodes must run with `up --netns`")
+
+
+def starve_unavailable(cgroup_root: Path = CPU_CGROUP) -> str:
+    """Why starve cannot run here, or "" when it can."""
+    if not (cgroup_root / "cgroup.procs").is_file():
+        return f"starve needs the cgroup v1 cpu controller at {cgroup_root}"
+    if os.geteuid() != 0:
+        return "starve moves a node between cgroups, which needs root"
+    return ""
 
 
 class Injector:

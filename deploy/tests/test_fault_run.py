@@ -94,14 +94,9 @@ def test_a_registrar_that_forgets_fails_the_run_with_its_lost_writes_reported(tm
     assert "lost-write: sip:faults-" in (run_folder(tmp_path) / "report.txt").read_text()
 
 
-def cgroup_v1_cpu_writable() -> bool:
-    import os
-    return (faults.CPU_CGROUP / "cgroup.procs").is_file() and os.geteuid() == 0
-
-
 @pytest.mark.faults
 def test_four_chord_nodes_lose_nothing_acknowledged_through_three_minutes_of_faults(tmp_path):
-    kinds = [faults.KILL, faults.PAUSE] + ([faults.STARVE] if cgroup_v1_cpu_writable() else [])
+    kinds = [faults.KILL, faults.PAUSE] + ([] if faults.starve_unavailable() else [faults.STARVE])
     started = time.monotonic()
     done = p2psip("faults", "--backend", "chord", "--nodes", "4", "--minutes", "3", "--seed", "3",
                   "--faults", ",".join(kinds), "--base-port", "27470", run_dir=tmp_path, timeout=1200)

@@ -2,7 +2,6 @@
 the log of every start and heal, and the refusals before a run starts."""
 import io
 import json
-import os
 import subprocess
 import threading
 import time
@@ -113,11 +112,7 @@ def test_stopping_the_schedule_early_heals_what_holds(tmp_path, standin_node):
     assert [json.loads(line)["event"] for line in log.getvalue().splitlines()] == ["start", "healed"]
 
 
-def cgroup_v1_cpu_writable() -> bool:
-    return (faults.CPU_CGROUP / "cgroup.procs").is_file() and os.geteuid() == 0
-
-
-@pytest.mark.skipif(not cgroup_v1_cpu_writable(), reason="needs root and the cgroup v1 cpu controller")
+@pytest.mark.skipif(bool(faults.starve_unavailable()), reason=faults.starve_unavailable() or "-")
 def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_path, standin_node):
     home = faults.cpu_cgroup_of(standin_node.pid)
     injector = faults.Injector(tmp_path, io.StringIO(), starve_percent=3)
