@@ -114,15 +114,25 @@ async def drive(options: FaultOptions, records: list[processes.Process], recorde
         finally:
             stop.set()
             await asyncio.to_thread(striker.join)
-        await asyncio.to_thread(quiet, options, records)
+        await asyncio.to_thread(quiet, options, client.local[0])
         await load.read_back(options.read_rate)
     finally:
         client.close()
 
 
-def quiet(options: FaultOptions, records: list[processes.Process]) -> None:
-    """Until every node answers OPTIONS again, then the settling time."""
-    current = [p for p in processes.load(options.run_dir) if p.role == "node"]
-    local = nodes.client_address(options.run_dir, records[0].address)
-    nodes.wait_answering(current, 300.0, local)
+def quiet(options: FaultOptions, local: str) -> None:
+    """Until every node answers OPTIONS again, then the settling time. A node found dead (a restart
+    that failed) is started again once; what cannot be brought back is said on stderr, and the
+    read-back then records its queries unanswered rather than the run ending unchecked."""
+    for process in processes.load(options.run_dir):
+        if process.role == "node" and not processes.alive(process):
+            try:
+                nodes.restart_node(options.run_dir, faults.index_of(process), faults.RESTART_S)
+            except nodes.DeployError as e:
+                print(f"faults: before the read-back: {e}", file=sys.stderr)
+    live = [p for p in processes.load(options.run_dir) if p.role == "node" and processes.alive(p)]
+    try:
+        nodes.wait_answering(live, faults.RESTART_S, local)
+    except nodes.DeployError as e:
+        print(f"faults: before the read-back: {e}", file=sys.stderr)
     time.sleep(options.settle_s)   # a fixed settling time: the ring's own repair has no signal to await

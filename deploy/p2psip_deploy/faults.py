@@ -37,6 +37,7 @@ HOLD_S = {KILL: (5, 20), PAUSE: (5, 15), STARVE: (30, 30), PARTITION: (10, 60), 
 HEAL_S = {KILL: 45, PAUSE: 2, STARVE: 2, PARTITION: 5, SLOW: 2}
 GAP_S = (5, 15)                # quiet between a fault's heal and the next fault
 FIRST_AT_S = 10                # the load runs alone this long first
+RESTART_S = 300.0              # how long a restarted node may take to answer again (it warms up first)
 STARVE_PERCENT = 5             # the starved node's share of one core
 CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
 CFS_PERIOD_US = 100_000
@@ -104,7 +105,7 @@ def starve_unavailable(cgroup_root: Path = CPU_CGROUP) -> str:
 class Injector:
     """Applies and heals faults on the nodes of one deployment's run folder."""
 
-    def __init__(self, run_dir: Path, log: TextIO, restart_timeout: float = 300.0,
+    def __init__(self, run_dir: Path, log: TextIO, restart_timeout: float = RESTART_S,
                  starve_percent: int = STARVE_PERCENT, cgroup_root: Path = CPU_CGROUP):
         self.run_dir, self.log = run_dir, log
         self.restart_timeout = restart_timeout
@@ -151,7 +152,7 @@ class Injector:
                 self.note("heal-failed", fault, str(e))
 
     def node(self, index: int) -> processes.Process:
-        found = [p for p in processes.load(self.run_dir) if p.role == "node" and Path(p.folder).name == f"node-{index}"]
+        found = [p for p in processes.load(self.run_dir) if p.role == "node" and index_of(p) == index]
         if not found or not processes.alive(found[0]):
             raise FaultError(f"node {index} is not running")
         return found[0]
@@ -198,6 +199,11 @@ class Injector:
             for namespace, device in ends:
                 tc(namespace, "del", device)
         return heal
+
+
+def index_of(node: processes.Process) -> int:
+    """A node's number, from its folder node-<index>."""
+    return int(Path(node.folder).name.rsplit("-", 1)[-1])
 
 
 def tc(namespace: str, action: str, device: str, *qdisc: str) -> None:
