@@ -20,7 +20,8 @@ operations that real time allows explains the read. Three kinds:
 - stale: r listed c, but every add of c that could have written it was followed, before r was
   invoked, by an acknowledged removal of c or an acknowledged add of c that had surely expired by
   r, or had surely expired itself. The removal that came back is its usual form.
-- never-written: r listed a contact that no add invoked before r completed named.
+- never-written: r listed a contact that no add named that may have taken effect by then
+  (invoked before r completed, and not refused).
 """
 from __future__ import annotations
 
@@ -212,7 +213,7 @@ def could_clear(x: Operation, w: Operation, read: Operation) -> bool:
 
 def shown(aor: str, contact: str, read: Operation, adds: list[Operation], writes: list[Operation]) -> list[Violation]:
     """The read listed `contact`: stale when no add of it can be the last write before the read
-    with its binding still live, never-written when no add of it was even tried."""
+    with its binding still live, never-written when no add of it may have taken effect by then."""
     if read.kind in (REMOVE, REMOVE_ALL) and read.writes(contact):
         return [Violation(STALE, aor, contact, read, [read])]   # its own 200 lists what it removed
     tried = [x for x in adds if x.invoked < read.completed]

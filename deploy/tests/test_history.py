@@ -193,6 +193,13 @@ def test_a_contact_no_add_ever_named_was_never_written():
     assert kinds(h.check()) == [history.NEVER_WRITTEN]
 
 
+def test_a_contact_whose_only_add_was_refused_was_never_written():
+    h = Ops()
+    h.add(A, 0, 1, None, status=403, reason="Too Many Registered Contacts")
+    h.query(2, 3, [A])
+    assert kinds(h.check()) == [history.NEVER_WRITTEN]
+
+
 def test_a_contact_whose_add_was_invoked_after_the_read_was_never_written_for_it():
     h = Ops()
     h.query(0, 1, [B])
