@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
@@ -75,11 +76,12 @@ class Operation:
         if self.completed is not None and self.completed < self.invoked:
             raise ValueError(f"operation {self.id}: completed before it was invoked")
 
-    @property
+    @cached_property
     def outcome(self) -> str:
+        """Asked once the operation is complete (the checker asks it millions of times)."""
         return outcome(self.status, self.reason)
 
-    @property
+    @cached_property
     def end(self) -> float:
         """When it surely took effect if it did at all: its completion, never for an unknown one."""
         return self.completed if self.outcome == OK else float("inf")
@@ -195,20 +197,17 @@ def missing(aor: str, contact: str, read: Operation, adds: list[Operation], writ
     last write before the read and cannot have expired."""
     if read.kind == ADD and read.contact == contact:
         return [Violation(LOST, aor, contact, read, [read])]   # its own 200 must list what it wrote
-    for w in adds:
-        if w.outcome != OK or w.completed >= read.invoked or may_expire_before(w, read):
-            continue
-        if not any(could_clear(x, w, read) for x in writes if x is not w):
-            return [Violation(LOST, aor, contact, read, [w])]
-    return []
-
-
-def could_clear(x: Operation, w: Operation, read: Operation) -> bool:
-    """Whether x may take effect after w and before the read, leaving the contact absent."""
-    after_w = x.end > w.invoked
-    before_read = x.invoked < read.completed
-    clears = x.kind != ADD or may_expire_before(x, read)
-    return after_w and before_read and clears
+    eligible = [w for w in adds if w.outcome == OK and w.completed < read.invoked and not may_expire_before(w, read)]
+    if not eligible:
+        return []
+    # An add w is cleared when some write x that leaves the contact absent at the read may take
+    # effect after it (x.end > w.invoked); none of those is an eligible add itself. So the add
+    # invoked last is the one to try: whatever clears after it clears after every earlier one.
+    w = max(eligible, key=lambda op: op.invoked)
+    clearing = [x.end for x in writes if x.invoked < read.completed and (x.kind != ADD or may_expire_before(x, read))]
+    if max(clearing, default=float("-inf")) > w.invoked:
+        return []
+    return [Violation(LOST, aor, contact, read, [w])]
 
 
 def shown(aor: str, contact: str, read: Operation, adds: list[Operation], writes: list[Operation]) -> list[Violation]:
@@ -219,22 +218,15 @@ def shown(aor: str, contact: str, read: Operation, adds: list[Operation], writes
     tried = [x for x in adds if x.invoked < read.completed]
     if not tried:
         return [Violation(NEVER_WRITTEN, aor, contact, read, [])]
-    if any(may_explain(x, read, writes) for x in tried):
+    # An add x may be the last write before the read unless a write that surely leaves the
+    # contact absent (an acknowledged removal, or an acknowledged add surely expired by then)
+    # surely came between them: invoked after x surely took effect, completed before the read.
+    clearing = [y.invoked for y in writes if y.outcome == OK and y.completed < read.invoked
+                and (y.kind != ADD or surely_expired_before(y, read))]
+    last_clear = max(clearing, default=float("-inf"))
+    if any(x.end >= last_clear and not surely_expired_before(x, read) for x in tried):
         return []
     return [Violation(STALE, aor, contact, read, last_known_writes(read, writes))]
-
-
-def may_explain(x: Operation, read: Operation, writes: list[Operation]) -> bool:
-    """Whether add x may be the last write before the read with its binding live at it."""
-    if surely_expired_before(x, read):
-        return False
-    return not any(surely_clears(y, x, read) for y in writes if y is not x)
-
-
-def surely_clears(y: Operation, x: Operation, read: Operation) -> bool:
-    """Whether y surely took effect after x and before the read, leaving the contact absent."""
-    between = y.outcome == OK and x.end < y.invoked and y.completed < read.invoked
-    return between and (y.kind != ADD or surely_expired_before(y, read))
 
 
 def may_expire_before(w: Operation, read: Operation) -> bool:
