@@ -91,6 +91,25 @@ def test_a_removal_before_the_add_explains_nothing():
     assert kinds(h.check()) == [history.LOST]
 
 
+def test_an_add_after_a_removal_is_lost_when_a_later_read_misses_it():
+    h = Ops()
+    h.add(A, 0, 1, [A])
+    h.remove(A, 2, 3)
+    again = h.add(A, 4, 5, [A])
+    h.query(6, 7, [])
+    verdict = h.check()
+    assert kinds(verdict) == [history.LOST] and verdict.violations[0].witnesses == [again]
+
+
+def test_a_removal_concurrent_with_the_last_of_two_adds_explains_the_absence():
+    h = Ops()
+    h.add(A, 0, 1, [A])
+    h.add(A, 2, 3, [A])
+    h.remove(A, 2.5, 3.5)
+    h.query(6, 7, [])
+    assert kinds(h.check()) == []
+
+
 def test_remove_all_clears_every_contact():
     h = Ops()
     h.add(A, 0, 1, [A])
