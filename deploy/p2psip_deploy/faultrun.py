@@ -45,9 +45,11 @@ def folder_of(options: FaultOptions) -> Path:
 
 
 def run(options: FaultOptions) -> int:
-    if options.minutes <= 0 or options.rate <= 0 or options.read_rate <= 0:
-        raise faults.FaultError("--minutes, --rate and --read-rate must be above 0")
+    if options.minutes <= 0 or options.rate <= 0 or options.read_rate <= 0 or options.aors < 1:
+        raise faults.FaultError("--minutes, --rate and --aors must be above 0")
     started = not options.use_running
+    if started and faults.unsupported(options.kinds, options.netns):
+        raise faults.FaultError(faults.unsupported(options.kinds, options.netns))   # before any node starts
     if started:
         nodes.up(nodes.UpOptions(dht=options.backend, nodes=options.nodes, base_port=options.base_port,
                                  netns=options.netns, run_dir=options.run_dir))

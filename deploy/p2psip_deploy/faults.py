@@ -85,12 +85,19 @@ def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> No
         raise FaultError(f"no nodes recorded in {run_dir}")
     if any(p.login for p in records):
         raise FaultError("faults act on this machine's processes: not on nodes on ssh hosts")
-    if STARVE in kinds and starve_unavailable(cgroup_root):
-        raise FaultError(starve_unavailable(cgroup_root))
     network = netns.load(run_dir)
+    reason = unsupported(kinds, network is not None and not network.hosts, cgroup_root)
+    if reason:
+        raise FaultError(reason)
+
+
+def unsupported(kinds: list[str], in_namespaces: bool, cgroup_root: Path = CPU_CGROUP) -> str:
+    """Why one of `kinds` cannot run here on nodes in namespaces of their own or not, or ""."""
     needing = [k for k in kinds if k in NEEDS_NETNS]
-    if needing and (network is None or network.hosts):
-        raise FaultError(f"{', '.join(needing)} act on a node's veth: the nodes must run with `up --netns`")
+    if needing and not in_namespaces:
+        return f"{', '.join(needing)} need the nodes in network namespaces of their own (`up --netns`): " \
+               "they act on a node's veth"
+    return starve_unavailable(cgroup_root) if STARVE in kinds else ""
 
 
 def starve_unavailable(cgroup_root: Path = CPU_CGROUP) -> str:

@@ -126,3 +126,9 @@ def test_a_recorded_history_is_checked_again_with_check(tmp_path):
     file.write_text("{not json\n")
     bad = p2psip("faults", "--check", str(file), run_dir=tmp_path, timeout=30)
     assert bad.returncode == 1 and "history.jsonl:1" in bad.stderr
+
+
+def test_a_fault_that_cannot_run_here_is_refused_before_any_node_starts(tmp_path):
+    done = p2psip("faults", "--faults", "pause,partition", "--base-port", "40090", run_dir=tmp_path, timeout=30)
+    assert done.returncode == 1 and "partition need the nodes in network namespaces" in done.stderr
+    assert not (tmp_path / processes.STATE_FILE).exists()
