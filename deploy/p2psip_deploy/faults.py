@@ -95,8 +95,9 @@ def unsupported(kinds: list[str], in_namespaces: bool, cgroup_root: Path = CPU_C
     """Why one of `kinds` cannot run here on nodes in namespaces of their own or not, or ""."""
     needing = [k for k in kinds if k in NEEDS_NETNS]
     if needing and not in_namespaces:
-        return f"{', '.join(needing)} need the nodes in network namespaces of their own (`up --netns`): " \
-               "they act on a node's veth"
+        verb = "needs" if len(needing) == 1 else "need"
+        return f"{' and '.join(needing)} {verb} the nodes in network namespaces of their own (`up --netns`): " \
+               "it acts on a node's veth"
     return starve_unavailable(cgroup_root) if STARVE in kinds else ""
 
 

@@ -130,5 +130,5 @@ def test_a_recorded_history_is_checked_again_with_check(tmp_path):
 
 def test_a_fault_that_cannot_run_here_is_refused_before_any_node_starts(tmp_path):
     done = p2psip("faults", "--faults", "pause,partition", "--base-port", "40090", run_dir=tmp_path, timeout=30)
-    assert done.returncode == 1 and "partition need the nodes in network namespaces" in done.stderr
+    assert done.returncode == 1 and "partition needs the nodes in network namespaces" in done.stderr
     assert not (tmp_path / processes.STATE_FILE).exists()

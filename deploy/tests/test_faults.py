@@ -126,7 +126,7 @@ def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_pat
 
 
 def test_partition_and_slow_are_refused_without_namespaces(tmp_path, standin_node):
-    with pytest.raises(faults.FaultError, match="partition, slow need the nodes in network namespaces.*--netns"):
+    with pytest.raises(faults.FaultError, match="partition and slow need the nodes in network namespaces.*--netns"):
         faults.check(tmp_path, [faults.PAUSE, faults.PARTITION, faults.SLOW])
 
 
