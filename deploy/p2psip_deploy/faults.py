@@ -97,7 +97,7 @@ def unsupported(kinds: list[str], in_namespaces: bool, cgroup_root: Path = CPU_C
     if needing and not in_namespaces:
         verb = "needs" if len(needing) == 1 else "need"
         return f"{' and '.join(needing)} {verb} the nodes in network namespaces of their own (`up --netns`): " \
-               "it acts on a node's veth"
+               "each acts on a node's veth"
     return starve_unavailable(cgroup_root) if STARVE in kinds else ""
 
 
