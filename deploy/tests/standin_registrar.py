@@ -1,7 +1,8 @@
 """A registrar of a few lines over UDP for the fault harness's tests: it keeps each AOR's contacts
 with their expiry and answers every REGISTER as RFC 3261 section 10.3 says (200 listing every
 current contact). Its knobs make it misbehave in the ways the harness must notice: `forget`
-drops an AOR's bindings after acknowledging them, `silent_first` ignores the first copy of each
+drops an AOR's bindings after acknowledging them, `undo_removals` answers a removal as done but
+puts the bindings back afterwards, `silent_first` ignores the first copy of each
 transaction (the client must retransmit), `busy_first` answers the first transaction 503 with
 Retry-After, `mute` answers nothing. Run as a program (`standin_registrar.py PORT... [--forget]`)
 it serves one registrar on every port: a stand-in for nodes that share their bindings."""
@@ -16,6 +17,7 @@ class StandInRegistrar(asyncio.DatagramProtocol):
     def __init__(self):
         self.bindings: dict[str, dict[str, float]] = {}   # AOR -> contact -> expiry (time.time())
         self.forget: set[str] = set()
+        self.undo_removals = False
         self.silent_first = False
         self.busy_first = False
         self.mute = False
@@ -53,6 +55,7 @@ class StandInRegistrar(asyncio.DatagramProtocol):
             self.transport.sendto(answer(headers, "503 DHT Timeout", ["Retry-After: 0"]), addr)
             return
         aor = re.search(r"<([^>]+)>", dict(headers)["to"]).group(1)
+        before = dict(self.bindings.get(aor, {}))
         self.apply(aor, [value for name, value in headers if name == "contact"], dict(headers).get("expires"))
         now = time.time()
         live = {c: e for c, e in self.bindings.get(aor, {}).items() if e > now}
@@ -60,6 +63,8 @@ class StandInRegistrar(asyncio.DatagramProtocol):
         self.transport.sendto(answer(headers, "200 OK", contacts), addr)
         if aor in self.forget:
             self.bindings.pop(aor, None)
+        if self.undo_removals:
+            self.bindings[aor] = {**before, **self.bindings[aor]}
 
     def apply(self, aor: str, contacts: list[str], expires: str | None):
         stored = self.bindings.setdefault(aor, {})

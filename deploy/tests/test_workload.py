@@ -103,6 +103,19 @@ def test_a_registrar_that_forgets_is_caught_losing_writes():
     assert all(v.kind == history.LOST for v in verdict.violations)
 
 
+def test_a_registrar_whose_removals_come_back_is_caught_serving_stale_bindings():
+    async def scenario():
+        registrar, client, load, _ = await harness({"undo_removals": True}, aors=3, seed=3)
+        await load.run(seconds=1.0, rate=200)
+        client.close()
+        registrar.close()
+        return load
+
+    verdict = history.check(run(scenario()).recorder.operations)
+    assert verdict.stale > 0 and verdict.lost == 0
+    assert {v.kind for v in verdict.violations} == {history.STALE}
+
+
 def test_a_lost_first_copy_is_retransmitted():
     async def scenario():
         registrar, client, load, _ = await harness({"silent_first": True}, aors=1, clients=1)
