@@ -8,9 +8,13 @@ Retry-After, `mute` answers nothing. Run as a program (`standin_registrar.py POR
 it serves one registrar on every port: a stand-in for nodes that share their bindings."""
 import asyncio
 import re
+import sys
 import time
+from pathlib import Path
 
-from p2psip_deploy import sipclient
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # deploy/, when run as a program
+
+from p2psip_deploy import sipclient  # noqa: E402
 
 
 class StandInRegistrar(asyncio.DatagramProtocol):
@@ -115,6 +119,5 @@ class Everything:
 
 
 if __name__ == "__main__":
-    import sys
     arguments = sys.argv[1:]
     asyncio.run(serve([int(a) for a in arguments if a != "--forget"], "--forget" in arguments))
