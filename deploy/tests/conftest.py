@@ -14,7 +14,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "matrix: the matrix run's only (deploy/p2psip test --matrix): "
                                        "slower deployments, kept out of the default run's budget")
-    config.addinivalue_line("markers", "faults: the fault run of four Chord nodes (about six minutes; in the "
+    config.addinivalue_line("markers", "faults: the fault run of four Chord nodes (several minutes; in the "
                                        "default run; -m 'not faults' leaves it out)")
 
 
