@@ -125,8 +125,8 @@ def test_a_lost_first_copy_is_retransmitted():
         return op, client, registrar
 
     op, client, registrar = run(scenario())
-    assert op.status == 200 and op.listed == {"sip:x@192.0.2.1:5060": 59}
-    assert client.retransmissions == 1 and registrar.received == 2
+    assert op.status == 200 and set(op.listed) == {"sip:x@192.0.2.1:5060"}
+    assert client.retransmissions >= 1 and registrar.received == 1 + client.retransmissions
 
 
 def test_no_answer_within_timer_f_is_an_unknown_outcome():
@@ -135,11 +135,12 @@ def test_no_answer_within_timer_f_is_an_unknown_outcome():
         op, _ = await load.transact(load.agents[0], load.nodes[0], history.QUERY, None, None)
         client.close()
         registrar.close()
-        return op, registrar
+        return op, registrar, client
 
-    op, registrar = run(scenario())
+    op, registrar, client = run(scenario())
     assert op.completed is None and op.outcome == history.UNKNOWN
-    assert registrar.received == 1 + sipclient.MAX_RETRANSMISSIONS
+    # all 7 fit in Timer F on an idle machine; a loaded one's late wake-ups may leave the last out
+    assert 1 < registrar.received == 1 + client.retransmissions <= 1 + sipclient.MAX_RETRANSMISSIONS
 
 
 def test_a_503_is_recorded_and_sent_again_after_retry_after_as_a_new_transaction():
