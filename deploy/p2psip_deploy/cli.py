@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import backends, build, cpus, front, hosts, layout, nodes, ready, units, users
+from . import backends, build, cpus, faultrun, faults, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -125,6 +125,44 @@ def auth_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add the user,domain,password lines of FILE.csv to the users file first; implies --auth")
 
 
+def fault_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = faultrun.FaultOptions()
+    parser.add_argument("--backend", default=defaults.backend,
+                        help=f"DHT backend of the nodes it starts (default {defaults.backend})")
+    parser.add_argument("--faults", default=",".join(defaults.kinds),
+                        help=f"the faults to draw from, comma-separated: {', '.join(faults.KINDS)} "
+                             f"(default {','.join(defaults.kinds)}; partition and slow need --netns)")
+    parser.add_argument("--minutes", type=float, default=defaults.minutes,
+                        help=f"how long the load and the faults run (default {defaults.minutes:g})")
+    parser.add_argument("--seed", type=int, default=defaults.seed,
+                        help=f"seed of the fault schedule and the load's mix (default {defaults.seed})")
+    parser.add_argument("--nodes", type=int, default=defaults.nodes, help=f"nodes to start (default {defaults.nodes})")
+    parser.add_argument("--base-port", type=int, default=defaults.base_port,
+                        help=f"SIP port of node 0 of the nodes it starts (default {defaults.base_port})")
+    parser.add_argument("--netns", action="store_true", help="start every node in a network namespace of its own "
+                                                             "(root; what partition needs)")
+    parser.add_argument("--use-running", action="store_true",
+                        help="take the nodes running in --run-dir rather than starting (and stopping) its own")
+    parser.add_argument("--keep-up", action="store_true", help="leave the nodes it started running afterwards")
+    parser.add_argument("--rate", type=float, default=defaults.rate,
+                        help=f"operations started a second, over every node (default {defaults.rate:g})")
+    parser.add_argument("--aors", type=int, default=defaults.aors, help=f"AORs of the load (default {defaults.aors})")
+    parser.add_argument("--check", type=Path, metavar="HISTORY.jsonl",
+                        help="only check a recorded history (a run folder's history.jsonl) and report, as at the "
+                             "end of its run; starts nothing")
+    parser.add_argument("--settle", type=float, default=defaults.settle_s,
+                        help=f"seconds of quiet once every node answers again, before the read-back "
+                             f"(default {defaults.settle_s:g})")
+    run_dir_argument(parser)
+
+
+def fault_options(args: argparse.Namespace):
+    return faultrun.FaultOptions(backend=args.backend, kinds=faults.parse_kinds(args.faults), minutes=args.minutes,
+                                 seed=args.seed, nodes=args.nodes, base_port=args.base_port, netns=args.netns,
+                                 use_running=args.use_running, keep_up=args.keep_up, rate=args.rate,
+                                 aors=args.aors, settle_s=args.settle, run_dir=args.run_dir.resolve())
+
+
 def hosts_of(args: argparse.Namespace) -> list[hosts.Host]:
     """The hosts of --hosts FILE, or none."""
     return hosts.read(args.hosts) if getattr(args, "hosts", None) else []
@@ -196,6 +234,9 @@ def parser() -> argparse.ArgumentParser:
     run_dir_argument(load)
     commands.add_parser("backends", help="the DHT backends the WAR registers, one NAME SERVLET-CLASS line each "
                                          "(builds the WAR when it is missing)")
+    fault_arguments(commands.add_parser("faults", help="a fault run: load with a recorded history while nodes are "
+                                                       "killed, paused, starved or cut off, then a check that "
+                                                       "nothing acknowledged was lost"))
     test = commands.add_parser("test", help="unit tests, integration tests, bench tests")
     test.add_argument("--no-install", action="store_true", help="do not install SIPp when missing")
     test.add_argument("--matrix", action="store_true",
@@ -264,11 +305,15 @@ def main(argv: list[str]) -> int:
         if args.command == "demo":
             from . import demo
             return demo.run(up_options(args), args.users, args.calls, args.rate)
+        if args.command == "faults":
+            if args.check:
+                return faultrun.check_file(args.check, args.backend)
+            return faultrun.run(fault_options(args))
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install, matrix=args.matrix)
     except (nodes.DeployError, backends.BackendsError, front.FrontError, build.BuildError, users.UsersError, hosts.HostsError,
-            units.UnitsError) as e:
+            units.UnitsError, faults.FaultError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
         return 1
     return 2
