@@ -45,6 +45,8 @@ def opens_cold(system: str, workload: str) -> bool:
     app, each the first search on its deployment (experiments.deployments); the ceiling's registrations
     follow on a JVM its calls warmed."""
     return system != KAMAILIO and workload == "call"
+
+
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "rate_p99_100ms", "p50_ms", "p99_ms", "retransmissions", "steps",
                   "hops", "largest_range", "overload_rate", "overload_goodput", "note"]
 
@@ -259,8 +261,11 @@ class Runner:
             return step
 
         def cool_down(step: search.Step) -> None:
-            # After an overload the server needs time to drain its retransmissions.
+            # After an overload the server needs time to drain its retransmissions, and the callee
+            # a fresh start (Callee.restart).
             if not step.passed:
+                if measurement.workload == "call" and self._callee is not None:
+                    self._callee.restart()
                 time.sleep(self.settings.cooldown_s)
 
         lookups_before = self._deployment.lookups() if self._deployment else None
