@@ -212,6 +212,7 @@ def plan_of(args: argparse.Namespace, mode: dict) -> search.Plan:
     plan = search.Plan(start=args.start_rate or mode["start"], max_rate=args.max_rate,
                        precision=args.precision or mode["precision"], growth=args.growth or mode["growth"],
                        confirm_failures=args.confirm_failures,
+                       retry_first_failure=mode["retry_first_failure"],
                        confirmations=args.confirmations if args.confirmations is not None else mode["confirmations"],
                        confirm_s=args.confirm_seconds or mode["confirm_s"])
     return replace(plan, max_steps=args.max_steps or mode["max_steps"] or search.steps_needed(plan))

@@ -1,5 +1,6 @@
 """The rate search: the verdict of one step and the sequence of rates, on recorded and synthetic steps."""
 import dataclasses
+from dataclasses import replace
 import math
 import random
 from pathlib import Path
@@ -415,3 +416,25 @@ def test_after_refusal_follows_the_share_completed_but_never_below_half():
     assert search.after_refusal(failed(10000, 0.0)) == 4750            # stalled: half, 5% lower
     retransmitted = dataclasses.replace(failed(968, 0.99), p99_ms=3544.0)
     assert search.after_refusal(retransmitted) == math.floor(968 * 0.80)   # lost and retransmitted: 20% lower
+
+
+def cold_then_warm(limit: int):
+    """A system whose very first step meets cold code and fails; warm, it carries `limit`."""
+    calls = {"n": 0}
+
+    def measure(rate: int, seconds: float | None = None) -> search.Step:
+        calls["n"] += 1
+        return simulated(0 if calls["n"] == 1 else limit)(rate)
+    return measure
+
+
+def test_the_first_failure_is_measured_again_and_a_passing_repeat_lifts_the_search_above_it():
+    plan = search.Plan(start=1000, precision=0.05, max_steps=12, retry_first_failure=True)
+    outcome = search.run(plan, cold_then_warm(7300))
+    assert [s.rate for s in outcome.steps[:2]] == [1000, 1000] and not outcome.steps[0].passed
+    assert 7300 / 1.05 <= outcome.best.rate <= 7300
+    # without the repeat the search settles below its cold first step for good
+    assert search.run(replace(plan, retry_first_failure=False), cold_then_warm(7300)).best.rate < 1000
+    # only the first failure is measured again
+    failed = [s.rate for s in search.run(plan, simulated(3000)).steps if not s.passed]
+    assert len(failed) == len(set(failed)) + 1
