@@ -24,7 +24,7 @@ from . import (capacity, deploy, experiments, headline, machine, modes, network,
                summary, tcp, tools)
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
-from .runner import PRIME_RATE, Runner, Settings, plan_for
+from .runner import PRIME_RATE, TRANSACTIONS_END_S, Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
 from .sipp import AVALANCHE, REFRESH_POOL, REGISTER, REGISTER_503, REGISTER_REFRESH, SCENARIOS, Timing
 
@@ -385,6 +385,7 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
         steps = plan_for(plan, m.system).max_steps
         primed = REFRESH_POOL / PRIME_RATE + settings.cooldown_s if m.workload == experiments.REFRESH else 0
         return (steps * step_cost + confirming * (plan.confirm_s + 3 + settings.cooldown_s / 2)
+                + max(0, confirming - 1) * TRANSACTIONS_END_S
                 + settings.warmup_for(m.nodes, m.system, m.workload) + settings.cooldown_s + primed)
     overload_s = len(settings.overload_multiples) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
                                                      + settings.cooldown_s)
