@@ -374,7 +374,8 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
     """The run's length in minutes, at most: a step lasts its length plus the time its last calls may
     take (3 s), failed ones add the cool-down (half of them: a search fails about every other step); the
     references' searches may take more steps (search.for_reference); each search ends with `confirmations`
-    confirmation steps (all its plan allows unless given); a refresh search first registers its AORs;
+    confirmation steps (all its plan allows unless given), each but the last failed and rested
+    TRANSACTIONS_END_S; a refresh search first registers its AORs;
     each overload step rests a cool-down first and may wait a receive time-out for its last answers;
     an avalanche takes about a minute."""
     plan = settings.plan
