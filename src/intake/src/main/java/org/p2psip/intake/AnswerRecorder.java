@@ -18,9 +18,6 @@ import javax.sip.message.Request;
  */
 final class AnswerRecorder extends UDPMessageChannel {
 
-    private static final String[] COMMON_METHODS = {Request.REGISTER, Request.OPTIONS, Request.BYE, Request.CANCEL,
-        Request.MESSAGE, Request.SUBSCRIBE, Request.NOTIFY, Request.INFO, Request.UPDATE, Request.PRACK};
-
     private final FinalAnswers answers;
     private final java.util.function.LongSupplier nanos;
     private String branch;
@@ -41,7 +38,7 @@ final class AnswerRecorder extends UDPMessageChannel {
             String topBranch = top == null ? null : top.getBranch();
             if (topBranch != null) {
                 branch = topBranch.toLowerCase();
-                method = shared(response.getCSeq().getMethod());
+                method = response.getCSeq().getMethod();
             }
         }
         try {
@@ -49,16 +46,6 @@ final class AnswerRecorder extends UDPMessageChannel {
         } finally {
             branch = null;
         }
-    }
-
-    /** The method's name as a constant where it is a common one: one string for all the answers kept, not one each. */
-    private static String shared(String method) {
-        for (String common : COMMON_METHODS) {
-            if (common.equals(method)) {
-                return common;
-            }
-        }
-        return method;
     }
 
     @Override

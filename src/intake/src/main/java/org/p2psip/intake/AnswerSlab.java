@@ -68,11 +68,8 @@ final class AnswerSlab {
         long hash = hash(branch);
         int mask = hashes.length - 1;
         for (int i = (int) hash & mask; hashes[i] != 0; i = (i + 1) & mask) {
-            if (hashes[i] == hash) {
-                FinalAnswers.Answer answer = read(places[i], branch);
-                if (answer != null) {
-                    return answer;
-                }
+            if (hashes[i] == hash && keptFor(places[i], branch)) {
+                return read(places[i]);
             }
         }
         return null;
@@ -98,7 +95,7 @@ final class AnswerSlab {
         int mask = hashes.length - 1;
         int i = (int) hash & mask;
         while (hashes[i] != 0) {
-            if (hashes[i] == hash && read(places[i], branch) != null) {
+            if (hashes[i] == hash && keptFor(places[i], branch)) {
                 places[i] = place; // the later answer is the one to resend
                 return;
             }
@@ -127,21 +124,26 @@ final class AnswerSlab {
         }
     }
 
-    /** The answer at {@code place} if it was kept for {@code branch} (two branches may share a hash). */
-    private FinalAnswers.Answer read(long place, String branch) {
+    /** Whether the answer at {@code place} was kept for {@code branch} (two branches may share a hash). */
+    private boolean keptFor(long place, String branch) {
         byte[] chunk = chunks.get((int) (place >>> 32));
         int at = (int) place;
-        int branchLength = getShort(chunk, at);
-        at += 2;
-        if (branchLength != branch.length()) {
-            return null;
+        if (getShort(chunk, at) != branch.length()) {
+            return false;
         }
-        for (int i = 0; i < branchLength; i++) {
-            if (chunk[at + i] != (byte) branch.charAt(i)) {
-                return null;
+        for (int i = 0; i < branch.length(); i++) {
+            if (chunk[at + 2 + i] != (byte) branch.charAt(i)) {
+                return false;
             }
         }
-        at += branchLength;
+        return true;
+    }
+
+    /** The answer at {@code place}, as objects again. */
+    private FinalAnswers.Answer read(long place) {
+        byte[] chunk = chunks.get((int) (place >>> 32));
+        int at = (int) place;
+        at += 2 + getShort(chunk, at);
         int method = chunk[at++];
         String methodName;
         if (method < 0) {
