@@ -84,8 +84,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, help="steps per search at most, confirmations apart (default: as many "
                                                  "as a limit up to --max-rate needs; headline 9)")
     p.add_argument("--confirmations", type=int,
-                   help="confirmation steps after each search: the rate found held for --confirm-seconds, 5%% lower "
-                        "after each that fails; 0: none (quick 0, headline 3, full 3)")
+                   help="confirmation steps after each search: the rate found held for --confirm-seconds, lower "
+                        "after each that fails (5%%, 20%% past a p99 of 500 ms, or to what it completed: "
+                        "search.after_refusal); 0: none (quick 0, headline 3, full 3)")
     p.add_argument("--confirm-seconds", type=float,
                    help=f"length of a confirmation step (default {search.SUSTAINED_S:g})")
     p.add_argument("--confirm-failures", action="store_true",
@@ -261,7 +262,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     settings = Settings(timing=timing, plan=plan, base_port=args.base_port,
                         cooldown_s=args.cooldown if args.cooldown is not None else mode["cooldown"],
                         warmup_s=args.warmup if args.warmup is not None else mode["warmup"],
-                        heap=args.heap or modes.RATE_HEAP, young=args.young or modes.RATE_YOUNG, sip_threads=args.sip_threads,
+                        heap=args.heap or modes.RATE_HEAP, young=args.young or modes.RATE_YOUNG,
+                        sip_threads=args.sip_threads,
                         node_settings=tuple(args.node_settings), t1_ms=args.t1,
                         criteria=search.Criteria(max_p99_ms=max_p99_ms),
                         call_criteria=search.Criteria(max_p99_ms=max_call_p99_ms),
@@ -359,7 +361,8 @@ def recorded_settings(settings: Settings) -> dict[str, str]:
                                 else "none"),
             "overload_step_s": f"{settings.overload_step_s:g}",
             "overload_multiples": modes.multiples_text(settings.overload_multiples),
-            "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}", "heap": settings.heap or "deploy's", "young": settings.young or "deploy's"}
+            "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}",
+            "heap": settings.heap or "deploy's", "young": settings.young or "deploy's"}
 
 
 def headline_lines(out: Path) -> list[str]:

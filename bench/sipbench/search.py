@@ -8,8 +8,8 @@ The search multiplies the rate by `growth` from `start` until a step fails (or `
 bisects between the highest pass and the lowest failure until they are within `precision` of each
 other (or `max_steps` ran). With `confirmations`, the rate found is then measured once more in one
 step of `confirm_s` (120 s, a sustained rate); a confirmation that fails steps the rate down by
-`CONFIRM_STEP_DOWN` (5%), or to 5% below the share of its calls it completed when that is lower
-(`after_refusal`), and confirms again, `confirmations` steps at most. The result is the
+`CONFIRM_STEP_DOWN` (5%), by 20% when its p99 reached T1, or to 5% below the share of its calls it
+completed when that is lower (`after_refusal`), and confirms again, `confirmations` steps at most. The result is the
 highest passing step, and with confirmations only a confirmed one: an unconfirmed search has no
 result. With `confirm_failures` a failed step is measured once more (within
 `max_steps`), and its rate passes if the repeat does. A search whose lowest failure above its
@@ -121,8 +121,8 @@ class Plan:
     # then not again (the ceiling app's calls confirmed 484/s after its first steps at 1,000 and 500
     # failed, 880/s in a run where they passed). Within `max_steps`, as confirm_failures.
     retry_first_failure: bool = False
-    # Confirmation steps of `confirm_s` after the search, at its rate found and then 5% lower after each
-    # that fails; 0: none, the search's best step is its result (quick mode)
+    # Confirmation steps of `confirm_s` after the search, at its rate found and then lower after each
+    # that fails (after_refusal); 0: none, the search's best step is its result (quick mode)
     confirmations: int = 0
     confirm_s: float = SUSTAINED_S
 
@@ -249,10 +249,10 @@ def after_refusal(failed: Step) -> int:
     that completed next to nothing tells that the system stalled, not what it sustains); 20% lower
     when its p99 reached T1, 500 ms: more than one request in a hundred was lost and retransmitted,
     far past a limit (the ceiling app completed 99% of 968 calls/s in 120 s with a p99 of 3.5 s,
-    and 99.6% of 910). A system
-    whose short steps outrun what it sustains (a JVM whose collector falls behind only after half a
-    minute: the ceiling app passed 1,625 calls/s in 2 s steps and completed 59% in 120 s) is then
-    confirmed near what it sustains rather than refused twice at rates it never will."""
+    and 99.6% of 910). A system whose short steps outrun what it sustains (a JVM whose collector
+    falls behind only after half a minute: the ceiling app passed 1,625 calls/s in 2 s steps and
+    completed 59% in 120 s) is then confirmed near what it sustains rather than refused twice at
+    rates it never will."""
     late = failed.p99_ms is not None and failed.p99_ms >= RETRANSMITTED_P99_MS
     stepped = math.floor(failed.rate * (1 - (RETRANSMITTED_STEP_DOWN if late else CONFIRM_STEP_DOWN)))
     if failed.attempts <= 0:
