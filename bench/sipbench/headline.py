@@ -116,9 +116,21 @@ def overload_lines(steps: list[OverloadStep], meta: dict[str, str], planned: lis
     return found
 
 
-def lines(rows: list[dict], steps: list[OverloadStep], meta: dict[str, str], out: Path) -> list[str]:
-    """`headline: TARGET | FIGURE | VERDICT | RUN FOLDER`, one per target."""
+def verdicts(rows: list[dict], steps: list[OverloadStep], meta: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(target, figure, verdict) of every target of the run."""
     differ = modes.differences(meta, modes.SEARCH_SETTINGS)
     planned = [name for name in meta.get("overload", "").split("; ") if name]
-    every = figure_lines(rows, differ) + ratio_lines(rows, differ) + overload_lines(steps, meta, planned)
-    return [f"headline: {target} | {figure} | {verdict} | {out}" for target, figure, verdict in every]
+    return figure_lines(rows, differ) + ratio_lines(rows, differ) + overload_lines(steps, meta, planned)
+
+
+def lines(rows: list[dict], steps: list[OverloadStep], meta: dict[str, str], out: Path) -> list[str]:
+    """`headline: TARGET | FIGURE | VERDICT | RUN FOLDER`, one per target."""
+    return [f"headline: {target} | {figure} | {verdict} | {out}" for target, figure, verdict in
+            verdicts(rows, steps, meta)]
+
+
+def table(rows: list[dict], steps: list[OverloadStep], meta: dict[str, str]) -> list[str]:
+    """The same targets as a Markdown table: the head of a headline run's report, and of bench/README.md
+    for the example run."""
+    return ["| target | figure | verdict |", "|---|---|---|"] + [
+        f"| {target} | {figure} | {verdict} |" for target, figure, verdict in verdicts(rows, steps, meta)]

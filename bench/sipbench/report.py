@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import (authreport, capacityreport, modes, network, overload, overloadreport, paper, plots, search,
-               statereport, tables, targets, tcpreport)
+from . import (authreport, capacityreport, headline, modes, network, overload, overloadreport, paper, plots,
+               search, statereport, tables, targets, tcpreport)
 from .experiments import EXPERIMENTS
 
 
@@ -90,7 +90,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
     avalanches = overload.read_avalanches(out / overload.AVALANCHE_CSV)
     planned = [name for name in meta.get("overload", "").split("; ") if name]
     caveats = targets.caveat_reasons(meta)
-    lines = (heading(meta) + references(rows) + targets.targets_section(rows, meta)
+    lines = (heading(meta) + headline_section(rows, steps, meta) + references(rows) + targets.targets_section(rows, meta)
              + judged_in_their_sections(rows, bool(steps or meta.get("overload"))) + results(rows, meta)
              + overloadreport.section(steps, avalanches, modes.differences(meta), planned)
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
@@ -118,6 +118,13 @@ def heading(meta: dict[str, str]) -> list[str]:
             "same backend, nodes and configuration (NGMAST 2007, dual 3.06 GHz Xeon servers, SIPp on its own "
             "machine; \"-\": not measured there): other hardware, to read for how a figure holds or falls as "
             "nodes are added, not as a rate to beat.", ""]
+
+
+def headline_section(rows: list[dict], steps: list, meta: dict[str, str]) -> list[str]:
+    """A headline run's targets and verdicts, first (headline.txt has the same as lines for scripts)."""
+    if meta.get("mode") != "headline":
+        return []
+    return ["## Headline targets", ""] + headline.table(rows, steps, meta) + [""]
 
 
 def references(rows: list[dict]) -> list[str]:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sipbench import cli, experiments, headline, modes, overload, search, sipp
+from sipbench import cli, experiments, headline, modes, overload, report, search, sipp
 from sipbench.experiments import Measurement
 
 BACKENDS = ["bamboo", "bryan", "chord", "hazelcast", "memory"]
@@ -121,6 +121,16 @@ def test_one_line_per_target_with_its_figure_verdict_and_run_folder():
     assert "headline: Kamailio overload goodput / clean rate >= 0.9 at 2x and 0.8 at 3x | 0.50 at 2x, 0.20 at 3x of 20,000/s | not met |" in text
     assert ("headline: container ceiling overload goodput / clean rate >= 0.9 at 2x and 0.8 at 3x | - | not judged: no "
             "clean rate") in text
+
+
+def test_a_headline_report_opens_with_the_same_targets_as_a_table():
+    steps = overload_steps((0.95, 0.85), 5000)
+    meta = {**RECORDED, "mode": "headline", "overload": "chord 1 node directly"}
+    section = report.headline_section(ROWS, steps, meta)
+    assert section[:4] == ["## Headline targets", "", "| target | figure | verdict |", "|---|---|---|"]
+    assert len(section) == 5 + len(headline.lines(ROWS, steps, meta, Path("/r")))
+    assert "| chord 2 nodes (spread, single server) / chord 1 node >= 0.80 | 4,200 / 5,000 = 0.84 | met |" in section
+    assert report.headline_section(ROWS, steps, {**meta, "mode": "quick"}) == []
 
 
 def test_no_headline_verdict_from_a_run_whose_settings_differ():
