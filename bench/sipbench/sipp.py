@@ -348,8 +348,22 @@ class Callee:
         """Registers the callee with every registrar (each node, so that backends which share
         nothing between nodes can still route the calls), then starts the UAS."""
         require_ports_free(self.address, [self.port], "the callee (SIPp UAS)")
+        self._timing = timing
+        self.register(registrars)
+        self._proxy = registrars[0] if registrars else Target(self.address, self.port, self.address)
+        self._start_uas()
+
+    def register(self, registrars: list[Target]) -> None:
+        """Registers the callee's AOR, its Contact the UAS's port, with each registrar (again after a
+        registrar started afresh). SIPp registers from that port, so a running UAS is stopped for it
+        and a fresh one started after, as by `restart`."""
+        running = self.process is not None
+        if running:
+            self.stop()
+            wait_until(lambda: not port_taken(self.address, self.port), 5.0)
         self.folder.mkdir(parents=True, exist_ok=True)
         csv = registering.write_user(self.folder / "callee.csv", CALLEE, DOMAIN)
+        timing = self._timing
         for registrar in registrars:
             command = base_command(registrar, SCENARIOS / "register" / "register.xml", timing, 30, self.port) + [
                 "-m", "1", "-inf", str(csv), "-key", "expires", "7200"]
@@ -359,9 +373,8 @@ class Callee:
             if code != 0:
                 raise BenchError(f"the callee could not register with {registrar.host}:{registrar.port} "
                                  f"(SIPp exit {code}; see {log})")
-        self._proxy = registrars[0] if registrars else Target(self.address, self.port, self.address)
-        self._timing = timing
-        self._start_uas()
+        if running:
+            self._start_uas()
 
     def restart(self) -> None:
         """A fresh UAS after a failed step: one that met an overload keeps its dead calls and their
