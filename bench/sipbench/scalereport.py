@@ -149,8 +149,4 @@ def write_plot(out: Path, rows: list[dict]) -> Path | None:
         axis.set_xticks(sorted(counts))
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8, loc="best", framealpha=0.8)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return plots.save(figure, out / PLOT)
