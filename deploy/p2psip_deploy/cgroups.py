@@ -8,7 +8,9 @@ one core, however many cores the machine has. Two users:
   folder); they are recorded in <run dir>/cgroups.json before they are made, so that `down`
   removes them, and only them, even after a failed `up`. A node enters its group through a shell
   that writes its own PID into the group's `cgroup.procs` and then execs the JVM (`entered`), so
-  the PID stays the JVM's and the node's command.json carries the group to `restart`.
+  the PID stays the JVM's and the node's command.json carries the group to `restart`. It enters the
+  group before its network namespace: `ip netns exec` mounts a /sys of the namespace's own, in which
+  /sys/fs/cgroup is empty.
 - the fault run's starve (faults.py): a node moved into a child of its own group with a few
   percent of a core, then back.
 
@@ -74,10 +76,15 @@ def check_quota(cores: float, where: str) -> None:
 
 
 def make(group: Path, cores: float) -> None:
-    """The group, made when missing, with `cores` cores."""
-    group.mkdir(exist_ok=True)
-    (group / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
-    (group / "cpu.cfs_quota_us").write_text(str(quota_us(cores)))
+    """The group, made when missing, with `cores` cores; CgroupError when the kernel refuses them."""
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
+        (group / "cpu.cfs_quota_us").write_text(str(quota_us(cores)))
+    except OSError as e:
+        # v1 refuses a quota above the quota of a group above it (EINVAL)
+        raise CgroupError(f"cannot give {group} {cores:g} cores: {e.strerror} (is it more than a group above "
+                          "it has?)") from e
 
 
 def move(group: Path, pid: int) -> None:

@@ -443,9 +443,10 @@ def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
     """The node's JVM, inside its namespace with --netns, on the CPUs of `--cpus nodes=...` if given,
     in its group with a CPU quota (kept in command.json, so that `restart` pins it and puts it in its
     group again)."""
-    command = cpus.pinned(options.cpus.get(cpus.NODES, ""), _java_command(spec, options))
+    command = netns.exec_in(spec.netns, cpus.pinned(options.cpus.get(cpus.NODES, ""), _java_command(spec, options)))
     group = node_group(options, spec.index)
-    return netns.exec_in(spec.netns, cgroups.entered(group, command) if group else command)
+    # the group first: `ip netns exec` mounts a /sys of the namespace's own, without /sys/fs/cgroup
+    return cgroups.entered(group, command) if group else command
 
 
 def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:

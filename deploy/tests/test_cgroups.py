@@ -61,11 +61,12 @@ def test_each_node_gets_a_group_of_its_own_with_its_quota_under_the_deployments(
     assert cgroups.recorded(run) == [deployment, deployment / "node-0", deployment / "node-1"]
 
 
-def test_the_jvm_enters_its_group_inside_its_namespace_and_on_its_cpus(controller, run):
+def test_the_jvm_enters_its_group_then_its_namespace_then_its_cpus(controller, run):
+    # in the namespace first, it would find no /sys/fs/cgroup: `ip netns exec` mounts a /sys of its own
     options = nodes.UpOptions(run_dir=run, cpu_quota=0.5, cpus={"nodes": "0"})
     command = nodes.jvm_command(spec(run, 0, "p2psip-t-0"), options)
     procs = str(nodes.node_group(options, 0) / "cgroup.procs")
-    assert command[:9] == ["ip", "netns", "exec", "p2psip-t-0", "sh", "-c", 'echo $$ > "$0" && exec "$@"', procs,
+    assert command[:9] == ["sh", "-c", 'echo $$ > "$0" && exec "$@"', procs, "ip", "netns", "exec", "p2psip-t-0",
                            "taskset"]
     assert command[command.index("taskset") + 3] == "java"
 
@@ -224,3 +225,20 @@ def test_a_host_quota_of_zero_is_refused(controller, run, capsys, tmp_path):
 def test_units_refuse_a_quota(controller, run, capsys):
     assert "CPUQuota=" in refused(capsys, ["units", "--cpu-quota", "0.2", "--run-dir", str(run)])
     assert not any(run.iterdir())
+
+
+def test_a_quota_the_kernel_refuses_leaves_no_group_for_down_to_miss(controller, run, capsys, monkeypatch):
+    def refuse(group, cores):
+        raise cgroups.CgroupError(f"cannot give {group} {cores:g} cores: Invalid argument")
+    monkeypatch.setattr(cgroups, "make", refuse)
+    options = nodes.UpOptions(run_dir=run, nodes=2, cpu_quota=0.2)
+    with pytest.raises(cgroups.CgroupError, match="node-0 0.2 cores: Invalid argument"):
+        nodes.make_groups(options)
+    assert cgroups.remove(run) == [] and not cgroups.recorded(run)
+    assert list(controller.iterdir()) == [controller / cgroups.PROCS]
+
+
+def test_the_kernels_refusal_of_a_quota_names_the_group(tmp_path):
+    group = tmp_path / "missing-parent" / "node-0"
+    with pytest.raises(cgroups.CgroupError, match=f"cannot give {group} 0.2 cores: No such file or directory"):
+        cgroups.make(group, 0.2)
