@@ -16,7 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from p2psip_deploy import cgroups, cpus   # deploy/p2psip's readings of --cpus and CPU quotas, so that a bad one stops the bench at once
+# deploy/p2psip's readings of --cpus and of CPU quotas, so that a bad one stops the bench at once
+from p2psip_deploy import cgroups, cpus
 
 from dataclasses import replace
 

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import (backends, build, cgroups, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, ready, remote,
-               share, sipp, tls, users)
+from . import (backends, build, cgroups, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes,
+               ready, remote, share, sipp, tls, users)
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
