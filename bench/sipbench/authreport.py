@@ -181,8 +181,4 @@ def write_plot(out: Path, rows: list[dict]) -> Path | None:
     right.set_ylabel("ratio to the same deployment's plain rate")
     right.set_ylim(bottom=0)
     right.set_title("what authentication costs", fontsize=9)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return plots.save(figure, out / PLOT)

@@ -16,7 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from p2psip_deploy import cpus   # deploy/p2psip's reading of --cpus, so that a bad one stops the bench at once
+# deploy/p2psip's readings of --cpus and of CPU quotas, so that a bad one stops the bench at once
+from p2psip_deploy import cgroups, cpus
 
 from dataclasses import replace
 
@@ -52,6 +53,18 @@ def _cpu_spec(text: str) -> str:
         return cpus.text(cpus.parse(text))
     except cpus.CpusError as e:
         raise argparse.ArgumentTypeError(str(e)) from e
+
+
+def _quota(text: str) -> float:
+    """--scale-quota: cores per node, one the kernel takes as deploy/p2psip up --cpu-quota would."""
+    try:
+        cores = float(text)
+        cgroups.check_quota(cores, "--scale-quota")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--scale-quota {text}: not a number of cores (e.g. 0.2)") from None
+    except cgroups.CgroupError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+    return cores
 
 
 def parser() -> argparse.ArgumentParser:
@@ -140,6 +153,13 @@ def parser() -> argparse.ArgumentParser:
                    help="the state experiment's pinned run: deploy/p2psip up --cpus SPEC for each of its "
                         "deployments, e.g. front=0,nodes=1 (default: unpinned); its targets differ (bench/README.md, "
                         "\"State split\")")
+    p.add_argument("--scale-quota", type=_quota, default=experiments.SCALE_QUOTA, metavar="CORES",
+                   help="the scale experiment's cores per node: each node a host of its own, a network namespace "
+                        "and a cgroup quota of this many cores (deploy/p2psip up --netns --cpu-quota; default "
+                        f"{experiments.SCALE_QUOTA:g})")
+    p.add_argument("--scale-nodes", type=_ints,
+                   help="the scale experiment's node counts, comma-separated (default "
+                        + ",".join(map(str, experiments.SCALE_NODES)) + ")")
     p.add_argument("--warmup", type=float, help="seconds of unjudged load per node before each search (2 nodes: twice "
                                                 "as long), in three stages of 1/4, 1/2 and 1 x the start rate per node "
                                                 "(quick 15, full 60)")
@@ -254,6 +274,12 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     except ValueError as e:
         raise BenchError(str(e)) from e
     print(f"bench: network {mode_of_network} ({why})", file=sys.stderr)
+    missing = small_hosts_unavailable(mode_of_network) if experiments.SCALE in chosen else ""
+    if missing and args.experiments:
+        raise BenchError(missing)
+    if missing:   # a full run's whole matrix goes on without it, as without the state experiment's front
+        print(f"bench: the scale experiment is skipped: {missing}", file=sys.stderr)
+        chosen = [name for name in chosen if name != experiments.SCALE]
     timing = Timing(step_s=args.step_seconds or mode["step"], recv_timeout_ms=mode["recv_timeout_ms"])
     plan = plan_of(args, mode)
     max_p99_ms = args.max_p99_ms or None  # 0: no bound
@@ -274,7 +300,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                                          else mode["avalanche_users"]),
                         avalanche_window_s=AVALANCHE_WINDOW_S,
                         auth_users=args.auth_users, auth_algorithm=args.auth_algorithm,
-                        state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "")
+                        state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "",
+                        scale_quota=args.scale_quota)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else profile == "full"
@@ -293,7 +320,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         measurements, overloaded_ones = experiments.headline_plan(backends)
         overloaded = frozenset(overloaded_ones)
     else:
-        measurements = experiments.plan(chosen, backends, nodes, again, policies)
+        measurements = experiments.plan(chosen, backends, nodes, again, policies, scale_nodes_of(args))
         overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
     tcp_settings = tcp_settings_of(args, backends) if experiments.TCP in chosen else None
     if tcp_settings and not deploy.front_available():
@@ -309,6 +336,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
              if plan.confirmations else "")
           + (f", {len(overloaded)} of them followed by overload steps at "
              f"{', '.join(f'{m:g}x' for m in multiples)}" if overloaded else "")
+          + scale_text(measurements, settings)
           + (f"; the capacity experiment with {capacity_settings.users:,} users on Kamailio and "
              f"{', '.join(capacity_backends)} ({capacity_settings.nodes} node(s) each)" if capacity_settings else "")
           + (f" (about {expected:.0f} minutes when every first confirmation holds, {worst:.0f} at most"
@@ -336,6 +364,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             "auth_algorithm": args.auth_algorithm if experiments.AUTH in chosen else "",
             # whether the state experiment ran pinned: its targets differ (statereport.py)
             "state_cpus": settings.state_cpus,
+            # the scale experiment's cores per node, which its report and verdicts read
+            **(scale_meta(args) if experiments.SCALE in chosen else {}),
             **(capacity_meta(capacity_settings) if capacity_settings else {}),
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
@@ -395,6 +425,34 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
                                                      + settings.cooldown_s)
     avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m)) if settings.avalanche_users else 0
     return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
+
+
+def small_hosts_unavailable(mode_of_network: str) -> str:
+    """Why the scale experiment's nodes cannot be small hosts here, or "": each runs in a network namespace
+    of its own with a CPU quota, which needs namespaces and a cpu controller the bench may write."""
+    if mode_of_network != network.NETNS:
+        return ("the scale experiment runs each node as a host of its own, in a network namespace: it needs "
+                "--network netns (root, and `ip netns add` working)")
+    reason = cgroups.unavailable()
+    return f"the scale experiment gives each node a CPU quota (deploy/p2psip up --cpu-quota): {reason}" if reason else ""
+
+
+def scale_nodes_of(args: argparse.Namespace) -> tuple[int, ...]:
+    return tuple(args.scale_nodes or experiments.SCALE_NODES)
+
+
+def scale_meta(args: argparse.Namespace) -> dict[str, str]:
+    return {"scale_quota": f"{args.scale_quota:g}", "scale_nodes": ",".join(map(str, scale_nodes_of(args)))}
+
+
+def scale_text(measurements: list[experiments.Measurement], settings: Settings) -> str:
+    """The start-up line's words on the scale experiment: its deployments and their quota (its searches are
+    among the rate searches counted, and in the estimate)."""
+    scaled = [m for m in measurements if m.routing == experiments.SCALE]
+    if not scaled:
+        return ""
+    return (f"; the scale experiment's {len(scaled)} of them on nodes of {settings.scale_quota:g} cores each "
+            f"(up to {max(m.nodes for m in scaled)} nodes)")
 
 
 def capacity_settings_of(args: argparse.Namespace, mode: dict) -> capacity.Settings:

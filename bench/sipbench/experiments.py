@@ -25,7 +25,7 @@ class Measurement:
     workload: str
     system: str
     nodes: int
-    routing: str  # "spread", "one", "front-POLICY" (every request through the front), "state-MODE-POLICY"
+    routing: str  # "spread", "one", "front-POLICY" (every request through the front), "state-MODE-POLICY", "scale"
     round: int = 1  # references are measured again at the end of a run (round 2) to show drift
 
     @property
@@ -91,7 +91,13 @@ CAPACITY_BACKENDS = ("chord", "bamboo")
 STATE = "state"
 STATE_MODES = ("stateless", "stateful", "dynamic")
 STATE_NODES = 2
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY, STATE)
+# Whether a registrar on a DHT grows with its nodes (scalereport.py): each node a small host of its own,
+# a network namespace and a cgroup quota of SCALE_QUOTA cores (deploy/p2psip up --netns --cpu-quota), the
+# REGISTER/s of each node count spread over the nodes as `register` spreads them; routing SCALE.
+SCALE = "scale"
+SCALE_NODES = (1, 2, 4, 8)
+SCALE_QUOTA = 0.2
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY, STATE, SCALE)
 # The headline profile (bench/run --profile headline): what headline_plan measures, by experiment.
 HEADLINE_EXPERIMENTS = ("register", "call", "register-refresh", OVERLOAD)
 # Its scaling figures and its overloaded and refreshed backend.
@@ -165,6 +171,12 @@ def state_measurements(backends: list[str], front_policies: tuple[str, ...]) -> 
             for system in backends for mode in STATE_MODES]
 
 
+def scale_measurements(backends: list[str], node_counts: tuple[int, ...] = SCALE_NODES) -> list[Measurement]:
+    """The scale experiment's registration searches: each backend at each node count, each node a host
+    with its quota (a deployment of its own, apart from `register`'s unbounded nodes)."""
+    return [Measurement("registration", system, nodes, SCALE) for system in backends for nodes in node_counts]
+
+
 def overload_policy(front_policies: tuple[str, ...]) -> str | None:
     """The front of the overload experiment's two nodes: tlwl when chosen, else the first policy chosen;
     None when there is no front to start."""
@@ -195,12 +207,13 @@ def avalanche_after(measurement: Measurement) -> bool:
 
 
 def plan(experiments: list[str], backends: list[str], node_counts: list[int],
-         references_again: bool = False, front_policies: tuple[str, ...] = ()) -> list[Measurement]:
+         references_again: bool = False, front_policies: tuple[str, ...] = (),
+         scale_nodes: tuple[int, ...] = SCALE_NODES) -> list[Measurement]:
     """Every measurement the chosen experiments need, references first, without repeats; with
     `references_again`, the references once more at the end, so that the report shows how far
     the machine drifted during the run. Front experiments need `front_policies` (none when
     deploy/p2psip cannot start a front); Table 2's load-balanced row then uses two nodes behind it,
-    and the overload experiment its searches (`overloaded`)."""
+    and the overload experiment its searches (`overloaded`). The scale experiment measures `scale_nodes`."""
     wanted: set[Measurement] = set(overloaded(experiments, backends, front_policies))
     if AUTH in experiments:
         # one node (Kamailio is one server), whatever --nodes says: the targets compare a deployment with itself
@@ -210,6 +223,8 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
         wanted |= {Measurement("registration", system, 1, routing) for system in backends for routing in ("one", SCRAPED)}
     if STATE in experiments:
         wanted |= set(state_measurements(backends, front_policies))
+    if SCALE in experiments:
+        wanted |= set(scale_measurements(backends, scale_nodes))
     needs = [(EXPERIMENTS[name], node_counts) for name in experiments if name in EXPERIMENTS]
     if TABLE2 in experiments:
         needs += [(EXPERIMENTS["register"], [2]), (EXPERIMENTS["register-one"], [2])]
@@ -233,8 +248,9 @@ def plan(experiments: list[str], backends: list[str], node_counts: list[int],
 
 
 def _ordered(wanted) -> list[Measurement]:
-    """References first, then by deployment; within one, refreshes after the first registrations."""
-    return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.system, m.nodes,
+    """References first, then by deployment, the scale experiment's after the others (a backend's node
+    counts one after another); within one, refreshes after the first registrations."""
+    return sorted(wanted, key=lambda m: (m.round, m.system not in REFERENCES, m.routing == SCALE, m.system, m.nodes,
                                          front_of(m.routing) or "", _state_order(m.routing),
                                          m.workload == REFRESH, m.workload, m.routing))
 
@@ -247,12 +263,12 @@ def _state_order(routing: str) -> int:
 
 def deployments(measurements: list[Measurement]) -> list[tuple[str, int, list[Measurement]]]:
     """Measurements grouped by what must be running (system, nodes, round, front policy and state mode,
-    whether it challenges REGISTERs), in plan order: a front is started with its nodes, so each policy
-    and each state mode needs its own deployment, and authentication is switched on when a deployment
-    starts."""
+    whether it challenges REGISTERs, whether its nodes have CPU quotas), in plan order: a front is
+    started with its nodes, so each policy and each state mode needs its own deployment, and
+    authentication and quotas are set when a deployment starts."""
     groups: dict[tuple, list[Measurement]] = {}
     for m in measurements:
         key = (m.system, m.nodes, m.round, front_of(m.routing) or "", state_mode(m.routing) or "",
-               needs_auth(m.workload))
+               needs_auth(m.workload), m.routing == SCALE)
         groups.setdefault(key, []).append(m)
     return [(key[0], key[1], ms) for key, ms in groups.items()]

@@ -212,8 +212,4 @@ def write_plot(out: Path, steps: list[OverloadStep]) -> Path | None:
     for axis in (left, right):
         axis.grid(alpha=0.3)
         axis.legend(fontsize=7, loc="best", framealpha=0.8)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return plots.save(figure, out / PLOT)

@@ -1,6 +1,6 @@
 """The figures of the registration and call experiments, one PNG each: every backend's highest rate
-against its nodes, with both references, and its ratio to each reference. Also pyplot(), for every
-module that draws a figure.
+against its nodes, with both references, and its ratio to each reference. Also pyplot() and save(), for
+every module that draws a figure.
 
 Writes files; safe from one thread at a time.
 """
@@ -19,6 +19,14 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def save(figure, path: Path) -> Path:
+    """Every figure's PNG, laid out and written alike, its memory given back."""
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    pyplot().close(figure)
+    return path
 
 
 def write(out: Path, rows: list[dict]) -> list[Path]:
@@ -62,8 +70,4 @@ def experiment_figure(out: Path, rows: list[dict], name: str) -> Path | None:
     right.set_ylabel("ratio to reference (1 = as fast)")
     right.set_ylim(bottom=0)
     right.set_title("ratio to the references of the same run", fontsize=9)
-    figure.tight_layout()
-    path = out / f"{name}.png"
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return save(figure, out / f"{name}.png")

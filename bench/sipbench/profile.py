@@ -55,9 +55,9 @@ def parse_stat(text: str) -> tuple[int, int]:
     return int(rest[11]), int(rest[12])
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, proc: Path = Path("/proc")) -> float:
     """User plus system CPU seconds the process (all its threads) has used so far."""
-    utime, stime = parse_stat(Path(f"/proc/{pid}/stat").read_text())
+    utime, stime = parse_stat((proc / str(pid) / "stat").read_text())
     return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
 

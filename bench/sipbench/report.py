@@ -5,8 +5,8 @@ container's ceiling (a trivial servlet in the same container) and Kamailio. Rati
 across machines and days; absolute rates on a shared machine do not.
 
 This module puts the report together: how to read it, the references and the results (tables.py),
-the targets (targets.py), the sections of the overload, auth, tcp and capacity experiments (their own
-modules), the paper's numbers and the machine; the figures (plots.py and those same modules).
+the targets (targets.py), the sections of the overload, auth, tcp, capacity, state and scale experiments
+(their own modules), the paper's numbers and the machine; the figures (plots.py and those same modules).
 
 Pure functions of their inputs apart from writing files; safe to call from one thread at a time.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import (authreport, capacityreport, headline, modes, network, overload, overloadreport, paper, plots,
-               search, statereport, tables, targets, tcpreport)
+               scalereport, search, statereport, tables, targets, tcpreport)
 from .experiments import EXPERIMENTS
 
 
@@ -95,7 +95,8 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              + overloadreport.section(steps, avalanches, modes.differences(meta), planned)
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
              + tcpreport.section(out, caveats) + capacityreport.section(out, meta)
-             + statereport.section(out, rows, meta, caveats) + closing(machine))
+             + statereport.section(out, rows, meta, caveats) + scalereport.section(rows, meta, machine)
+             + closing(machine))
     authreport.write_csv(out, rows)
     path = out / "report.md"
     path.write_text("\n".join(lines))
@@ -140,7 +141,7 @@ def references(rows: list[dict]) -> list[str]:
 
 
 def judged_in_their_sections(rows: list[dict], overload_measured: bool) -> list[str]:
-    """Where the targets of the overload and auth experiments are judged, when the run has them."""
+    """Where the targets of the overload, auth and scale experiments are judged, when the run has them."""
     lines = []
     if overload_measured:
         lines += ["The overload targets (goodput at 2x and 3x each deployment's clean rate) are judged per "
@@ -148,6 +149,9 @@ def judged_in_their_sections(rows: list[dict], overload_measured: bool) -> list[
     if authreport.systems(rows):
         lines += ["The authentication targets (first registrations and refreshes against the same deployment's "
                   "plain registrations) are judged in the section Authentication.", ""]
+    if scalereport.systems(rows):
+        lines += ["The scale targets (N small hosts against one, efficiency >= 0.8) are judged in the section "
+                  "Scale.", ""]
     return lines
 
 
@@ -184,4 +188,5 @@ def write_plots(out: Path, rows: list[dict]) -> list[Path]:
     costs = authreport.write_plot(out, rows)
     connections = tcpreport.write_plot(out)
     split = statereport.write_plot(out, rows)
-    return plots.write(out, rows) + [path for path in (plotted, costs, connections, split) if path]
+    scaling = scalereport.write_plot(out, rows)
+    return plots.write(out, rows) + [path for path in (plotted, costs, connections, split, scaling) if path]

@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import overload, search, sipload, statereport
+from . import cpuuse, overload, search, sipload, statereport
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import (CEILING, KAMAILIO, REFERENCES, REFRESH, SCRAPED, Measurement, avalanche_after, deployments,
+from .experiments import (CEILING, KAMAILIO, REFERENCES, REFRESH, SCALE, SCRAPED, Measurement, avalanche_after, deployments,
                           front_of, needs_auth, sipload_mode, state_mode)
 from .kamailio import Auth, Kamailio
 from .procs import Processes
@@ -54,7 +54,10 @@ def opens_cold(system: str, workload: str) -> bool:
 
 
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "rate_p99_100ms", "p50_ms", "p99_ms", "retransmissions", "steps",
-                  "hops", "largest_range", "overload_rate", "overload_goodput", "note"]
+                  "hops", "largest_range", "overload_rate", "overload_goodput", "cpu_ms_per_request", "note"]
+# How long `deploy/p2psip up` may take for nodes of the scale experiment, by the cores of their quota: a
+# node with a fraction of a core starts and warms up that much slower than deploy's 300 s allow for.
+UP_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class Settings:
     auth_users: int = 20000           # the auth experiment's pool of users per deployment
     auth_algorithm: str = "SHA-256"   # the Digest algorithm its clients answer (and Kamailio offers)
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
+    scale_quota: float = 0.2          # the scale experiment's cores per node (`deploy/p2psip up --cpu-quota`)
 
     def criteria_for(self, workload: str) -> search.Criteria:
         """Calls have their own p99 bound (search.CALL_P99_MS); every other workload registers."""
@@ -177,11 +181,14 @@ class Runner:
         policy = next((front_of(m.routing) for m in group if front_of(m.routing)), None)
         state = next((state_mode(m.routing) for m in group if state_mode(m.routing)), None)
         auth = any(needs_auth(m.workload) for m in group)
+        scaled = any(m.routing == SCALE for m in group)
         folder = self.work / (f"{system}-{nodes}" + (f"-front-{policy}" if policy else "")
-                              + (f"-state-{state}" if state else "") + ("-auth" if auth else ""))
+                              + (f"-state-{state}" if state else "") + ("-auth" if auth else "")
+                              + ("-scale" if scaled else ""))
         self.progress.end(f"starting {system} with {nodes} node(s)" + (f" behind the front ({policy})" if policy else "")
                           + (f", the front {state}" if state else "")
-                          + (", every REGISTER authenticated" if auth else ""))
+                          + (", every REGISTER authenticated" if auth else "")
+                          + (f", each a host of {self.settings.scale_quota:g} cores" if scaled else ""))
         front: list[Target] = []
         self._aors = Aors()
         self._refresh = Refresh()
@@ -208,6 +215,7 @@ class Runner:
             if policy:
                 extra += ["--front", policy, "--front-port", str(self.settings.front_port)]
             extra += state_arguments(self.settings, state)
+            extra += scale_arguments(self.settings, scaled)
             run_dir = self.work / "deploy-run"
             if on_tmpfs(system):
                 run_dir = TMPFS / f"p2psip-bench-{os.getpid()}" / f"{system}-{nodes}"
@@ -267,8 +275,14 @@ class Runner:
         if measurement.workload == REFRESH and warm:
             self._prime(steps, chosen)
 
+        meter = (cpuuse.CpuMeter(self._deployment.named_pids())
+                 if measurement.routing == SCALE and self._deployment else None)
+
         def measure(rate: int, seconds: float | None = None) -> search.Step:
+            before = meter.read() if meter else {}
             step = steps.run(workload, chosen, rate, self.progress, seconds)
+            if meter:
+                meter.add(before, meter.read())
             confirming = seconds is not None
             self._append_step(measurement, step, confirming)
             self.progress.end(f"{measurement.label}: {rate}/s" + (f" (confirmation, {seconds:g} s)" if confirming else "")
@@ -319,8 +333,9 @@ class Runner:
                "largest_range": "" if largest_range is None else f"{largest_range:.3f}",
                "overload_rate": deepest.rate if deepest else "",
                "overload_goodput": search.goodput(deepest) if deepest else "",
+               "cpu_ms_per_request": _number3(cpu_ms_per_request(meter, outcome)),
                "note": "; ".join(filter(None, [search_note(outcome, plan, "sipload" if mode else "SIPp"),
-                                               scraper.note() if scraper else ""]))}
+                                               scraper.note() if scraper else "", cpu_note(meter, outcome)]))}
         self.summary.append(row)
         _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
         return outcome
@@ -447,6 +462,41 @@ def state_arguments(settings: Settings, state: str | None) -> list[str]:
     return ["--front-state", state] + (["--cpus", settings.state_cpus] if settings.state_cpus else [])
 
 
+def scale_arguments(settings: Settings, scaled: bool) -> list[str]:
+    """deploy/p2psip up's options for a deployment of the scale experiment: each node in a cgroup of its
+    own with the experiment's quota, and time to start as slowly as the quota makes it; none for others."""
+    if not scaled:
+        return []
+    timeout = UP_TIMEOUT_S / min(1.0, settings.scale_quota)
+    return ["--cpu-quota", f"{settings.scale_quota:g}", "--timeout", f"{timeout:g}"]
+
+
+def _kept(outcome: search.Outcome) -> int | None:
+    """The index of the step a search keeps (its confirmation, or its best step), among its steps."""
+    best = outcome.best
+    return next((i for i, step in enumerate(outcome.steps) if step is best), None)
+
+
+def cpu_ms_per_request(meter: cpuuse.CpuMeter | None, outcome: search.Outcome) -> float | None:
+    """CPU ms of the metered processes per request answered in the step the search keeps."""
+    index = _kept(outcome)
+    if meter is None or index is None:
+        return None
+    return cpuuse.ms_per_request(meter.of(index), outcome.steps[index].counts.successful)
+
+
+def cpu_note(meter: cpuuse.CpuMeter | None, outcome: search.Outcome) -> str:
+    """What summary.csv's note says of a metered search's CPU: the processes, or why there is no figure."""
+    index = _kept(outcome)
+    if meter is None or index is None:
+        return ""
+    use = meter.of(index)
+    if use.missing:
+        return f"no CPU per request: {', '.join(use.missing)} could not be read across the step"
+    return (f"CPU {use.seconds:.1f} s of {', '.join(name for name, _ in meter.processes)} in the "
+            + ("confirmation" if outcome.steps[index].confirmation else "step") + " kept")
+
+
 def _chosen(measurement: Measurement, targets: list[Target]) -> list[Target]:
     """Where a measurement sends: node 0 alone ("one"), or every target given (the nodes, or the front)."""
     return targets[:1] if measurement.routing in ("one", SCRAPED) else targets
@@ -493,6 +543,10 @@ def node_arguments(settings: Settings, system: str) -> list[str]:
 
 def _number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
+
+
+def _number3(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
 
 
 def _append(path: Path, fields: list[str], row: dict) -> None:

@@ -230,8 +230,4 @@ def write_plot(out: Path, rows: list[dict]) -> Path | None:
                     "(schematic of its end state, not its data)", fontsize=9)
     right.legend(fontsize=7)
     right.grid(alpha=0.3)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return plots.save(figure, out / PLOT)

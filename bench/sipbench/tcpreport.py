@@ -258,8 +258,4 @@ def write_plot(out: Path) -> Path | None:
         axis.set_xlabel("idle TCP connections held")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=7)
-    figure.tight_layout()
-    path = out / PLOT
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return plots.save(figure, out / PLOT)

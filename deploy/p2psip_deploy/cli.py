@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import backends, build, cpus, faultrun, faults, front, hosts, layout, nodes, ready, units, users
+from . import backends, build, cgroups, cpus, faultrun, faults, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -98,6 +98,10 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help="pin the processes to CPUs with taskset -c: roles front and nodes (every node), "
                              "each with a CPU list as taskset takes it, e.g. front=0,nodes=1 or nodes=0-1 "
                              "(checked against this machine's CPUs before anything starts)")
+    parser.add_argument("--cpu-quota", type=float, default=defaults.cpu_quota, metavar="CORES",
+                        help="each node's JVM in a group of the cgroup v1 cpu controller of its own with this many "
+                             "cores (e.g. 0.2; with --hosts, each netns host's nodes together, unless its line says "
+                             "cpus=Q); the front and SIPp stay outside; needs root (default: none)")
     parser.add_argument("--tls", action="store_true",
                         help=f"SIP over TLS too, every process on its SIP port + {defaults.tls_offset}; "
                              "a new CA and a key store per process in <run-dir>/tls/ (ca.pem: what clients trust)")
@@ -179,7 +183,7 @@ def up_options(args: argparse.Namespace) -> nodes.UpOptions:
                            overlay_offset=args.overlay_offset, http_offset=args.http_offset, settings=settings,
                            run_dir=args.run_dir.resolve(), timeout=args.timeout, jvm_args=args.jvm_args, jit=args.jit,
                            front=args.front, front_port=args.front_port, front_processes=args.front_processes,
-                           front_state=args.front_state, cpus=args.cpus,
+                           front_state=args.front_state, cpus=args.cpus, cpu_quota=args.cpu_quota,
                            netns=args.netns, hosts=hosts_of(args), ssh_config=args.ssh_config,
                            tls=args.tls or args.overlay_tls, overlay_tls=args.overlay_tls)
 
@@ -312,6 +316,9 @@ def main(argv: list[str]) -> int:
         if args.command == "test":
             from . import testrun
             return testrun.run(install=not args.no_install, matrix=args.matrix)
+    except cgroups.CgroupError as e:   # a quota this machine cannot give: refused before anything starts
+        print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)
+        return 2
     except (nodes.DeployError, backends.BackendsError, front.FrontError, build.BuildError, users.UsersError, hosts.HostsError,
             units.UnitsError, faults.FaultError) as e:
         print(f"deploy/p2psip {args.command}: {e}", file=sys.stderr)

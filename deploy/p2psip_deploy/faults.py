@@ -25,7 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from . import netns, nodes, processes
+from . import cgroups, netns, nodes, processes
+from .cgroups import CPU_CGROUP
 
 KILL, PAUSE, STARVE, PARTITION, SLOW = "kill", "pause", "starve", "partition", "slow"
 KINDS = (KILL, PAUSE, STARVE, PARTITION, SLOW)
@@ -39,8 +40,6 @@ GAP_S = (5, 15)                # quiet between a fault's heal and the next fault
 FIRST_AT_S = 10                # the load runs alone this long first
 RESTART_S = 300.0              # how long a restarted node may take to answer again (it warms up first)
 STARVE_PERCENT = 5             # the starved node's share of one core
-CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
-CFS_PERIOD_US = 100_000
 # The slow link: 64 kbit/s each way, a queue of at most 500 ms (what waits longer is dropped).
 SLOW_LINK = ["tbf", "rate", "64kbit", "burst", "4kb", "latency", "500ms"]
 
@@ -103,11 +102,8 @@ def unsupported(kinds: list[str], in_namespaces: bool, cgroup_root: Path = CPU_C
 
 def starve_unavailable(cgroup_root: Path = CPU_CGROUP) -> str:
     """Why starve cannot run here, or "" when it can."""
-    if not (cgroup_root / "cgroup.procs").is_file():
-        return f"starve needs the cgroup v1 cpu controller at {cgroup_root}"
-    if os.geteuid() != 0:
-        return "starve moves a node between cgroups, which needs root"
-    return ""
+    reason = cgroups.unavailable(cgroup_root)
+    return f"starve moves a node into a group of the cgroup v1 cpu controller: {reason}" if reason else ""
 
 
 class Injector:
@@ -144,7 +140,7 @@ class Injector:
         try:
             heal = {KILL: self.kill, PAUSE: self.pause, STARVE: self.starve, PARTITION: self.partition,
                     SLOW: self.slow}[fault.kind](fault.node)
-        except (FaultError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
+        except (FaultError, cgroups.CgroupError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
             self.note("failed", fault, str(e))
             return
         self.active.append((fault, heal))
@@ -156,7 +152,7 @@ class Injector:
             try:
                 heal()
                 self.note("healed", fault)
-            except (FaultError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
+            except (FaultError, cgroups.CgroupError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
                 self.note("heal-failed", fault, str(e))
 
     def node(self, index: int) -> processes.Process:
@@ -177,16 +173,14 @@ class Injector:
 
     def starve(self, index: int) -> Callable[[], None]:
         pid = self.node(index).pid
-        home = self.cgroup_root / cpu_cgroup_of(pid).lstrip("/")
+        home = self.cgroup_root / cgroups.group_of(pid).lstrip("/")
         group = home / f"p2psip-starve-{pid}"
-        group.mkdir(exist_ok=True)
-        (group / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
-        (group / "cpu.cfs_quota_us").write_text(str(CFS_PERIOD_US * self.starve_percent // 100))
-        (group / "cgroup.procs").write_text(str(pid))   # v1: moves every thread of the process
+        cgroups.make(group, self.starve_percent / 100)
+        cgroups.move(group, pid)
 
         def heal():
-            (home / "cgroup.procs").write_text(str(pid))
-            group.rmdir()
+            cgroups.move(home, pid)
+            cgroups.remove_group(group)
         return heal
 
     def partition(self, index: int) -> Callable[[], None]:
@@ -218,12 +212,3 @@ def tc(namespace: str, action: str, device: str, *qdisc: str) -> None:
     subprocess.run(netns.exec_in(namespace, ["tc", "qdisc", action, "dev", device, "root", *qdisc]),
                    check=True, capture_output=True, timeout=10)
 
-
-def cpu_cgroup_of(pid: int, text: str | None = None) -> str:
-    """The process's group in the cgroup v1 cpu controller, from /proc/PID/cgroup."""
-    text = Path(f"/proc/{pid}/cgroup").read_text() if text is None else text
-    for line in text.splitlines():
-        _, controllers, path = line.split(":", 2)
-        if "cpu" in controllers.split(","):
-            return path
-    raise FaultError(f"process {pid} is in no group of the cgroup v1 cpu controller")

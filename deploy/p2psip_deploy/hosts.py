@@ -2,10 +2,12 @@
 a comment:
 
     10.77.0.10  netns
-    10.77.0.11  netns
+    10.77.0.11  netns  cpus=0.5
 
 `netns`: a network namespace `up` makes on this machine, with that address on the deployment's
-bridge (the addresses share one /24, whose first address the root namespace takes).
+bridge (the addresses share one /24, whose first address the root namespace takes). `cpus=Q` gives
+the host's nodes, together, Q cores of this machine (a group of the cgroup v1 cpu controller,
+cgroups.py); `up` refuses it on ssh hosts.
 `ssh USER@HOST`: a machine of its own, reached over ssh (remote.py), its SIP, overlay and HTTP
 ports on ADDRESS. The lines of one file are all of one kind. Node i runs on host i mod the number
 of hosts, the front (`--front`) on the first; nodes on one host share its address and differ by
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REACHES = ("netns", "ssh")
+CPUS = "cpus="   # a last word of a line: the cores of the host's quota
 
 
 class HostsError(Exception):
@@ -26,6 +29,7 @@ class Host:
     address: str
     reach: str          # "netns" or "ssh"
     login: str = ""     # USER@HOST for ssh
+    cpus: float | None = None   # `cpus=Q`: the cores its nodes share (a cgroup quota); None: none of its own
 
 
 def parse(text: str, source: str = "hosts file") -> list[Host]:
@@ -35,6 +39,7 @@ def parse(text: str, source: str = "hosts file") -> list[Host]:
         if not words:
             continue
         where = f"{source}:{number}"
+        cpus = _cpus(words, where)
         try:
             ipaddress.IPv4Address(words[0])
         except ValueError:
@@ -42,14 +47,27 @@ def parse(text: str, source: str = "hosts file") -> list[Host]:
         if len(words) < 2 or words[1] not in REACHES:
             raise HostsError(f"{where}: say how to reach {words[0]}: `netns` or `ssh USER@HOST`")
         if words[1] == "netns" and len(words) == 2:
-            hosts.append(Host(words[0], "netns"))
+            hosts.append(Host(words[0], "netns", cpus=cpus))
         elif words[1] == "ssh" and len(words) == 3:
-            hosts.append(Host(words[0], "ssh", words[2]))
+            hosts.append(Host(words[0], "ssh", words[2], cpus))
         else:
-            raise HostsError(f"{where}: expected `ADDRESS netns` or `ADDRESS ssh USER@HOST`, got {line.strip()!r}")
+            raise HostsError(f"{where}: expected `ADDRESS netns [cpus=Q]` or `ADDRESS ssh USER@HOST`, "
+                             f"got {line.strip()!r}")
     if not hosts:
         raise HostsError(f"{source} names no host")
     return hosts
+
+
+def _cpus(words: list[str], where: str) -> float | None:
+    """The number of a last word `cpus=Q`, taken off `words`; None without one. `up` checks the value."""
+    if len(words) < 3 or not words[-1].startswith(CPUS):
+        return None
+    text = words.pop()[len(CPUS):]
+    try:
+        return float(text)
+    except ValueError:
+        raise HostsError(f"{where}: cpus={text} is not a number of cores (e.g. cpus=0.5)") from None
+
 
 
 def read(path: Path) -> list[Host]:

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import (backends, build, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes, ready, remote,
-               share, sipp, tls, users)
+from . import (backends, build, cgroups, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes,
+               ready, remote, share, sipp, tls, users)
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
@@ -45,6 +45,7 @@ class UpOptions:
     front_processes: int = 1        # src/front processes sharing front_port by SO_REUSEPORT
     front_state: str = ""           # src/front's --state (layout.FRONT_STATES); "": the front's own default
     cpus: dict = field(default_factory=dict)   # `--cpus`: role (cpus.ROLES) -> taskset -c list; empty: unpinned
+    cpu_quota: float | None = None  # `--cpu-quota`: cores of each node's cgroup (of each netns host's); None: none
     netns: bool = False             # every node (and the front) in a network namespace of its own
     hosts: list = field(default_factory=list)   # `--hosts`: hosts.Host each; node i on host i mod len
     ssh_config: str = ""            # `--ssh-config`: the ssh configuration file that reaches ssh hosts
@@ -129,6 +130,7 @@ def up(options: UpOptions) -> list[processes.Process]:
                   "(`ulimit -Hn` is the most `up` can give it)", file=sys.stderr, flush=True)
     try:
         network = _network(options)
+        make_groups(options)
         stores = tls_stores(options, network)
         specs = node_specs(options, app, network, stores)
         write_folders(specs, app)
@@ -219,6 +221,7 @@ HOST_PLACEHOLDER = "{host}"
 
 
 def _check(options: UpOptions) -> None:
+    check_quotas(options)
     try:
         backends.servlet_of(options.dht)
     except backends.BackendsError as e:
@@ -254,6 +257,9 @@ def _check(options: UpOptions) -> None:
     left = netns.remove(options.run_dir)  # the network of an earlier `up` that was never taken down
     if left:
         raise DeployError(f"could not remove the earlier deployment's network: {', '.join(left)}")
+    left = cgroups.remove(options.run_dir)   # and its groups
+    if left:
+        raise DeployError(f"could not remove the earlier deployment's groups: {', '.join(left)}")
 
 
 def _check_cpus(options: UpOptions) -> None:
@@ -268,6 +274,50 @@ def _check_cpus(options: UpOptions) -> None:
         cpus.require_taskset()
     except cpus.CpusError as e:
         raise DeployError(str(e)) from e
+
+
+def check_quotas(options: UpOptions) -> None:
+    """--cpu-quota and the hosts' cpus=: quotas the kernel takes, for nodes of this machine, and a cpu
+    controller this process may write; CgroupError (`up` exits 2) otherwise."""
+    quotas = [("--cpu-quota", options.cpu_quota)] if options.cpu_quota is not None else []
+    quotas += [(f"host {h.address} cpus=", h.cpus) for h in options.hosts if h.cpus is not None]
+    if not quotas:
+        return
+    if options.ssh_hosts:
+        raise cgroups.CgroupError("a CPU quota is a group of this machine's cgroups: not with ssh hosts")
+    for where, cores in quotas:
+        cgroups.check_quota(cores, where)
+    reason = cgroups.unavailable()
+    if reason:
+        raise cgroups.CgroupError(f"a CPU quota needs the cgroup v1 cpu controller: {reason}")
+
+
+def quota_of(options: UpOptions, index: int) -> float:
+    """The cores of node `index`'s group: its netns host's cpus=, else --cpu-quota; 0: no group."""
+    host = options.hosts[index % len(options.hosts)] if options.netns_hosts else None
+    own = host.cpus if host else None
+    return own if own is not None else (options.cpu_quota or 0.0)
+
+
+def group_name(options: UpOptions, index: int) -> str:
+    """Node `index`'s group: its own, or with netns hosts its host's, which its nodes share."""
+    return f"host-{index % len(options.hosts)}" if options.netns_hosts else f"node-{index}"
+
+
+def node_group(options: UpOptions, index: int) -> Path | None:
+    """The folder of node `index`'s group under the cpu controller; None without a quota."""
+    if quota_of(options, index) <= 0:
+        return None
+    return cgroups.deployment_group(options.run_dir) / group_name(options, index)
+
+
+def make_groups(options: UpOptions) -> None:
+    """The groups of the nodes' quotas, recorded for `down` before they are made."""
+    quotas = {group_name(options, i): quota_of(options, i) for i in range(options.nodes) if quota_of(options, i) > 0}
+    if quotas:
+        groups = cgroups.create(options.run_dir, quotas)
+        print("cgroups: " + ", ".join(f"{path} ({quotas[name]:g} cores)" for name, path in groups.items()),
+              file=sys.stderr, flush=True)
 
 
 def node_ports(options: UpOptions) -> set[int]:
@@ -390,9 +440,13 @@ def tls_properties(stores: tls.Stores, name: str, overlay_tls: bool) -> dict:
 
 
 def jvm_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
-    """The node's JVM, inside its namespace with --netns, on the CPUs of `--cpus nodes=...` if given
-    (kept in command.json, so that `restart` pins it again)."""
-    return netns.exec_in(spec.netns, cpus.pinned(options.cpus.get(cpus.NODES, ""), _java_command(spec, options)))
+    """The node's JVM, inside its namespace with --netns, on the CPUs of `--cpus nodes=...` if given,
+    in its group with a CPU quota (kept in command.json, so that `restart` pins it and puts it in its
+    group again)."""
+    command = netns.exec_in(spec.netns, cpus.pinned(options.cpus.get(cpus.NODES, ""), _java_command(spec, options)))
+    group = node_group(options, spec.index)
+    # the group first: `ip netns exec` mounts a /sys of the namespace's own, without /sys/fs/cgroup
+    return cgroups.entered(group, command) if group else command
 
 
 def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
@@ -531,10 +585,12 @@ def start(spec: nodefolder.NodeSpec, options: UpOptions) -> processes.Process:
     process = processes.Process("node", spec.dht if spec.app.name == "p2psip" else "ceiling", spec.address,
                                 spec.sip_port, pid, ticks, str(spec.folder), spec.overlay_port, spec.netns,
                                 spec.tls_port, spec.http_port, spec.login, options.ssh_config,
-                                options.cpus.get(cpus.NODES, ""))
+                                options.cpus.get(cpus.NODES, ""), quota_of(options, spec.index),
+                                str(node_group(options, spec.index) or ""))
     processes.record(options.run_dir, process)
     where = f", namespace {spec.netns}" if spec.netns else (f", on {spec.login}" if spec.login else "")
     where += f", CPUs {process.cpus}" if process.cpus else ""
+    where += f", {process.cpu_quota:g} cores (cgroup {process.cgroup})" if process.cgroup else ""
     secure = f", TLS {spec.address}:{spec.tls_port}" if spec.tls_port else ""
     print(f"node {spec.index}: pid {pid}, SIP {spec.sip_address} (udp+tcp){secure}{where}, "
           f"status http://{spec.address}:{spec.http_port}/, folder {spec.folder}, "
@@ -587,8 +643,9 @@ def wait_answering(started: list[processes.Process], timeout: float, local: str 
 
 def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     """Stops every recorded process, then waits until their SIP and overlay ports are free, and
-    removes the namespaces, veths and bridge of `up --netns` (their ports go with them).
-    True when everything stopped, every port is free and the network is gone."""
+    removes the namespaces, veths and bridge of `up --netns` (their ports go with them) and the
+    groups of its CPU quotas. True when everything stopped, every port is free and the network and
+    the groups are gone."""
     recorded = processes.load(run_dir)
     stuck = processes.stop(recorded, grace_seconds)
     for process in stuck:
@@ -602,6 +659,7 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
     if not stuck:
         processes.save(run_dir, [])
         left = netns.remove(run_dir)   # kept while a process still runs in it, for the next `down`
+        left += cgroups.remove(run_dir)
         for name in left:
             print(f"could not remove {name}", file=sys.stderr)
     return not stuck and not busy and not left
@@ -630,6 +688,8 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
         if busy:
             raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     command = json.loads((folder / COMMAND_FILE).read_text())
+    if old.cgroup:
+        cgroups.make(Path(old.cgroup), old.cpu_quota)   # there already unless removed by hand: the command enters it
     pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder, old.login, old.ssh_config)
     new = replace(old, pid=pid, start_ticks=ticks)
     processes.save(run_dir, [new if p is old else p for p in records])
@@ -669,5 +729,6 @@ def status_lines(run_dir: Path) -> list[str]:
                      + (f" http://{p.address}:{p.http_port}/" if p.http_port else "")
                      + (f" namespace {p.netns}" if p.netns else "") + (f" on {p.login}" if p.login else "")
                      + (f" cpus {p.cpus}" if p.cpus else "")
+                     + (f" cpu-quota {p.cpu_quota:g} cgroup {p.cgroup}" if p.cgroup else "")
                      + (f" {said.describe()}" if p.role == "node" else ""))
     return lines

@@ -31,6 +31,8 @@ class Process:
     login: str = ""    # USER@HOST it runs on over ssh (`up --hosts`); "" for this machine
     ssh_config: str = ""  # the ssh configuration file that reaches it (`up --ssh-config`)
     cpus: str = ""     # the CPUs it is pinned to (`up --cpus`, a taskset -c list); "" for any
+    cpu_quota: float = 0.0  # the cores its cgroup gives it (`up --cpu-quota`, a host's cpus=); 0: no quota
+    cgroup: str = ""   # that group's folder under the cpu controller; "" for none
 
     @property
     def sip_address(self) -> str:

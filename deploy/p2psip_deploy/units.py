@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import build, front, layout, nodes
+from . import build, cgroups, front, layout, nodes
 
 FOLDER = "units"
 READY_TIMEOUT_S = 300   # a node warms up for up to p2psip.warmup.timeout (3 min) before it is ready
@@ -30,6 +30,9 @@ def write(options: nodes.UpOptions) -> list[Path]:
         raise UnitsError("units run processes on this machine's own network: without --netns or --hosts")
     if options.cpus:
         raise UnitsError("--cpus pins what `up` starts; for a unit, set systemd's CPUAffinity= instead")
+    if options.cpu_quota is not None:
+        raise cgroups.CgroupError("--cpu-quota makes groups for what `up` starts; for a unit, set systemd's "
+                                  "CPUQuota= instead")
     app = layout.APPS[options.app]
     build.ensure(app)
     if options.wants_front:

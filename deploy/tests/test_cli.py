@@ -27,8 +27,8 @@ def test_readme_documents_every_option_of_up_with_its_default():
         name = action.option_strings[0]
         rows = [line for line in readme.splitlines() if line.startswith(f"| `{name}` |")]
         assert rows, f"deploy/README.md has no row for {name}"
-        if action.dest in ("settings", "jvm_args", "young", "heap", "users_file", "hosts", "cpus"):
-            continue  # empty defaults: computed (heap: from --register-rate) or none (users, hosts, cpus)
+        if action.dest in ("settings", "jvm_args", "young", "heap", "users_file", "hosts", "cpus", "cpu_quota"):
+            continue  # empty defaults: computed (heap: from --register-rate) or none (users, hosts, cpus, quota)
         default = action.default
         if action.dest == "run_dir":
             default = "deploy/run"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import faults, netns, processes
+from p2psip_deploy import cgroups, faults, netns, processes
 
 
 def test_the_schedule_is_the_seeds_and_every_fault_heals_before_the_end():
@@ -37,9 +37,9 @@ def test_unknown_faults_are_refused_naming_the_choices(text):
 
 def test_the_cpu_group_is_read_from_the_cpu_controllers_line():
     text = "9:name=systemd:/\n4:memory:/x\n2:cpu,cpuacct:/helpers/h46\n0::/\n"
-    assert faults.cpu_cgroup_of(1, text) == "/helpers/h46"
-    with pytest.raises(faults.FaultError, match="no group"):
-        faults.cpu_cgroup_of(1, "0::/\n")
+    assert cgroups.group_of(1, text) == "/helpers/h46"
+    with pytest.raises(cgroups.CgroupError, match="no group"):
+        cgroups.group_of(1, "0::/\n")
 
 
 @pytest.fixture
@@ -114,15 +114,15 @@ def test_stopping_the_schedule_early_heals_what_holds(tmp_path, standin_node):
 
 @pytest.mark.skipif(bool(faults.starve_unavailable()), reason=faults.starve_unavailable() or "-")
 def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_path, standin_node):
-    home = faults.cpu_cgroup_of(standin_node.pid)
+    home = cgroups.group_of(standin_node.pid)
     injector = faults.Injector(tmp_path, io.StringIO(), starve_percent=3)
     injector.apply(faults.Fault(at=0, kind=faults.STARVE, node=0, hold=0))
-    group = faults.cpu_cgroup_of(standin_node.pid)
+    group = cgroups.group_of(standin_node.pid)
     assert group == f"{home.rstrip('/')}/p2psip-starve-{standin_node.pid}"
-    assert (faults.CPU_CGROUP / group.lstrip("/") / "cpu.cfs_quota_us").read_text().strip() == "3000"
+    assert (cgroups.CPU_CGROUP / group.lstrip("/") / "cpu.cfs_quota_us").read_text().strip() == "3000"
     injector.heal_all()
-    assert faults.cpu_cgroup_of(standin_node.pid) == home
-    assert not (faults.CPU_CGROUP / group.lstrip("/")).exists()
+    assert cgroups.group_of(standin_node.pid) == home
+    assert not (cgroups.CPU_CGROUP / group.lstrip("/")).exists()
 
 
 def test_partition_and_slow_are_refused_without_namespaces(tmp_path, standin_node):
