@@ -497,8 +497,16 @@ public final class Membership {
      * Notify: {@code candidate} thinks it is this node's predecessor; {@code fresh} when it joined
      * with nothing stored and owns nothing until this node handed it its records. Returns whether
      * this node took it as its predecessor (for a fresh one: and began handing it its records).
+     * A fresh candidate waits while this node still waits for its own records: what it holds so
+     * far is not the candidate's range, and a hand-over of it would make the candidate the owner
+     * of a range with nothing in it (the places of a restarted node join one beside the other, so
+     * each meets one that has just joined). The candidate notifies again at its next stabilisation.
      */
     public boolean notified(NodeRef candidate, boolean fresh) {
+        if (fresh && !servesOwnRange()) {
+            counters.increment(prefix + ".joins.deferred");
+            return false;
+        }
         NodeRef old = table.predecessor();
         boolean restarted = fresh && candidate.equals(old);
         // the old predecessor itself lies outside (old, self): only a restarted one gets through
@@ -524,6 +532,11 @@ public final class Membership {
             store.handOver(self().id(), candidate);
         }
         return true;
+    }
+
+    /** Whether this node holds its own range's records: it was handed them, or it is alone. */
+    private boolean servesOwnRange() {
+        return !table.awaitingRecords() || (table.predecessor() == null && table.successors().isEmpty());
     }
 
     /**
