@@ -62,14 +62,17 @@ final class Forwarder {
     private final java.util.concurrent.ScheduledExecutorService timers;
     private final KeptCalls kept;
     private final StateSplit split;
+    private final Backlog backlog;
 
     /**
      * {@code split} decides which new INVITEs from UDP clients the front keeps ({@code kept}); null
      * in stateless mode, where it keeps none (it still routes the dialogs it kept before).
+     * A share of new requests, as {@code backlog} says, is answered 503 here while the UDP loop is behind.
      */
     Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
             Outlet outlet, FrontStats stats, java.util.concurrent.ScheduledExecutorService timers,
-            KeptCalls kept, StateSplit split) {
+            KeptCalls kept, StateSplit split, Backlog backlog) {
+        this.backlog = backlog;
         this.timers = timers;
         this.kept = kept;
         this.split = split;
@@ -128,6 +131,11 @@ final class Forwarder {
             kept.sameTransaction(request, connection);
             return;
         }
+        if (startsWork(method, toTag) && backlog.shed()) {
+            stats.shed.increment();
+            refuse(request, connection);
+            return;
+        }
         long now = System.nanoTime();
         boolean keep = connection == Outlet.UDP && keepsNew(method, toTag, callId, now);
         Node node = nodeFor(method, callId, toTag, now);
@@ -178,6 +186,10 @@ final class Forwarder {
                 || keepsNew(request.method, request.toTag, request.callId, now))) {
             return false; // a call the front keeps: its transactions parse the message
         }
+        if (startsWork(request.method, request.toTag) && backlog.shed()) {
+            shed(bytes, source, connection);
+            return true;
+        }
         Node node = nodeFor(request.method, request.callId, request.toTag, now);
         byte[] forwarded = request.forwarded(ownViaLine(branch, connection), source, namesSelf(request.route));
         if (node == null) {
@@ -187,6 +199,24 @@ final class Forwarder {
         boolean newCall = request.method.equals(Request.INVITE) && !request.toTag;
         dispatch(request.method, branch, request.callId, newCall, node, connection, now, forwarded);
         return true;
+    }
+
+    /** Whether a request would start work at a node: not in a dialog, not the ACK or CANCEL of a transaction begun. */
+    private static boolean startsWork(String method, boolean toTag) {
+        return !toTag && !Request.ACK.equals(method) && !Request.CANCEL.equals(method);
+    }
+
+    /**
+     * 503 with Retry-After for a new request the front sheds while behind its socket ({@link Backlog}),
+     * written from the request's bytes: a retransmission gets the same answer (the tag is the
+     * bytes' hash), and nothing is kept.
+     */
+    private void shed(byte[] bytes, InetSocketAddress source, long connection) {
+        StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, 503, "Service Unavailable",
+                "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source,
+                "Retry-After: " + kept.retryAfterSeconds() + "\r\n");
+        stats.shed.increment();
+        outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
     }
 
     /**

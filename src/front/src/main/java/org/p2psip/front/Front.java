@@ -115,12 +115,13 @@ public final class Front implements AutoCloseable {
             var kept = new KeptCalls(listeners, outlet, new ExecutorTimers(udp.eventLoop()), udp.eventLoop(), stats,
                     nodes, config.get(FrontOptions.RETRY_AFTER), config.get(FrontOptions.BRANCH_TIMEOUT).toMillis(),
                     config.get(FrontOptions.INVITE_TIMEOUT).toMillis(), config.get(FrontOptions.TRANSACTIONS_MAX));
+            var backlog = new Backlog();
             var forwarder = new Forwarder(listeners, nodes, policy, affinity,
-                    transactions, outlet, stats, udp.eventLoop(), kept, split);
+                    transactions, outlet, stats, udp.eventLoop(), kept, split, backlog);
             var inbound = new Inbound(forwarder, stats);
-            udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch));
+            udp.pipeline().addLast(new UdpHandler(inbound, maxMessage, batch, backlog));
             if (innerUdp != udp) {
-                innerUdp.pipeline().addLast(new UdpHandler(inbound, maxMessage, innerBatch));
+                innerUdp.pipeline().addLast(new UdpHandler(inbound, maxMessage, innerBatch, backlog));
             }
             Channel tcp = listen(transport, group, listening, reusePort,
                     new StreamPipeline(null, inbound, connections, maxMessage));

@@ -15,6 +15,7 @@ public final class FrontStats {
     final LongAdder answered505 = new LongAdder();
     final LongAdder answered483 = new LongAdder();
     final LongAdder answered503 = new LongAdder();
+    final LongAdder shed = new LongAdder();
     final LongAdder dropped = new LongAdder();
     final LongAdder expired = new LongAdder();
     final LongAdder lateAnswersDropped = new LongAdder();
@@ -65,6 +66,11 @@ public final class FrontStats {
     /** Requests answered 503 by the front: no node up, its node died, or too many transactions open. */
     public long answered503() {
         return answered503.sum();
+    }
+
+    /** New requests answered 503 by the front while its UDP loop was behind its socket ({@code Backlog}). */
+    public long shed() {
+        return shed.sum();
     }
 
     /** Messages dropped without an answer: no Via, a stray response, an ACK with nowhere to go, an unroutable answer. */
@@ -132,6 +138,7 @@ public final class FrontStats {
         map.put("answered505", answered505());
         map.put("answered483", answered483());
         map.put("answered503", answered503());
+        map.put("shed", shed());
         map.put("dropped", dropped());
         map.put("expired", expired());
         map.put("lateAnswersDropped", lateAnswersDropped());

@@ -359,6 +359,11 @@ final class KeptCalls {
         return response;
     }
 
+    /** Seconds of the Retry-After of every 503 the front answers itself. */
+    int retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
     /** 503 with Retry-After, as the front answers every request it cannot serve. */
     SIPResponse unavailable(SIPRequest request) {
         SIPResponse response = answer(request, 503, "Service Unavailable");

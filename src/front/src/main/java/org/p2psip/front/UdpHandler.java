@@ -14,21 +14,25 @@ final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
     private final Inbound inbound;
     private final int maxMessage;
     private final DatagramBatch batch;
+    private final Backlog backlog;
 
-    UdpHandler(Inbound inbound, int maxMessage, DatagramBatch batch) {
+    UdpHandler(Inbound inbound, int maxMessage, DatagramBatch batch, Backlog backlog) {
         this.inbound = inbound;
         this.maxMessage = maxMessage;
         this.batch = batch;
+        this.backlog = backlog;
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         batch.end(); // one flush for all the read batch wrote
+        backlog.readDone(System.nanoTime());
         ctx.fireChannelReadComplete();
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+        backlog.reading(System.nanoTime());
         batch.begin();
         if (Keepalive.isOnly(packet.content())) {
             return; // RFC 5626 keep-alive, not a message

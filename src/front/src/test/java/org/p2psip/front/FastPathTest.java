@@ -78,6 +78,7 @@ class FastPathTest {
     /** A forwarder with one node, up, and what it sent. */
     static final class Side {
         final Recorder outlet = new Recorder();
+        final Backlog backlog = new Backlog();
         final Forwarder forwarder;
 
         Side() {
@@ -88,7 +89,7 @@ class FastPathTest {
             var kept = new KeptCalls(listeners, outlet, new ExecutorTimers(TIMERS), Runnable::run, stats, nodes, 5,
                     30_000, 180_000, 100);
             forwarder = new Forwarder(listeners, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                    new Transactions(100), outlet, stats, TIMERS, kept, null);
+                    new Transactions(100), outlet, stats, TIMERS, kept, null, backlog);
         }
     }
 
@@ -190,6 +191,32 @@ class FastPathTest {
         SIPResponse answer = (SIPResponse) parse(fast.outlet.toClient.get(0));
         assertEquals(status + " " + reason, answer.getStatusCode() + " " + answer.getReasonPhrase());
         assertEquals(List.of(CLIENT), fast.outlet.clientAddresses, "answered at the source (rport)");
+    }
+
+    @Test
+    void whileTheFrontIsBehindItsSocketNewRequestsAre503FromTheirBytesAndDialogsStillReachTheirNode() throws Exception {
+        var side = new Side();
+        BacklogTest.behind(side.backlog, 40); // every new request shed
+        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP));
+        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP), "its retransmission");
+        assertTrue(side.outlet.toNode.isEmpty(), "no node hears of a shed request");
+        SIPResponse answer = (SIPResponse) parse(side.outlet.toClient.get(0));
+        assertEquals(503, answer.getStatusCode());
+        assertEquals(5, ((javax.sip.header.RetryAfterHeader) answer.getHeader("Retry-After")).getRetryAfter());
+        assertEquals(List.of(CLIENT, CLIENT), side.outlet.clientAddresses);
+        assertArrayEquals(side.outlet.toClient.get(0), side.outlet.toClient.get(1), "the same answer again");
+
+        String bye = REGISTER.replace("REGISTER sip:example.com", "BYE sip:alice@127.0.0.1:40001")
+                .replace("To: <sip:alice@example.com>", "To: <sip:alice@example.com>;tag=b1")
+                .replace("CSeq: 1 REGISTER", "CSeq: 2 BYE").replace("branch=z9hG4bK-1", "branch=z9hG4bK-2");
+        assertTrue(side.forwarder.onRequest(bytes(bye), CLIENT, Outlet.UDP));
+        assertEquals(1, side.outlet.toNode.size(), "a request in a dialog finishes work begun: forwarded");
+
+        var streamed = (gov.nist.javax.sip.message.SIPRequest) parse(bytes(REGISTER.replace("SIP/2.0/UDP", "SIP/2.0/TCP")
+                .replace("branch=z9hG4bK-1", "branch=z9hG4bK-3")));
+        side.forwarder.onRequest(streamed, CLIENT, 7L);
+        assertEquals(503, ((SIPResponse) parse(side.outlet.toClient.get(2))).getStatusCode(), "shed on every transport");
+        assertEquals(1, side.outlet.toNode.size());
     }
 
     @Test

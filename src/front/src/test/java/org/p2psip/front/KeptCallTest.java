@@ -42,7 +42,7 @@ class KeptCallTest {
         var listeners = new Listeners(SELF, 0);
         var kept = new KeptCalls(listeners, outlet, clock, Runnable::run, stats, nodes, 5, BRANCH_TIMEOUT, 180_000, 100);
         forwarder = new Forwarder(listeners, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                new Transactions(100), outlet, stats, FastPathTest.TIMERS, kept, new StateSplit(1.0));
+                new Transactions(100), outlet, stats, FastPathTest.TIMERS, kept, new StateSplit(1.0), new Backlog());
     }
 
     @Test

@@ -84,13 +84,13 @@ final class Deployment implements AutoCloseable {
         return this;
     }
 
-    /** Whether the nodes log every SIP message (call after {@link #withFront} to turn it off). */
     /** Runs the front as {@code processes} processes on its one address (call after {@link #withFront}). */
     Deployment withFrontProcesses(int processes) {
         this.frontProcesses = processes;
         return this;
     }
 
+    /** Whether the nodes log every SIP message (call after {@link #withFront} to turn it off). */
     Deployment withSipTrace(boolean on) {
         this.sipTrace = on;
         return this;

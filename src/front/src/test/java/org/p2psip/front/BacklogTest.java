@@ -1,0 +1,65 @@
+package org.p2psip.front;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class BacklogTest {
+
+    private static final long W = Backlog.WINDOW_NANOS;
+    private final Backlog backlog = new Backlog();
+    private long now;
+
+    /** One window in which the loop spent {@code utilisation} of the time reading. */
+    private void window(double utilisation) {
+        long start = now;
+        backlog.reading(start);
+        backlog.readDone(start + (long) (utilisation * W));
+        now = start + W;
+        backlog.reading(now);
+        backlog.readDone(now); // the window ends with the next read
+    }
+
+    /** Drives the backlog to a loop that was busy all the time for {@code windows} windows. */
+    static void behind(Backlog backlog, int windows) {
+        for (int i = 0; i < windows; i++) {
+            backlog.reading(i * W);
+            backlog.readDone((i + 1) * W);
+        }
+    }
+
+    @Test
+    void aLoopThatKeepsUpShedsNothing() {
+        for (int i = 0; i < 100; i++) {
+            window(0.6);
+        }
+        assertEquals(0.0, backlog.share());
+        assertFalse(backlog.shed());
+    }
+
+    @Test
+    void theShareGrowsWhileTheLoopIsBusyAndFallsOnceItKeepsUpAgain() {
+        for (int i = 0; i < 4; i++) {
+            window(0.95);
+        }
+        assertEquals(4 * Backlog.STEP, backlog.share(), 1e-9);
+        window(0.8); // between the bounds: the share holds
+        assertEquals(4 * Backlog.STEP, backlog.share(), 1e-9);
+        window(0.5);
+        assertEquals(3 * Backlog.STEP, backlog.share(), 1e-9);
+    }
+
+    @Test
+    void aLoopBusyAllTheTimeEndsBySheddingEveryNewRequestAndAQuietSpellEndsIt() {
+        behind(backlog, 40);
+        assertEquals(1.0, backlog.share());
+        assertTrue(backlog.shed());
+        backlog.reading(41 * W);
+        backlog.readDone(41 * W + 1);
+        backlog.reading(61 * W); // twenty windows without a read: the share falls by twenty steps
+        backlog.readDone(61 * W + 1);
+        assertEquals(0.0, backlog.share(), 1e-9);
+    }
+}
