@@ -10,10 +10,12 @@ class BuildError(Exception):
 
 
 def mvn(*args: str) -> None:
-    """Runs Maven from the repository root (so .mvn/ applies); BuildError on failure."""
+    """Runs Maven from the repository root (so .mvn/ applies); BuildError on failure. Its output goes
+    to standard error, with the command's other notes: standard output is the command's answer
+    (`backends` lists names there, and Maven's colour codes, even with -q, once prefixed the first)."""
     command = ["mvn", *args]
     print("+ " + " ".join(command), file=sys.stderr, flush=True)
-    if subprocess.run(command, cwd=layout.ROOT).returncode != 0:
+    if subprocess.run(command, cwd=layout.ROOT, stdout=sys.stderr).returncode != 0:
         raise BuildError("build failed: " + " ".join(command))
 
 
