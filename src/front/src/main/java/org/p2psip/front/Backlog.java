@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * REGISTERs never answered after all their retransmissions). So the loop's reads are timed: every
  * {@link #WINDOW_NANOS}, the share of the window the loop spent reading and forwarding is its
  * utilisation (time the thread waited for a core counts, since the socket fills meanwhile too).
- * Above {@link #HIGH} the share of new requests the front answers 503 itself grows by
- * {@link #STEP}; below {@link #LOW} it falls by as much per window gone by. A shed request costs
+ * Above {@link #HIGH}, over at least {@link #MIN_DATAGRAMS}, the share of new requests the front
+ * answers 503 itself grows by {@link #STEP}; below {@link #LOW} it falls by as much per window gone by. A shed request costs
  * the loop one datagram out for one in, where a forwarded one costs two of each (the request to
  * its node, the node's answer back), and its node never sees it.
  *
@@ -20,17 +20,25 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Backlog {
 
     static final long WINDOW_NANOS = 20_000_000L;
-    static final double HIGH = 0.9;
-    static final double LOW = 0.7;
-    static final double STEP = 0.05;
+    static final double HIGH = 0.8;
+    static final double LOW = 0.6;
+    static final double STEP = 0.1;
+    /**
+     * Datagrams a window must have handled for a busy loop to count as behind its socket: a cold
+     * or paused loop is slow on a few datagrams too (a front just started shed the first
+     * registrations of a test at a trickle), and shedding those would help nobody.
+     */
+    static final int MIN_DATAGRAMS = 2 * Transport.DATAGRAMS_PER_READ;
 
     private long windowStart = -1;
     private long busy;
+    private int datagrams;
     private long readStart = -1;
     private volatile double share;
 
     /** A datagram of a read is handled from {@code nanos} on (the first of a read starts its timing). On the UDP loop. */
     void reading(long nanos) {
+        datagrams++;
         if (readStart < 0) {
             readStart = nanos;
         }
@@ -49,13 +57,14 @@ final class Backlog {
         long elapsed = nanos - windowStart;
         if (elapsed >= WINDOW_NANOS) {
             double utilisation = (double) busy / elapsed;
-            if (utilisation > HIGH) {
+            if (utilisation > HIGH && datagrams >= MIN_DATAGRAMS) {
                 share = Math.min(1, share + STEP);
             } else if (utilisation < LOW) {
                 share = Math.max(0, share - STEP * (elapsed / WINDOW_NANOS));
             }
             windowStart = nanos;
             busy = 0;
+            datagrams = 0;
         }
     }
 

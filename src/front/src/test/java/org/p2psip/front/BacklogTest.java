@@ -12,10 +12,16 @@ class BacklogTest {
     private final Backlog backlog = new Backlog();
     private long now;
 
-    /** One window in which the loop spent {@code utilisation} of the time reading. */
+    /** One window in which the loop spent {@code utilisation} of the time reading a full load of datagrams. */
     private void window(double utilisation) {
+        window(utilisation, Backlog.MIN_DATAGRAMS);
+    }
+
+    private void window(double utilisation, int datagrams) {
         long start = now;
-        backlog.reading(start);
+        for (int i = 0; i < datagrams - 1; i++) { // and one more in the read that ends the window
+            backlog.reading(start);
+        }
         backlog.readDone(start + (long) (utilisation * W));
         now = start + W;
         backlog.reading(now);
@@ -25,7 +31,9 @@ class BacklogTest {
     /** Drives the backlog to a loop that was busy all the time for {@code windows} windows. */
     static void behind(Backlog backlog, int windows) {
         for (int i = 0; i < windows; i++) {
-            backlog.reading(i * W);
+            for (int d = 0; d < Backlog.MIN_DATAGRAMS; d++) {
+                backlog.reading(i * W);
+            }
             backlog.readDone((i + 1) * W);
         }
     }
@@ -37,6 +45,14 @@ class BacklogTest {
         }
         assertEquals(0.0, backlog.share());
         assertFalse(backlog.shed());
+    }
+
+    @Test
+    void aLoopSlowOnAFewDatagramsIsColdOrPausedNotBehind() {
+        for (int i = 0; i < 10; i++) {
+            window(1.0, Backlog.MIN_DATAGRAMS - 1);
+        }
+        assertEquals(0.0, backlog.share(), "a front just started sheds its first requests at a trickle otherwise");
     }
 
     @Test
