@@ -11,9 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #WINDOW_NANOS}, the share of the window the loop spent reading and forwarding is its
  * utilisation (time the thread waited for a core counts, since the socket fills meanwhile too).
  * Above {@link #HIGH}, over at least {@link #MIN_DATAGRAMS}, the share of new requests the front
- * answers 503 itself grows by {@link #STEP}; below {@link #LOW} it falls by as much per window gone by. A shed request costs
- * the loop one datagram out for one in, where a forwarded one costs two of each (the request to
- * its node, the node's answer back), and its node never sees it.
+ * answers 503 itself grows by {@link #STEP}; below {@link #LOW} it falls by as much per window
+ * gone by. A shed request costs the loop one datagram out for one in, where a forwarded one costs
+ * two of each (the request to its node, the node's answer back), and its node never sees it.
  *
  * <p>Written by the UDP loop's reads; {@link #shed} from any thread.
  */
@@ -36,7 +36,7 @@ final class Backlog {
     private long readStart = -1;
     private volatile double share;
 
-    /** A datagram of a read is handled from {@code nanos} on (the first of a read starts its timing). On the UDP loop. */
+    /** A datagram of a read is handled from {@code nanos} on (the first starts the read's timing); on the UDP loop. */
     void reading(long nanos) {
         datagrams++;
         if (readStart < 0) {

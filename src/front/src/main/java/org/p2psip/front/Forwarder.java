@@ -212,10 +212,20 @@ final class Forwarder {
      * bytes' hash), and nothing is kept.
      */
     private void shed(byte[] bytes, InetSocketAddress source, long connection) {
-        StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, 503, "Service Unavailable",
-                "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source,
-                "Retry-After: " + kept.retryAfterSeconds() + "\r\n");
         stats.shed.increment();
+        answerFromBytes(bytes, source, connection, 503, "Service Unavailable",
+                "Retry-After: " + kept.retryAfterSeconds() + "\r\n");
+    }
+
+    /**
+     * An answer of the front's own written from a request's bytes; its tag is the bytes' hash, so a
+     * retransmission gets the same answer.
+     */
+    private void answerFromBytes(byte[] bytes, InetSocketAddress source, long connection, int status, String reason,
+            String extraLines) {
+        StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, status, reason,
+                "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source,
+                extraLines);
         outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
     }
 
@@ -235,11 +245,9 @@ final class Forwarder {
         if (defect == null || defect == Defect.MISSING_VIA) {
             return false;
         }
-        StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, defect.status, defect.reason,
-                "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source, "");
         (defect.status == 505 ? stats.answered505 : defect.status == 416 ? stats.answered416 : stats.answered400)
                 .increment();
-        outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
+        answerFromBytes(bytes, source, connection, defect.status, defect.reason, "");
         return true;
     }
 
