@@ -13,6 +13,9 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.config.Config;
@@ -38,6 +41,8 @@ public final class Front implements AutoCloseable {
     private final Channel tcp;
     private final Channel tls;
     private final ScheduledFuture<?> probing;
+    /** Reads the nodes file (--nodes-file) off the event loops; null without one. */
+    private final ScheduledExecutorService nodesFile;
     private final InetSocketAddress address;
     private final Nodes nodes;
     private final FrontStats stats;
@@ -48,13 +53,14 @@ public final class Front implements AutoCloseable {
     private final KeptCalls kept;
 
     private Front(EventLoopGroup group, EventLoopGroup udpGroup, Channel udp, Channel innerUdp, Channel tcp, Channel tls, ScheduledFuture<?> probing,
-            InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
+            ScheduledExecutorService nodesFile, InetSocketAddress address, Nodes nodes, FrontStats stats, AffinityTable affinity,
             Transactions transactions, Connections connections, StateSplit split, KeptCalls kept) {
         this.split = split;
         this.kept = kept;
         this.group = group;
         this.udpGroup = udpGroup;
         this.probing = probing;
+        this.nodesFile = nodesFile;
         this.udp = udp;
         this.innerUdp = innerUdp;
         this.tcp = tcp;
@@ -136,12 +142,13 @@ public final class Front implements AutoCloseable {
             long interval = config.get(FrontOptions.PROBE_INTERVAL).toNanos();
             ScheduledFuture<?> probing = udp.eventLoop()
                     .scheduleAtFixedRate(() -> safely(prober), 0, interval, TimeUnit.NANOSECONDS);
+            ScheduledExecutorService nodesFile = watch(config.get(FrontOptions.NODES_FILE), nodes, interval);
             LOG.log(Level.INFO, "front on {0} (UDP, TCP{1}{2}), inner {3}, policy {4}, state {5}, nodes {6}", listening,
                     tls == null ? "" : ", TLS on port " + tlsPort, reusePort ? ", shared by SO_REUSEPORT" : "", self,
                     config.get(FrontOptions.POLICY), state, nodes.all());
             started = true;
-            return new Front(group, udpGroup, udp, innerUdp, tcp, tls, probing, listening, nodes, stats, affinity, transactions,
-                    connections, split, kept);
+            return new Front(group, udpGroup, udp, innerUdp, tcp, tls, probing, nodesFile, listening, nodes, stats,
+                    affinity, transactions, connections, split, kept);
         } finally {
             if (!started) {
                 // also when a bind fails: sync() rethrows the BindException without declaring it
@@ -168,6 +175,22 @@ public final class Front implements AutoCloseable {
             }
         });
         return (reusePort ? transport.reusePort(bootstrap) : bootstrap).bind(address).sync().channel();
+    }
+
+    /** Reads the nodes file now and then every {@code intervalNanos} on a daemon thread; null without a file. */
+    private static ScheduledExecutorService watch(String file, Nodes nodes, long intervalNanos) {
+        if (file.isBlank()) {
+            return null;
+        }
+        var reader = new NodesFile(Path.of(file), nodes);
+        reader.run(); // before the first request: the file's nodes, not only --nodes
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            var thread = new Thread(r, "front-nodes-file");
+            thread.setDaemon(true);
+            return thread;
+        });
+        watcher.scheduleWithFixedDelay(reader, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+        return watcher;
     }
 
     private static void safely(Prober prober) {
@@ -226,6 +249,9 @@ public final class Front implements AutoCloseable {
     @Override
     public void close() {
         probing.cancel(false);
+        if (nodesFile != null) {
+            nodesFile.shutdownNow();
+        }
         udp.close().awaitUninterruptibly();
         innerUdp.close().awaitUninterruptibly();
         tcp.close().awaitUninterruptibly();

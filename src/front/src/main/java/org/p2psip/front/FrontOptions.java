@@ -16,6 +16,8 @@ public final class FrontOptions {
             "127.0.0.1:5060", "SIP address (IP:port) the front listens on, over UDP and TCP; port 0 picks a free one.");
     public static final Option<String> NODES = Option.string(PREFIX + "nodes", "",
             "127.0.0.1:5070,127.0.0.1:5071", "SIP addresses (IP:port) of the nodes behind the front, comma-separated; required.");
+    public static final Option<String> NODES_FILE = Option.string(PREFIX + "nodes-file", "",
+            "/var/lib/p2psip/front/nodes.txt", "A file of the nodes' SIP addresses (IP:port), one a line, read at start and again within a probe interval of a change: the nodes become those it lists (one left out gets no new request, one added is probed and sent requests once it answers), and the front logs `nodes now` with the list. Empty: the nodes of --nodes, for good.");
     public static final Option<String> POLICY = Option.string(PREFIX + "policy", "tlwl",
             "rr", "How a new Call-ID is given a node: rr, hash, cjsq, tjsq or tlwl (see Policies).");
     public static final Option<Double> INVITE_WEIGHT = Option.decimal(PREFIX + "tlwl.invite.weight", 1.75,
@@ -60,7 +62,7 @@ public final class FrontOptions {
     public static final Option<String> STATUS_MEMBERS = Option.string(PREFIX + "status.members", "",
             "127.0.0.1:8060,127.0.0.1:8070", "HTTP addresses of the deployment's status pages (the nodes', this front's), comma-separated: the processes its status page lists.");
 
-    public static final List<Option<?>> ALL = List.of(LISTEN, NODES, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
+    public static final List<Option<?>> ALL = List.of(LISTEN, NODES, NODES_FILE, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
             RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER,
             STATE, BRANCH_TIMEOUT, STATUS, STATUS_MEMBERS);

@@ -3,33 +3,59 @@ package org.p2psip.front;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The nodes behind the front and which of them are up. A node is up from the moment anything is
  * heard from it (an answer to a probe or to a forwarded request) and down once nothing was heard
- * for the probe time-out. Starts with every node down until it answers.
+ * for the probe time-out. Starts with every node down until it answers. The nodes may be changed
+ * while the front runs ({@link #set}): a node added is down until it answers, like the first ones.
  *
- * <p>Thread-safe: the list of nodes up is an immutable list swapped under the object's lock.
+ * <p>Thread-safe: the lists of nodes and of nodes up are immutable lists swapped under the
+ * object's lock.
  */
 final class Nodes {
 
     private static final Logger LOG = System.getLogger(Nodes.class.getName());
 
-    private final List<Node> all;
-    private final Map<String, Node> byProbeCallId;
+    private volatile List<Node> all = List.of();
+    private final Map<String, Node> byProbeCallId = new ConcurrentHashMap<>();
     private volatile List<Node> up = List.of();
+    /** The index of the next node added: a node's index is never another's, even after it left. */
+    private int nextIndex;
 
     Nodes(List<InetSocketAddress> addresses) {
+        set(addresses);
+    }
+
+    /**
+     * Makes {@code addresses} the nodes, in that order: a node listed before keeps its state and
+     * counters, a node no longer listed is taken down and gets nothing new (what it was sent still
+     * has its answers relayed), a new one is down until it answers a probe.
+     */
+    synchronized void set(List<InetSocketAddress> addresses) {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("the front needs at least one node");
         }
-        this.all = java.util.stream.IntStream.range(0, addresses.size())
-                .mapToObj(i -> new Node(i, addresses.get(i))).toList();
-        this.byProbeCallId = all.stream().collect(Collectors.toUnmodifiableMap(Nodes::probeCallId, Function.identity()));
+        List<Node> before = all;
+        List<Node> next = new ArrayList<>();
+        for (InetSocketAddress address : new LinkedHashSet<>(addresses)) {
+            next.add(before.stream().filter(n -> n.address().equals(address)).findFirst()
+                    .orElseGet(() -> new Node(nextIndex++, address)));
+        }
+        all = List.copyOf(next);
+        for (Node gone : before) {
+            if (!all.contains(gone)) {
+                byProbeCallId.remove(probeCallId(gone));
+                setUp(gone, false, "removed from the nodes");
+            }
+        }
+        all.forEach(n -> byProbeCallId.put(probeCallId(n), n));
+        up = all.stream().filter(Node::up).toList();
     }
 
     List<Node> all() {
