@@ -5,7 +5,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import backends, build, cgroups, cpus, faultrun, faults, front, hosts, layout, nodes, ready, units, users
+from . import backends, build, cgroups, changes, cpus, faultrun, faults, front, hosts, layout, nodes, ready, units, users
 
 
 def duration_ms(text: str) -> int:
@@ -206,6 +206,7 @@ def parser() -> argparse.ArgumentParser:
     restart.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
     restart.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for its answer (default 300)")
     run_dir_argument(restart)
+    change_arguments(commands)
     units = commands.add_parser("units", help="write node folders and systemd unit files for them (and the "
                                                "front) into <run-dir>/units/, starting nothing")
     up_arguments(units, nodes_default=1)
@@ -248,6 +249,41 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def change_arguments(commands) -> None:
+    """add, remove N and rolling-restart: planned changes of the deployment running in --run-dir."""
+    add = commands.add_parser("add", help="start one more node, as `up` started the others, joined to them; "
+                                          "returns once it is ready and the front sends it requests")
+    remove = commands.add_parser("remove", help="stop one node for good: the front stops sending it requests, "
+                                                "then it stops gracefully, handing its records over")
+    remove.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
+    rolling = commands.add_parser("rolling-restart", help="every node in turn: drained, stopped gracefully, started "
+                                                          "again on its folder, waited for until ready, put back")
+    for command in (add, rolling):
+        command.add_argument("--timeout", type=float, default=300.0,
+                             help="seconds to wait for a started node to be ready (default 300)")
+    for command in (remove, rolling):
+        command.add_argument("--stop-timeout", type=float, default=changes.STOP_S,
+                             help="seconds a node may take to stop after TERM, its hand-over included, before "
+                                  f"it is KILLed (default {changes.STOP_S:g})")
+    for command in (add, remove, rolling):
+        run_dir_argument(command)
+
+
+def change_command(args: argparse.Namespace) -> int:
+    run_dir = args.run_dir.resolve()
+    if args.command == "add":
+        node = changes.add(run_dir, args.timeout)
+        print(f"{Path(node.folder).name} ready at {node.sip_address}, pid {node.pid}")
+        return 0
+    if args.command == "remove":
+        graceful = changes.remove(run_dir, args.node, args.stop_timeout)
+        print(f"node {args.node} removed" + ("" if graceful else " (KILLed: it did not stop in time)"))
+        return 0 if graceful else 1
+    killed = changes.rolling_restart(run_dir, args.timeout, args.stop_timeout)
+    print("every node restarted" + (f"; KILLed, not stopped in time: {killed}" if killed else ""))
+    return 0 if not killed else 1
+
+
 def users_command(args: argparse.Namespace) -> int:
     file = users.users_file(args.run_dir.resolve())
     try:
@@ -272,6 +308,8 @@ def main(argv: list[str]) -> int:
     try:
         if args.command == "users":
             return users_command(args)
+        if args.command in ("add", "remove", "rolling-restart"):
+            return change_command(args)
         if args.command == "up":
             if args.users_file:
                 users.import_csv(users.users_file(args.run_dir.resolve()), args.users_file)

@@ -13,6 +13,8 @@ ROLE = "front"
 FOLDER = "front"
 LISTENING = "p2psip-front listening on"   # the line the front prints once its sockets are bound
 SETTINGS = "front.properties"   # in its folder, with `up --tls`: the TLS options (a password: mode 0600)
+NODES_FILE = "nodes.txt"        # in its folder: the nodes it sends to, one SIP address a line, re-read on change
+NODES_NOW = "nodes now "        # what it logs, with the list, once it took a changed nodes file
 
 
 class FrontError(Exception):
@@ -70,6 +72,8 @@ def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses:
     it serves its status page and /metrics there, listing `status_members`."""
     folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
     front_command = command(address, port, node_addresses, policy, state)
+    write_nodes(folder / NODES_FILE, node_addresses)
+    front_command += ["--nodes-file", str(folder / NODES_FILE)]
     if shared:
         front_command += ["--reuse-port", "true", "--inner", f"{address}:0"]
     if http_port:
@@ -120,12 +124,12 @@ def launch(run_dir: Path, folder: Path, front_command: list[str], address: str, 
     return front
 
 
-def wait_for_lines(front: processes.Process, log: Path, expected: list[str], timeout: float) -> None:
-    """Polls the front's log until it holds every expected line; FrontError when the front died
-    or the deadline passed first."""
+def wait_for_lines(front: processes.Process, log: Path, expected: list[str], timeout: float, after: int = 0) -> None:
+    """Polls the front's log until it holds every expected line (past its first `after`
+    characters); FrontError when the front died or the deadline passed first."""
     deadline = time.monotonic() + timeout
     while True:
-        missing = [line for line in expected if line not in read_log(front, log)]
+        missing = [line for line in expected if line not in read_log(front, log)[after:]]
         if not missing:
             return
         if not processes.alive(front):
@@ -140,3 +144,28 @@ def read_log(front: processes.Process, log: Path) -> str:
     if front.login:
         return remote.run(front.login, front.ssh_config, f"cat {shlex.quote(str(log))} 2>/dev/null").stdout
     return log.read_text(errors="replace") if log.is_file() else ""
+
+
+def write_nodes(path: Path, node_addresses: list[str]) -> None:
+    """The nodes file, replaced whole, so that the front never reads half of it."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text("".join(a + "\n" for a in node_addresses))
+    temporary.replace(path)
+
+
+def set_nodes(run_dir: Path, nodes: list[processes.Process], timeout: float) -> None:
+    """Every src/front process of run_dir sends new requests to `nodes` alone: their nodes file
+    rewritten, and returned once each logged that it took it; FrontError past `timeout`."""
+    node_addresses = [n.sip_address for n in nodes]
+    for front in processes.load(run_dir):
+        if front.role != ROLE or front.backend not in layout.FRONT_POLICIES or not processes.alive(front):
+            continue
+        log = Path(front.folder) / "console.log"
+        seen = len(read_log(front, log))
+        write_nodes(Path(front.folder) / NODES_FILE, node_addresses)
+        if front.login:
+            try:
+                remote.copy(front.login, front.ssh_config, [Path(front.folder) / NODES_FILE])
+            except remote.RemoteError as e:
+                raise FrontError(str(e)) from e
+        wait_for_lines(front, log, [NODES_NOW + ",".join(node_addresses)], timeout, after=seen)

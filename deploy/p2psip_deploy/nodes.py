@@ -3,14 +3,15 @@ import json
 import secrets
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from . import (backends, build, cgroups, cpus, front, kamailio_front, layout, limits, netns, nodefolder, processes,
-               ready, remote, share, sipp, tls, users)
+from . import (backends, build, cgroups, cpus, front, hosts, kamailio_front, layout, limits, netns, nodefolder,
+               processes, ready, remote, share, sipp, tls, users)
 
 BOOTSTRAP = "org.apache.catalina.startup.Bootstrap"
 COMMAND_FILE = "command.json"   # in a node folder: the JVM command `up` started, for `restart`
+OPTIONS_FILE = "up.json"        # in the run folder: the options of `up`, for `add`
 ROUTER_SPI = ("-Djavax.servlet.sip.ar.spi.SipApplicationRouterProvider="
               "org.mobicents.servlet.sip.router.DefaultApplicationRouterProvider")
 
@@ -117,6 +118,7 @@ def up(options: UpOptions) -> list[processes.Process]:
         if busy:
             raise DeployError("ports in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
     processes.save(options.run_dir, [])
+    save_options(options)
     note = nodefolder.receive_buffer_note()
     if note:
         print(note, file=sys.stderr, flush=True)
@@ -168,6 +170,22 @@ def up(options: UpOptions) -> list[processes.Process]:
         stop_all(options.run_dir)
         raise
     return processes.load(options.run_dir)
+
+
+def save_options(options: UpOptions) -> None:
+    """The options of `up`, kept in the run folder so that `add` starts a node as `up` would have."""
+    kept = {**asdict(options), "run_dir": str(options.run_dir), "hosts": [asdict(h) for h in options.hosts]}
+    options.run_dir.mkdir(parents=True, exist_ok=True)
+    (options.run_dir / OPTIONS_FILE).write_text(json.dumps(kept, indent=1) + "\n")
+
+
+def recorded_options(run_dir: Path) -> UpOptions:
+    """The options `up` kept in run_dir; DeployError when it kept none."""
+    path = run_dir / OPTIONS_FILE
+    if not path.is_file():
+        raise DeployError(f"no options of `up` recorded in {run_dir} ({OPTIONS_FILE}): start it with `up` first")
+    kept = json.loads(path.read_text())
+    return UpOptions(**{**kept, "run_dir": Path(kept["run_dir"]), "hosts": [hosts.Host(**h) for h in kept["hosts"]]})
 
 
 def write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
@@ -385,14 +403,14 @@ def status_addresses(options: UpOptions, network: "netns.Network | None") -> lis
 
 
 def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | None" = None,
-               stores: "tls.Stores | None" = None) -> list[nodefolder.NodeSpec]:
+               stores: "tls.Stores | None" = None, secret: str = "") -> list[nodefolder.NodeSpec]:
     """Every node's folder, addresses and properties: on --address, or with a network each on its
-    namespace's address, or on its ssh host's."""
+    namespace's address, or on its ssh host's. `secret`: the overlay's (a new one when empty)."""
     address = [node_address(options, network, i) for i in range(options.nodes)]
     host = host_address(options, network)
     overlay = [f"{address[i]}:{options.base_port + options.overlay_offset + i}" for i in range(options.nodes)]
     status = status_addresses(options, network)
-    secret = secrets.token_hex(16)
+    secret = secret or secrets.token_hex(16)
     specs = []
     for i in range(options.nodes):
         folder = (options.run_dir / f"node-{i}").resolve()
@@ -667,7 +685,7 @@ def stop_all(run_dir: Path, grace_seconds: float = 20) -> bool:
 
 def kill_node(run_dir: Path, index: int) -> None:
     """KILLs node `index` of the deployment (folder node-<index>) without warning: a crash."""
-    node = _recorded_node(processes.load(run_dir), run_dir, index)
+    node = recorded_node(processes.load(run_dir), run_dir, index)
     if not processes.kill(node):
         raise DeployError(f"node {index} (pid {node.pid}) still runs after KILL")
 
@@ -677,28 +695,40 @@ def restart_node(run_dir: Path, index: int, timeout: float) -> processes.Process
     command, configuration, address, ports and data directory; a node still running is stopped
     first (TERM, then KILL). Node 0 keeps its empty bootstrap: the backends look for the running
     overlay through p2psip.overlay.members first. Returns once the node answers OPTIONS."""
-    records = processes.load(run_dir)
-    old = _recorded_node(records, run_dir, index)
-    folder = Path(old.folder)
+    old = recorded_node(processes.load(run_dir), run_dir, index)
     if processes.stop([old], grace_seconds=20):
         raise DeployError(f"node {index} (pid {old.pid}) could not be stopped")
-    if not old.netns and not old.login:
-        busy = processes.wait_ports_free([(old.address, port) for port in (old.port, old.overlay_port, old.tls_port, old.http_port)
-                                          if port], 15)
-        if busy:
-            raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
+    wait_ports_freed(old)
+    new = launch_again(run_dir, old)
+    print(f"node {index}: restarted, pid {new.pid}", file=sys.stderr, flush=True)
+    wait_answering([new], timeout, client_address(run_dir, old.address, old.login))
+    return new
+
+
+def wait_ports_freed(node: processes.Process) -> None:
+    """Until a stopped node's ports on this machine can be bound again; DeployError after 15 s."""
+    if node.netns or node.login:
+        return   # its namespace's or its host's ports: not this machine's to probe
+    busy = processes.wait_ports_free([(node.address, port) for port in
+                                      (node.port, node.overlay_port, node.tls_port, node.http_port) if port], 15)
+    if busy:
+        raise DeployError("ports still in use: " + ", ".join(f"{a}:{p}" for a, p in busy))
+
+
+def launch_again(run_dir: Path, old: processes.Process) -> processes.Process:
+    """Starts a stopped node's JVM again with the command `up` saved in its folder (in its group
+    with a CPU quota) and puts the new process in its record's place; returns at once."""
+    folder = Path(old.folder)
     command = json.loads((folder / COMMAND_FILE).read_text())
     if old.cgroup:
         cgroups.make(Path(old.cgroup), old.cpu_quota)   # there already unless removed by hand: the command enters it
     pid, ticks = processes.launch(command, folder / "logs" / "console.log", folder, old.login, old.ssh_config)
     new = replace(old, pid=pid, start_ticks=ticks)
-    processes.save(run_dir, [new if p is old else p for p in records])
-    print(f"node {index}: restarted, pid {pid}", file=sys.stderr, flush=True)
-    wait_answering([new], timeout, client_address(run_dir, old.address, old.login))
+    processes.save(run_dir, [new if p.folder == old.folder else p for p in processes.load(run_dir)])
     return new
 
 
-def _recorded_node(records: list[processes.Process], run_dir: Path, index: int) -> processes.Process:
+def recorded_node(records: list[processes.Process], run_dir: Path, index: int) -> processes.Process:
     """Node `index` of the deployment: the record whose folder is node-<index>."""
     found = [p for p in records if p.role == "node" and Path(p.folder).name == f"node-{index}"]
     if not found:

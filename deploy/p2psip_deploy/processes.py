@@ -107,6 +107,21 @@ def stop(processes: list[Process], grace_seconds: float) -> list[Process]:
     return [p for p in live if alive(p)]
 
 
+def stop_gracefully(process: Process, grace_seconds: float) -> bool:
+    """TERM, and KILL only if it still runs after the grace period; True when TERM was enough (or
+    it had ended already), False when it had to be KILLed or still runs."""
+    if not alive(process):
+        return True   # its PID may be another process's by now
+    _signal(process, signal.SIGTERM)
+    deadline = time.monotonic() + grace_seconds
+    while alive(process) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if not alive(process):
+        return True
+    stop([process], 0)
+    return False
+
+
 def kill(process: Process) -> bool:
     """KILL without warning (a crash, for failover tests); True once the process is gone. Its record
     stays, so that `down` still frees its ports."""

@@ -106,3 +106,29 @@ def test_fronts_sharing_the_address_reuse_its_port_each_with_an_inner_port_and_a
         arguments = dict(zip(command[4::2], command[5::2]))
         assert arguments["--listen"] == "127.0.0.1:5060"
         assert arguments["--reuse-port"] == "true" and arguments["--inner"] == "127.0.0.1:0"
+
+
+def test_a_front_is_given_its_nodes_file_and_set_nodes_returns_once_it_logged_the_new_list(tmp_path, monkeypatch):
+    watcher = ("last=; while true; do now=$(paste -sd, nodes.txt); "
+               f"if [ \"$now\" != \"$last\" ]; then echo \"INFO: {front.NODES_NOW}$now\"; last=$now; fi; "
+               "sleep 0.05; done")
+    fake_front(monkeypatch, ready_script(nodes_up=2).replace("exec sleep 60", watcher))
+    started = front.start(tmp_path, "127.0.0.1", 5060, "rr", node_records(tmp_path), timeout=10)
+    try:
+        folder = tmp_path / front.FOLDER
+        assert (folder / front.NODES_FILE).read_text() == "127.0.0.1:7000\n127.0.0.1:7001\n"
+        front.set_nodes(tmp_path, node_records(tmp_path, 3)[1:], timeout=10)
+        assert (folder / front.NODES_FILE).read_text() == "127.0.0.1:7001\n127.0.0.1:7002\n"
+        assert f"{front.NODES_NOW}127.0.0.1:7001,127.0.0.1:7002" in (folder / "console.log").read_text()
+    finally:
+        assert processes.stop([started], grace_seconds=5) == []
+
+
+def test_set_nodes_says_so_when_the_front_does_not_take_the_file_in_time(tmp_path, monkeypatch):
+    fake_front(monkeypatch, ready_script(nodes_up=2))   # a front that never reads its nodes file
+    started = front.start(tmp_path, "127.0.0.1", 5060, "rr", node_records(tmp_path), timeout=10)
+    try:
+        with pytest.raises(front.FrontError, match="nodes now 127.0.0.1:7000"):
+            front.set_nodes(tmp_path, node_records(tmp_path, 1), timeout=0.5)
+    finally:
+        assert processes.stop([started], grace_seconds=5) == []
