@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import faults, history, layout, nodes, processes, sipclient, workload
+from . import changes, faults, history, layout, nodes, planned, processes, sipclient, workload
 
 
 @dataclass
@@ -76,7 +76,8 @@ def observed(options: FaultOptions) -> int:
         recorder = workload.Recorder(out)
         asyncio.run(drive(options, records, recorder, injector, plan, seconds))
     print(f"history, fault log and report in {folder}", file=sys.stderr)
-    return conclude(history.check(recorder.operations), backend, folder / "report.txt")
+    during = planned.tally(recorder.operations, planned.windows(injector.events, faults.PLANNED))
+    return conclude(history.check(recorder.operations), backend, folder / "report.txt", during)
 
 
 def check_file(path: Path, backend: str) -> int:
@@ -88,16 +89,23 @@ def check_file(path: Path, backend: str) -> int:
     return conclude(history.check(operations), backend, None)
 
 
-def conclude(verdict: history.Verdict, backend: str, report: Path | None) -> int:
-    """Writes the report, prints the violations and the summary line; the exit code."""
+def conclude(verdict: history.Verdict, backend: str, report: Path | None,
+             during: planned.Tally | None = None) -> int:
+    """Writes the report, prints the violations, the planned changes' line and the summary line;
+    the exit code: 1 when something acknowledged was lost or read stale, or a request sent during
+    a planned change failed."""
+    during = during or planned.Tally()
     line = (f"faults: backend {backend} operations {verdict.operations} acknowledged {verdict.acknowledged} "
             f"lost {verdict.lost} stale {verdict.stale} failed {verdict.operations - verdict.acknowledged}")
+    changed = during.line() + "\n" if during.line() else ""
+    failed = "".join(f"failed during {kind}: operations {ids}\n" for kind, ids in during.failed.items())
     if report:
-        report.write_text(verdict.report() + line + "\n")
+        report.write_text(verdict.report() + failed + changed + line + "\n")
     if verdict.violations or not report:
         print(verdict.report(), file=sys.stderr)
-    print(line, flush=True)
-    return 1 if verdict.lost or verdict.stale else 0
+    print(failed, end="", file=sys.stderr)
+    print(changed + line, flush=True)
+    return 1 if verdict.lost or verdict.stale or during.failed_count else 0
 
 
 async def drive(options: FaultOptions, records: list[processes.Process], recorder: workload.Recorder,
@@ -108,6 +116,9 @@ async def drive(options: FaultOptions, records: list[processes.Process], recorde
         load = workload.Workload(client, targets, recorder, aors=options.aors, contacts=options.contacts,
                                  clients=options.clients, seed=options.seed,
                                  prefix=f"faults-{options.seed}-{secrets.token_hex(3)}")
+        injector.routes = changes.Routes(
+            options.run_dir, drain=lambda node: drain(load, node),
+            admit=lambda node: load.targets.admit(workload.Node(Path(node.folder).name, node.address, node.port)))
         stop = threading.Event()
         striker = threading.Thread(target=injector.run, args=(plan, time.time(), stop), name="faults", daemon=True)
         striker.start()
@@ -120,6 +131,18 @@ async def drive(options: FaultOptions, records: list[processes.Process], recorde
         await load.read_back(options.read_rate)
     finally:
         client.close()
+
+
+def drain(load: workload.Workload, node: processes.Process) -> None:
+    """The load sends `node` nothing new, and what it sent there has its answer (or timed out)."""
+    if not load.targets.drain(Path(node.folder).name, DRAIN_S):
+        print(f"faults: operations still in flight at {node.sip_address} after {DRAIN_S:g} s; stopping it anyway",
+              file=sys.stderr, flush=True)
+
+
+# Longest an operation may stay in flight at one node: Timer F (32 s) for each of its first try and
+# its three retries, with their Retry-After waits.
+DRAIN_S = 150.0
 
 
 def quiet(options: FaultOptions, local: str) -> None:

@@ -11,6 +11,9 @@
   everything to and from the node queues, is late, and past the queue's bound is dropped. This
   kernel has no netem, and tbf is the queueing discipline it has: the delay and loss follow the
   traffic rather than being set.
+The planned changes (changes.py), each once in a run, at its turn between the faults: add (one
+more node), remove (a node drained, stopped gracefully, gone), rolling (every node restarted in
+turn); each logged at its start and once done.
 Every start and heal is logged with its time (time.time(), the history's clock) as a JSON line."""
 from __future__ import annotations
 
@@ -25,17 +28,23 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from . import cgroups, netns, nodes, processes
+from . import cgroups, changes, front, netns, nodes, processes
 from .cgroups import CPU_CGROUP
+from .changes import index_of
 
 KILL, PAUSE, STARVE, PARTITION, SLOW = "kill", "pause", "starve", "partition", "slow"
-KINDS = (KILL, PAUSE, STARVE, PARTITION, SLOW)
+ADD, REMOVE, ROLLING = "add", "remove", "rolling"
+KINDS = (KILL, PAUSE, STARVE, PARTITION, SLOW, ADD, REMOVE, ROLLING)
+PLANNED = (ADD, REMOVE, ROLLING)
 NEEDS_NETNS = (PARTITION, SLOW)
-# How long each fault holds before it is healed, seconds (drawn uniformly).
-HOLD_S = {KILL: (5, 20), PAUSE: (5, 15), STARVE: (30, 30), PARTITION: (10, 60), SLOW: (10, 60)}
-# What healing takes beyond the hold, seconds, so that the schedule leaves room for it: a killed
-# node's restart warms it up first (about 30 s for a Chord node joining three others here).
-HEAL_S = {KILL: 45, PAUSE: 2, STARVE: 2, PARTITION: 5, SLOW: 2}
+# How long each fault holds before it is healed, seconds (drawn uniformly); a planned change is
+# done when its command returns.
+HOLD_S = {KILL: (5, 20), PAUSE: (5, 15), STARVE: (30, 30), PARTITION: (10, 60), SLOW: (10, 60),
+          ADD: (0, 0), REMOVE: (0, 0), ROLLING: (0, 0)}
+# What healing, or a planned change, takes beyond the hold, seconds, so that the schedule leaves
+# room for it: a started node warms up first (about 30 s for a Chord node joining three others
+# here); a rolling restart takes that for every node.
+HEAL_S = {KILL: 45, PAUSE: 2, STARVE: 2, PARTITION: 5, SLOW: 2, ADD: 45, REMOVE: 15, ROLLING: 45}
 GAP_S = (5, 15)                # quiet between a fault's heal and the next fault
 FIRST_AT_S = 10                # the load runs alone this long first
 RESTART_S = 300.0              # how long a restarted node may take to answer again (it warms up first)
@@ -46,6 +55,9 @@ SLOW_LINK = ["tbf", "rate", "64kbit", "burst", "4kb", "latency", "500ms"]
 
 class FaultError(Exception):
     pass
+
+
+FAILURES = (FaultError, cgroups.CgroupError, nodes.DeployError, front.FrontError, OSError, subprocess.SubprocessError)
 
 
 @dataclass
@@ -65,16 +77,30 @@ def parse_kinds(text: str) -> list[str]:
 
 
 def schedule(kinds: list[str], node_count: int, seconds: float, seed: int) -> list[Fault]:
-    """Faults one after another from FIRST_AT_S on, each with room to hold and heal before `seconds`."""
+    """Faults one after another from FIRST_AT_S on, each with room to hold and heal before `seconds`.
+    Each planned change of `kinds` comes once, in a seeded order, after a fault each (one after
+    another when `kinds` has no fault)."""
     rng = random.Random(seed)
+    planned = [k for k in kinds if k in PLANNED]
+    rng.shuffle(planned)
+    unplanned = [k for k in kinds if k not in PLANNED]
     faults, at = [], float(FIRST_AT_S)
     while True:
-        kind = rng.choice(kinds)
+        turn_of_planned = planned and (not unplanned or len(faults) % 2 == 1)
+        kind = planned.pop(0) if turn_of_planned else rng.choice(unplanned) if unplanned else None
+        if kind is None:
+            return faults
         hold = round(rng.uniform(*HOLD_S[kind]), 1)
-        if at + hold + HEAL_S[kind] > seconds:
+        if at + hold + took(kind, node_count) > seconds:
             return faults
         faults.append(Fault(round(at, 1), kind, rng.randrange(node_count), hold))
-        at += hold + HEAL_S[kind] + rng.uniform(*GAP_S)
+        at += hold + took(kind, node_count) + rng.uniform(*GAP_S)
+        node_count += 1 if kind == ADD else -1 if kind == REMOVE else 0
+
+
+def took(kind: str, node_count: int) -> float:
+    """The room a fault's heal, or a planned change, takes in the schedule, seconds."""
+    return HEAL_S[kind] * (node_count if kind == ROLLING else 1)
 
 
 def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> None:
@@ -110,16 +136,20 @@ class Injector:
     """Applies and heals faults on the nodes of one deployment's run folder."""
 
     def __init__(self, run_dir: Path, log: TextIO, restart_timeout: float = RESTART_S,
-                 starve_percent: int = STARVE_PERCENT, cgroup_root: Path = CPU_CGROUP):
+                 starve_percent: int = STARVE_PERCENT, cgroup_root: Path = CPU_CGROUP,
+                 routes: changes.Routes | None = None):
         self.run_dir, self.log = run_dir, log
+        self.routes = routes or changes.Routes(run_dir)
         self.restart_timeout = restart_timeout
         self.starve_percent, self.cgroup_root = starve_percent, cgroup_root
         self.active: list[tuple[Fault, Callable[[], None]]] = []
+        self.events: list[dict] = []   # what the log holds
 
     def note(self, event: str, fault: Fault, detail: str = "") -> None:
         entry = {"time": time.time(), "event": event, **asdict(fault)}
         if detail:
             entry["detail"] = detail
+        self.events.append(entry)
         self.log.write(json.dumps(entry) + "\n")
         self.log.flush()
 
@@ -137,10 +167,13 @@ class Injector:
             self.heal_all()
 
     def apply(self, fault: Fault) -> None:
+        if fault.kind in PLANNED:
+            self.change(fault)
+            return
         try:
             heal = {KILL: self.kill, PAUSE: self.pause, STARVE: self.starve, PARTITION: self.partition,
-                    SLOW: self.slow}[fault.kind](fault.node)
-        except (FaultError, cgroups.CgroupError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
+                    SLOW: self.slow}[fault.kind](self.pick(fault.node))
+        except FAILURES as e:
             self.note("failed", fault, str(e))
             return
         self.active.append((fault, heal))
@@ -152,8 +185,34 @@ class Injector:
             try:
                 heal()
                 self.note("healed", fault)
-            except (FaultError, cgroups.CgroupError, nodes.DeployError, OSError, subprocess.SubprocessError) as e:
+            except FAILURES as e:
                 self.note("heal-failed", fault, str(e))
+
+    def change(self, fault: Fault) -> None:
+        """A planned change, done before this returns: logged at its start and once done."""
+        self.note("start", fault)
+        try:
+            if fault.kind == ADD:
+                done = changes.add(self.run_dir, self.restart_timeout, self.routes).folder
+            elif fault.kind == REMOVE:
+                index = self.pick(fault.node)
+                graceful = changes.remove(self.run_dir, index, changes.STOP_S, self.routes)
+                done = f"node-{index}" + ("" if graceful else ": KILLed, it did not stop in time")
+            else:
+                killed = changes.rolling_restart(self.run_dir, self.restart_timeout, changes.STOP_S, self.routes)
+                done = f"KILLed, not stopped in time: {killed}" if killed else "every node"
+        except FAILURES as e:
+            self.note("failed", fault, str(e))
+            return
+        self.note("done", fault, str(done))
+
+    def pick(self, position: int) -> int:
+        """The number of the node at `position` (modulo their count) among those running now: the
+        schedule's draw, whatever nodes planned changes added or removed."""
+        running = sorted(index_of(p) for p in changes.live_nodes(self.run_dir))
+        if not running:
+            raise FaultError("no node is running")
+        return running[position % len(running)]
 
     def node(self, index: int) -> processes.Process:
         found = [p for p in processes.load(self.run_dir) if p.role == "node" and index_of(p) == index]
@@ -201,11 +260,6 @@ class Injector:
             for namespace, device in ends:
                 tc(namespace, "del", device)
         return heal
-
-
-def index_of(node: processes.Process) -> int:
-    """A node's number, from its folder node-<index>."""
-    return int(Path(node.folder).name.rsplit("-", 1)[-1])
 
 
 def tc(namespace: str, action: str, device: str, *qdisc: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,46 @@ class Agent:
         return f"sip:{self.user}@{sipclient.DOMAIN}"
 
 
+class Targets:
+    """The nodes the load sends new operations to, round robin, and the operations in flight at
+    each. A planned change takes a node out (and waits until nothing is in flight there) before it
+    stops, and puts a node in once it is ready; that runs on another thread, hence the lock."""
+
+    def __init__(self, nodes: list[Node]):
+        self.nodes = list(nodes)
+        self.turn = 0
+        self.in_flight: dict[str, int] = {}
+        self.changed = threading.Condition()
+
+    def next(self) -> Node:
+        """The next node in turn, counted in flight there until `finished`."""
+        with self.changed:
+            node = self.nodes[self.turn % len(self.nodes)]
+            self.turn += 1
+            self.in_flight[node.name] = self.in_flight.get(node.name, 0) + 1
+            return node
+
+    def finished(self, node: Node) -> None:
+        with self.changed:
+            self.in_flight[node.name] -= 1
+            self.changed.notify_all()
+
+    def all(self) -> list[Node]:
+        with self.changed:
+            return list(self.nodes)
+
+    def drain(self, name: str, timeout: float = 60.0) -> bool:
+        """Takes node `name` out; returns once no operation is in flight there (True), or at the
+        timeout (False). Blocks: call it from another thread than the load's."""
+        with self.changed:
+            self.nodes = [n for n in self.nodes if n.name != name]
+            return self.changed.wait_for(lambda: not self.in_flight.get(name), timeout)
+
+    def admit(self, node: Node) -> None:
+        with self.changed:
+            self.nodes = [n for n in self.nodes if n.name != node.name] + [node]
+
+
 class Recorder:
     """Numbers operations and writes each to the history file once it completes."""
 
@@ -88,20 +129,14 @@ class Workload:
             raise ValueError("the workload needs at least one node")
         if aors < 1 or contacts < 1 or clients < 1:
             raise ValueError("aors, contacts and clients must each be at least 1")
-        self.client, self.nodes, self.recorder = client, nodes, recorder
+        self.client, self.targets, self.recorder = client, Targets(nodes), recorder
         self.rng = random.Random(seed)
         self.mix = mix or Mix()
         self.retries = retries
         self.users = [f"{prefix}-{a}" for a in range(aors)]
         self.agents = [Agent(f"{user}/c{k}", user, [f"sip:{user}@192.0.2.{1 + c}:5060" for c in range(contacts)])
                        for user in self.users for k in range(clients)]
-        self.turn = 0
         self.tasks: set[asyncio.Task] = set()
-
-    def next_node(self) -> Node:
-        node = self.nodes[self.turn % len(self.nodes)]
-        self.turn += 1
-        return node
 
     async def run(self, seconds: float, rate: float) -> None:
         """Starts operations at `rate` a second for `seconds` (a chosen client still busy skips its
@@ -116,10 +151,18 @@ class Workload:
             expires = self.rng.choice(self.mix.expires)
             if not agent.busy:
                 agent.busy = True   # now, not when the task first runs: the next turn may pick it again
-                self.start(self.operate(agent, self.next_node(), kind, contact, expires))
+                node = self.targets.next()
+                self.start(self.on(node, self.operate(agent, node, kind, contact, expires)))
             turns += 1
             await asyncio.sleep(max(0.0, start + turns / rate - loop.time()))
         await self.drain()
+
+    async def on(self, node: Node, coroutine) -> None:
+        """Runs an operation that Targets.next counted in flight at `node`, then counts it out."""
+        try:
+            await coroutine
+        finally:
+            self.targets.finished(node)
 
     def start(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -174,7 +217,7 @@ class Workload:
         loop = asyncio.get_running_loop()
         start, sent = loop.time(), 0
         for user in self.users:
-            for node in self.nodes:
+            for node in self.targets.all():
                 reader = Agent(f"reader/{node.name}", user, [])
                 self.start(self.transact(reader, node, QUERY, None, None))
                 sent += 1

@@ -24,6 +24,28 @@ def test_the_schedule_is_the_seeds_and_every_fault_heals_before_the_end():
     assert last.at + last.hold + faults.HEAL_S[last.kind] <= 600
 
 
+def test_each_planned_change_comes_once_after_a_fault_each_with_room_for_it():
+    kinds = [faults.KILL, faults.PAUSE, faults.ADD, faults.REMOVE]
+    plan = faults.schedule(kinds, 4, 600, seed=3)
+    assert plan == faults.schedule(kinds, 4, 600, seed=3)
+    drawn = [f.kind for f in plan]
+    assert sorted(k for k in drawn if k in faults.PLANNED) == [faults.ADD, faults.REMOVE]
+    assert drawn[0] not in faults.PLANNED and drawn[1] in faults.PLANNED and drawn[3] in faults.PLANNED
+    assert all(f.hold == 0 for f in plan if f.kind in faults.PLANNED)
+    for fault, after in zip(plan, plan[1:]):
+        assert after.at >= fault.at + fault.hold + faults.HEAL_S[fault.kind]
+
+
+def test_a_rolling_restart_takes_room_for_every_node_and_planned_changes_alone_come_one_after_another():
+    plan = faults.schedule([faults.ROLLING, faults.ADD], 3, 600, seed=1)
+    assert sorted(f.kind for f in plan) == [faults.ADD, faults.ROLLING]
+    rolling = next(f for f in plan if f.kind == faults.ROLLING)
+    later = [f for f in plan if f.at > rolling.at]
+    nodes_then = 3 if plan[0].kind == faults.ROLLING else 4
+    assert not later or later[0].at >= rolling.at + nodes_then * faults.HEAL_S[faults.ROLLING]
+    assert faults.schedule([faults.ROLLING], 4, 100, seed=1) == []   # no room: not begun
+
+
 def test_a_pause_holds_longer_than_the_dht_deadline():
     plan = faults.schedule([faults.PAUSE], 2, 600, seed=1)
     assert plan and all(f.hold > 2 for f in plan)
@@ -31,7 +53,7 @@ def test_a_pause_holds_longer_than_the_dht_deadline():
 
 @pytest.mark.parametrize("text", ["", "kill,crash", "pause;kill"])
 def test_unknown_faults_are_refused_naming_the_choices(text):
-    with pytest.raises(faults.FaultError, match="kill, pause, starve, partition, slow"):
+    with pytest.raises(faults.FaultError, match="kill, pause, starve, partition, slow, add, remove, rolling"):
         faults.parse_kinds(text)
 
 
@@ -91,11 +113,17 @@ def test_a_pause_stops_the_node_and_its_heal_continues_it_both_logged(tmp_path, 
     assert events[0]["time"] <= events[1]["time"] and events[0]["kind"] == "pause"
 
 
-def test_a_fault_on_a_node_that_is_not_running_is_logged_as_failed(tmp_path, standin_node):
+def test_a_faults_node_is_its_place_among_the_nodes_running_and_with_none_it_is_logged_as_failed(
+        tmp_path, standin_node):
     log = io.StringIO()
-    faults.Injector(tmp_path, log).apply(faults.Fault(at=0, kind=faults.PAUSE, node=3, hold=0))
-    entry = json.loads(log.getvalue())
-    assert entry["event"] == "failed" and "node 3 is not running" in entry["detail"]
+    injector = faults.Injector(tmp_path, log)
+    injector.apply(faults.Fault(at=0, kind=faults.PAUSE, node=3, hold=0))   # place 3 of 1: node 0
+    assert stopped(standin_node.pid)
+    injector.heal_all()
+    processes.stop([standin_node], grace_seconds=2)
+    injector.apply(faults.Fault(at=0, kind=faults.PAUSE, node=0, hold=0))
+    entry = json.loads(log.getvalue().splitlines()[-1])
+    assert entry["event"] == "failed" and "no node is running" in entry["detail"]
 
 
 def test_stopping_the_schedule_early_heals_what_holds(tmp_path, standin_node):

@@ -3,6 +3,7 @@ Retry-After, time-outs as unknown outcomes, and a history the checker reads."""
 import asyncio
 import io
 import json
+import time
 
 from p2psip_deploy import history, sipclient, workload
 from standin_registrar import StandInRegistrar
@@ -80,7 +81,7 @@ def test_each_client_keeps_its_call_id_and_raises_its_cseq():
         registrar, client, load, _ = await harness(aors=1, clients=1)
         agent = load.agents[0]
         for _ in range(3):
-            await load.transact(agent, load.nodes[0], history.QUERY, None, None)
+            await load.transact(agent, load.targets.all()[0], history.QUERY, None, None)
         client.close()
         registrar.close()
         return agent
@@ -119,7 +120,7 @@ def test_a_registrar_whose_removals_come_back_is_caught_serving_stale_bindings()
 def test_a_lost_first_copy_is_retransmitted():
     async def scenario():
         registrar, client, load, _ = await harness({"silent_first": True}, aors=1, clients=1)
-        op, _ = await load.transact(load.agents[0], load.nodes[0], history.ADD, "sip:x@192.0.2.1:5060", 60)
+        op, _ = await load.transact(load.agents[0], load.targets.all()[0], history.ADD, "sip:x@192.0.2.1:5060", 60)
         client.close()
         registrar.close()
         return op, client, registrar
@@ -132,7 +133,7 @@ def test_a_lost_first_copy_is_retransmitted():
 def test_no_answer_within_timer_f_is_an_unknown_outcome():
     async def scenario():
         registrar, client, load, _ = await harness({"mute": True}, aors=1, clients=1)
-        op, _ = await load.transact(load.agents[0], load.nodes[0], history.QUERY, None, None)
+        op, _ = await load.transact(load.agents[0], load.targets.all()[0], history.QUERY, None, None)
         client.close()
         registrar.close()
         return op, registrar, client
@@ -146,7 +147,7 @@ def test_no_answer_within_timer_f_is_an_unknown_outcome():
 def test_a_503_is_recorded_and_sent_again_after_retry_after_as_a_new_transaction():
     async def scenario():
         registrar, client, load, _ = await harness({"busy_first": True}, aors=1, clients=1)
-        await load.operate(load.agents[0], load.nodes[0], history.ADD, "sip:x@192.0.2.1:5060", 60)
+        await load.operate(load.agents[0], load.targets.all()[0], history.ADD, "sip:x@192.0.2.1:5060", 60)
         client.close()
         registrar.close()
         return load
@@ -154,3 +155,41 @@ def test_a_503_is_recorded_and_sent_again_after_retry_after_as_a_new_transaction
     first, retry = run(scenario()).recorder.operations
     assert (first.status, first.reason, first.outcome) == (503, "DHT Timeout", history.UNKNOWN)
     assert retry.status == 200 and retry.retry_of == first.id and retry.contact == first.contact
+
+
+def test_a_drained_node_gets_nothing_new_once_drained_and_an_admitted_one_takes_its_turns():
+    def once(condition, seconds=30):
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < deadline, "the load ended first"
+            time.sleep(0.01)   # poll interval
+
+    async def scenario():
+        registrars = [await StandInRegistrar.start() for _ in range(3)]
+        client = await sipclient.Client.open("127.0.0.1", **FAST)
+        targets = [workload.Node(f"n{i}", "127.0.0.1", r.port) for i, r in enumerate(registrars)]
+        load = workload.Workload(client, targets[:2], workload.Recorder(io.StringIO()), aors=5)
+        marks = {}
+
+        def change():   # what a planned change does, from the injector's thread
+            once(lambda: len(load.recorder.operations) >= 20)
+            marks["drained"] = load.targets.drain("n1", timeout=10)
+            marks["drained_at"] = time.time()
+            count = len(load.recorder.operations)
+            once(lambda: len(load.recorder.operations) >= count + 20)
+            marks["admitted_at"] = time.time()
+            load.targets.admit(targets[2])
+
+        await asyncio.gather(load.run(seconds=3.0, rate=100), asyncio.to_thread(change))
+        client.close()
+        for registrar in registrars:
+            registrar.close()
+        return load.recorder.operations, marks
+
+    operations, marks = run(scenario())
+    assert marks["drained"]
+    at = {name: [op.invoked for op in operations if op.node == name] for name in ("n0", "n1", "n2")}
+    assert at["n1"] and max(at["n1"]) < marks["drained_at"]
+    assert at["n2"] and min(at["n2"]) >= marks["admitted_at"]
+    after = [op.completed for op in operations if op.node == "n1"]
+    assert all(done is not None and done <= marks["drained_at"] for done in after), "drained: every answer in"
