@@ -13,6 +13,7 @@ from typing import Callable
 from . import build, cgroups, front, layout, nodefolder, nodes, processes
 
 STOP_S = 60.0   # how long a graceful stop may take (the DHT's hand-over included) before KILL
+FRONT_S = 60.0  # how long a front may take to log that it read its rewritten nodes file
 
 
 class Routes:
@@ -21,7 +22,7 @@ class Routes:
     (`drain`, `admit`: the fault run's load)."""
 
     def __init__(self, run_dir: Path, drain: Callable[[processes.Process], None] | None = None,
-                 admit: Callable[[processes.Process], None] | None = None, timeout: float = 60.0):
+                 admit: Callable[[processes.Process], None] | None = None, timeout: float = FRONT_S):
         self.run_dir, self.timeout = run_dir, timeout
         self.own_drain, self.own_admit = drain, admit
 
@@ -138,16 +139,23 @@ def stop(node: processes.Process, stop_s: float) -> bool:
     return graceful
 
 
-def rolling_restart(run_dir: Path, timeout: float, stop_s: float = STOP_S, routes: Routes | None = None) -> list[int]:
-    """Every node in turn: drained, stopped gracefully, started again on its folder (an upgraded
-    WAR or container is picked up), waited for until ready and put back; then the next. Returns the
-    numbers of the nodes that had to be KILLed."""
+def rolling_restart(run_dir: Path, timeout: float, stop_s: float = STOP_S, routes: Routes | None = None,
+                    upgrade: bool = False) -> list[int]:
+    """Every node in turn: drained, stopped gracefully, started again on its folder (the container
+    as it is on disk now; with `upgrade`, the application built now in place of its copy), waited
+    for until ready and put back; then the next. Returns the numbers of the nodes that had to be
+    KILLed."""
     routes = routes or Routes(run_dir)
+    app = layout.APPS[nodes.recorded_options(run_dir).app] if upgrade else None
+    if app:
+        build.ensure(app)
     killed = []
     for node in sorted(live_nodes(run_dir), key=index_of):
         routes.drain(node)
         if not stop(node, stop_s):
             killed.append(index_of(node))
+        if app:
+            nodefolder.install_app(Path(node.folder), app, node.backend)
         started = nodes.launch_again(run_dir, node)
         nodes.wait_answering([started], timeout, nodes.client_address(run_dir, node.address, node.login))
         routes.admit(started)

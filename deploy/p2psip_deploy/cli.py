@@ -258,6 +258,9 @@ def change_arguments(commands) -> None:
     remove.add_argument("node", type=int, help="the node's number (0 for node 0, the first)")
     rolling = commands.add_parser("rolling-restart", help="every node in turn: drained, stopped gracefully, started "
                                                           "again on its folder, waited for until ready, put back")
+    rolling.add_argument("--upgrade", action="store_true",
+                         help="give each node, while it is stopped, the application as built now (its WAR, with "
+                              "the node's backend's servlet) in place of its copy")
     for command in (add, rolling):
         command.add_argument("--timeout", type=float, default=300.0,
                              help="seconds to wait for a started node to be ready (default 300)")
@@ -279,7 +282,7 @@ def change_command(args: argparse.Namespace) -> int:
         graceful = changes.remove(run_dir, args.node, args.stop_timeout)
         print(f"node {args.node} removed" + ("" if graceful else " (KILLed: it did not stop in time)"))
         return 0 if graceful else 1
-    killed = changes.rolling_restart(run_dir, args.timeout, args.stop_timeout)
+    killed = changes.rolling_restart(run_dir, args.timeout, args.stop_timeout, upgrade=args.upgrade)
     print("every node restarted" + (f"; KILLed, not stopped in time: {killed}" if killed else ""))
     return 0 if not killed else 1
 

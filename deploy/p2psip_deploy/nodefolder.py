@@ -233,14 +233,20 @@ def _escape(value: str) -> str:
 
 
 def deploy_app(spec: NodeSpec) -> None:
-    """Copies the exploded WAR into webapps/ROOT (the context path /: the status page and /metrics
-    at the HTTP port's root; the SIP side knows the application by sip.xml's app-name); for the
-    P2PSIP WAR, names the servlet the registry gives the node's backend (backends.py)."""
-    target = spec.folder / "webapps" / "ROOT"
-    shutil.copytree(spec.app.exploded, target)
-    if spec.app.name == "p2psip":
+    install_app(spec.folder, spec.app, spec.dht)
+
+
+def install_app(folder: Path, app: layout.App, dht: str) -> None:
+    """Copies the exploded WAR into webapps/ROOT, replacing what is there (the context path /: the
+    status page and /metrics at the HTTP port's root; the SIP side knows the application by
+    sip.xml's app-name); for the P2PSIP WAR, names the servlet the registry gives the node's
+    backend (backends.py)."""
+    target = folder / "webapps" / "ROOT"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(app.exploded, target)
+    if app.name == "p2psip":
         sip_xml = target / "WEB-INF" / "sip.xml"
-        sip_xml.write_text(with_servlet_class(sip_xml.read_text(), backends.servlet_of(spec.dht)))
+        sip_xml.write_text(with_servlet_class(sip_xml.read_text(), backends.servlet_of(dht)))
 
 
 SIP_APP_NS = "http://www.jcp.org/xml/ns/sipservlet"

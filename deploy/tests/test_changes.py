@@ -155,3 +155,20 @@ def test_remove_without_a_number_is_refused_by_the_parser(capsys):
 def test_a_change_of_an_empty_run_folder_exits_1_saying_why(tmp_path, capsys):
     assert cli.main(["remove", "1", "--run-dir", str(tmp_path)]) == 1
     assert "no node 1 recorded" in capsys.readouterr().err
+
+
+def test_a_rolling_upgrade_gives_each_stopped_node_the_application_built_now(tmp_path, three_nodes, monkeypatch):
+    war = tmp_path / "built"
+    (war / "WEB-INF").mkdir(parents=True)
+    (war / "WEB-INF" / "version").write_text("2\n")
+    monkeypatch.setattr(layout, "APPS", {"stand-in": layout.App("stand-in", "none", str(war))})
+    monkeypatch.setattr(changes.build, "ensure", lambda app: None)
+    nodes.save_options(nodes.UpOptions(app="stand-in", run_dir=tmp_path))
+    for index in range(3):
+        old = tmp_path / f"node-{index}" / "webapps" / "ROOT"
+        old.mkdir(parents=True)
+        (old / "left-from-1").write_text("")
+    changes.rolling_restart(tmp_path, timeout=5, stop_s=10, routes=Witness(tmp_path), upgrade=True)
+    for index in range(3):
+        root = tmp_path / f"node-{index}" / "webapps" / "ROOT"
+        assert (root / "WEB-INF" / "version").read_text() == "2\n" and not (root / "left-from-1").exists()
