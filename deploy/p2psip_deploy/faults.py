@@ -112,6 +112,11 @@ def check(run_dir: Path, kinds: list[str], cgroup_root: Path = CPU_CGROUP) -> No
         raise FaultError("faults act on this machine's processes: not on nodes on ssh hosts")
     network = netns.load(run_dir)
     reason = unsupported(kinds, network is not None and not network.hosts, cgroup_root)
+    if not reason and ADD in kinds:
+        try:
+            reason = changes.add_refusal(nodes.recorded_options(run_dir))
+        except nodes.DeployError as e:
+            reason = str(e)
     if reason:
         raise FaultError(reason)
 
@@ -123,6 +128,8 @@ def unsupported(kinds: list[str], in_namespaces: bool, cgroup_root: Path = CPU_C
         verb = "needs" if len(needing) == 1 else "need"
         return f"{' and '.join(needing)} {verb} the nodes in network namespaces of their own (`up --netns`): " \
                "each acts on a node's veth"
+    if ADD in kinds and in_namespaces:
+        return changes.add_refusal(nodes.UpOptions(netns=True))
     return starve_unavailable(cgroup_root) if STARVE in kinds else ""
 
 

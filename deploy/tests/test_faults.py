@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2psip_deploy import cgroups, faults, netns, processes
+from p2psip_deploy import cgroups, faults, netns, nodes, processes
 
 
 def test_the_schedule_is_the_seeds_and_every_fault_heals_before_the_end():
@@ -156,6 +156,17 @@ def test_starve_caps_the_node_in_a_child_group_and_its_heal_puts_it_back(tmp_pat
 def test_partition_and_slow_are_refused_without_namespaces(tmp_path, standin_node):
     with pytest.raises(faults.FaultError, match="partition and slow need the nodes in network namespaces.*--netns"):
         faults.check(tmp_path, [faults.PAUSE, faults.PARTITION, faults.SLOW])
+
+
+def test_add_is_refused_before_a_run_where_add_could_not_grow_the_deployment(tmp_path, standin_node):
+    with pytest.raises(faults.FaultError, match="no options of `up` recorded"):
+        faults.check(tmp_path, [faults.PAUSE, faults.ADD])
+    nodes.save_options(nodes.UpOptions(tls=True, run_dir=tmp_path))
+    with pytest.raises(faults.FaultError, match="without --tls"):
+        faults.check(tmp_path, [faults.ADD])
+    assert "not with --netns" in faults.unsupported([faults.ADD], in_namespaces=True)
+    nodes.save_options(nodes.UpOptions(run_dir=tmp_path))
+    faults.check(tmp_path, [faults.ADD, faults.REMOVE, faults.ROLLING])
 
 
 @pytest.fixture
