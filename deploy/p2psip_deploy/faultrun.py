@@ -140,9 +140,9 @@ def drain(load: workload.Workload, node: processes.Process) -> None:
               file=sys.stderr, flush=True)
 
 
-# Longest an operation may stay in flight at one node: Timer F (32 s) for each of its first try and
-# its three retries, with their Retry-After waits.
-DRAIN_S = 150.0
+# Longest an operation may stay in flight at one node: retried for up to RETRY_FOR_S, its last try
+# up to a Retry-After (10 s) and Timer F (32 s) later.
+DRAIN_S = workload.RETRY_FOR_S + 10 + 64 * sipclient.T1_S
 
 
 def quiet(options: FaultOptions, local: str) -> None:
