@@ -1,7 +1,7 @@
 """`deploy/p2psip faults` end to end: against a stand-in deployment (a registrar of a few lines on
-two ports, recorded as two nodes; seconds), and four real Chord nodes (up, three minutes of load
-and faults, the restarts, down: six to seven minutes; marked `faults` and `matrix`, in
-`deploy/p2psip test --matrix`)."""
+two ports, recorded as two nodes; seconds), and four real Chord nodes (up, three and a half minutes
+of load, faults, a node added and one removed, the restarts, down: seven to eight minutes; marked
+`faults` and `matrix`, in `deploy/p2psip test --matrix`)."""
 import gzip
 import json
 import re
@@ -17,6 +17,7 @@ from p2psip_deploy import faults, history, layout, processes
 P2PSIP = layout.DEPLOY / "p2psip"
 STANDIN = Path(__file__).resolve().parent / "standin_registrar.py"
 LAST_LINE = re.compile(r"faults: backend (\S+) operations (\d+) acknowledged (\d+) lost (\d+) stale (\d+) failed (\d+)")
+PLANNED_LINE = re.compile(r"planned: (.*)")
 
 
 def p2psip(*args, run_dir, timeout):
@@ -98,22 +99,37 @@ def test_a_registrar_that_forgets_fails_the_run_with_its_lost_writes_reported(tm
 
 @pytest.mark.faults
 @pytest.mark.matrix
-def test_four_chord_nodes_lose_nothing_acknowledged_through_three_minutes_of_faults(tmp_path):
+def test_four_chord_nodes_lose_nothing_acknowledged_and_fail_no_request_of_a_planned_change(tmp_path):
     kinds = [faults.KILL, faults.PAUSE] + ([] if faults.starve_unavailable() else [faults.STARVE])
+    kinds += [faults.ADD, faults.REMOVE]
     started = time.monotonic()
-    done = p2psip("faults", "--backend", "chord", "--nodes", "4", "--minutes", "3", "--seed", "3",
-                  "--faults", ",".join(kinds), "--base-port", "27470", run_dir=tmp_path, timeout=1200)
+    # seed 17 draws pause, add, kill, remove and a last fault within 3.5 minutes, with starve or without
+    done = p2psip("faults", "--backend", "chord", "--nodes", "4", "--minutes", "3.5", "--seed", "17",
+                  "--faults", ",".join(kinds), "--base-port", "27470", run_dir=tmp_path, timeout=1500)
     print(done.stdout[-3000:], done.stderr[-3000:], f"{time.monotonic() - started:.0f} s", sep="\n")
     backend, counts = summary(done)
     # the check says something only about acknowledged operations; how many a loaded machine
     # acknowledges varies (a smoke run on two shared cores: 232 of 1,462, the rest 503 Overloaded)
     assert backend == "chord" and counts["operations"] > 1000 and counts["acknowledged"] >= 100
-    assert counts["lost"] == 0 and counts["stale"] == 0, (run_folder(tmp_path) / "report.txt").read_text()[:20000]
+    report = (run_folder(tmp_path) / "report.txt").read_text()
+    assert counts["lost"] == 0 and counts["stale"] == 0, report[:20000]
+    changes = {kind: (int(sent), int(failed))
+               for kind, sent, failed in re.findall(r"(\w+) requests (\d+) failed (\d+)", planned_line(done))}
+    assert set(changes) == {faults.ADD, faults.REMOVE}, planned_line(done)
+    assert all(sent > 0 and failed == 0 for sent, failed in changes.values()), report[-5000:]
     assert done.returncode == 0
     events = [json.loads(line) for line in (run_folder(tmp_path) / "faults.jsonl").read_text().splitlines()]
     started_kinds = [e["kind"] for e in events if e["event"] == "start"]
-    assert len(started_kinds) >= 2 and faults.KILL in started_kinds
+    assert faults.KILL in started_kinds and faults.PAUSE in started_kinds
+    assert sorted(e["kind"] for e in events if e["event"] == "done") == [faults.ADD, faults.REMOVE]
     assert not [e for e in events if e["event"] in ("failed", "heal-failed")], events
+
+
+def planned_line(done):
+    found = [PLANNED_LINE.fullmatch(line) for line in done.stdout.strip().splitlines()]
+    found = [match.group(1) for match in found if match]
+    assert found, f"no planned line:\n{done.stdout}"
+    return found[-1]
 
 
 def test_a_recorded_history_is_checked_again_with_check(tmp_path):
