@@ -92,8 +92,8 @@ def check_file(path: Path, backend: str) -> int:
 def conclude(verdict: history.Verdict, backend: str, report: Path | None,
              during: planned.Tally | None = None) -> int:
     """Writes the report, prints the violations, the planned changes' line and the summary line;
-    the exit code: 1 when something acknowledged was lost or read stale, or a request sent during
-    a planned change failed."""
+    the exit code: 1 when something acknowledged was lost or read stale, a request sent during a
+    planned change failed, or a planned change was not done."""
     during = during or planned.Tally()
     line = (f"faults: backend {backend} operations {verdict.operations} acknowledged {verdict.acknowledged} "
             f"lost {verdict.lost} stale {verdict.stale} failed {verdict.operations - verdict.acknowledged}")
@@ -105,7 +105,7 @@ def conclude(verdict: history.Verdict, backend: str, report: Path | None,
         print(verdict.report(), file=sys.stderr)
     print(failed, end="", file=sys.stderr)
     print(changed + line, flush=True)
-    return 1 if verdict.lost or verdict.stale or during.failed_count else 0
+    return 1 if verdict.lost or verdict.stale or during.failed_count or during.unfinished else 0
 
 
 async def drive(options: FaultOptions, records: list[processes.Process], recorder: workload.Recorder,

@@ -22,8 +22,12 @@ def test_a_planned_change_lasts_from_its_start_to_its_end_and_faults_are_no_plan
               event(faults.REMOVE, "start", 50, at=60.0), event(faults.REMOVE, "failed", 55, at=60.0),
               event(faults.ROLLING, "start", 70, at=80.0)]
     found = planned.windows(events, faults.PLANNED)
-    assert [(w.kind, w.start, w.end) for w in found] == [
-        (faults.ADD, 10, 40), (faults.REMOVE, 50, 55), (faults.ROLLING, 70, 70)]
+    assert [(w.kind, w.start, w.end, w.done) for w in found] == [
+        (faults.ADD, 10, 40, True), (faults.REMOVE, 50, 55, False), (faults.ROLLING, 70, 70, False)]
+    tally = planned.tally([op(1, 52, 200)], found)
+    assert tally.unfinished == [faults.REMOVE, faults.ROLLING]
+    assert tally.line() == "planned: add requests 0 failed 0, remove requests 1 failed 0 (not done), " \
+                           "rolling requests 0 failed 0 (not done)"
 
 
 def test_a_request_retried_to_a_200_succeeded_and_one_whose_last_try_failed_is_counted_with_its_change():
