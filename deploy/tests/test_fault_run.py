@@ -170,3 +170,19 @@ def test_the_recorded_history_of_three_chord_nodes_with_a_kill_shows_its_one_los
     assert found[0] == "chord" and found[1]["lost"] == 1 and found[1]["stale"] == 0
     assert found[1]["operations"] == 1462 and found[1]["acknowledged"] == 232
     assert "lost-write: sip:faults-7-03e5d2-16@p2psip.test contact sip:faults-7-03e5d2-16@192.0.2.1:5060, read by operation 646" in done.stderr
+
+
+def test_the_recorded_history_of_a_removal_that_came_back_after_a_pause_shows_its_stale_reads(tmp_path):
+    """One AOR of a real run (four Chord nodes on a machine at load 27, node 0 paused for 10.7 s,
+    then a rolling restart; seed 1): client c0 removed every contact (`Contact: *`, 200 listing
+    none, through node 1, 19.7 s in) while client c1's add of another contact through node 4 was
+    timing out (503 DHT Timeout twice, then 200); reads 4 s later, through nodes 5, 0 and 4, listed
+    c0's removed contact again, with its old expiry running. Kept so that the checker keeps seeing
+    it until the node code that let a timed-out write carry the removed binding back is fixed."""
+    file = tmp_path / "history.jsonl"
+    file.write_bytes(gzip.decompress(
+        (Path(__file__).parent / "data" / "chord-pause-removal-came-back.history.jsonl.gz").read_bytes()))
+    done = p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=120)
+    assert done.returncode == 1
+    assert summary(done) == ("chord", {"operations": 121, "acknowledged": 110, "lost": 0, "stale": 4, "failed": 11})
+    assert "stale: sip:faults-1-4842db-12@p2psip.test contact sip:faults-1-4842db-12@192.0.2.2:5060, read by operation 389" in done.stderr
