@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,25 +93,26 @@ class TcpTransportTest {
         var outsider = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret("wrong")));
         DhtException e = failure(outsider.request(server.address(), 1, new byte[0], Duration.ofSeconds(5)));
         assertEquals(Reason.UNREACHABLE, e.reason(), "the connection is closed under it");
-        awaitBadFrames(1);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server.metrics().get(TcpTransport.HANDSHAKES_REFUSED) < 1) {
+            assertTrue(System.nanoTime() < end, "the refusal is counted: " + server.metrics());
+            Thread.sleep(10); // polling a counter, not waiting a fixed time
+        }
         assertServes();
     }
 
     @Test
     void badInputClosesThatConnectionIsCountedAndTheNodeKeepsServing() throws Exception {
-        var codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8));
-        byte[] good = bytes(codec, new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", "hello".getBytes(StandardCharsets.UTF_8)));
+        byte[] good = ByteBufUtil.getBytes(Handshake.hello(ConnectionKeys.nonce(), "127.0.0.1:1"));
 
         byte[] oversized = {0x7f, 0, 0, 0};
         byte[] unknownVersion = good.clone();
         unknownVersion[4] = 9;
-        byte[] badMac = bytes(new FrameCodec("not-the-secret".getBytes(StandardCharsets.UTF_8)),
-                new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", new byte[0]));
         byte[] garbage = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         byte[] undersized = {0, 0, 0, 3, 1, 2, 3};
 
         int expected = 0;
-        for (byte[] input : List.of(oversized, unknownVersion, badMac, garbage, undersized)) {
+        for (byte[] input : List.of(oversized, unknownVersion, garbage, undersized)) {
             assertClosedAfter(input, false);
             awaitBadFrames(++expected);
             assertServes();
@@ -120,6 +121,23 @@ class TcpTransportTest {
         assertClosedAfter(truncated, true);
         awaitBadFrames(++expected);
         assertServes();
+    }
+
+    @Test
+    void badBatchesFromAPeerThatCompletedTheHandshakeCloseItsConnectionAndAreCounted() throws Exception {
+        byte[] oversized = {0x7f, 0, 0, 0};
+        byte[] undersized = {0, 0, 0, 3, 1, 2, 3};
+        int expected = 0;
+        for (byte[] input : List.of(oversized, undersized)) {
+            try (var insider = RawPeer.connect(server.address()).open(SECRET, "127.0.0.1:1")) {
+                insider.expectProof();
+                insider.send(input);
+                insider.assertClosedByTheNode();
+            }
+            awaitBadFrames(++expected);
+            assertServes();
+        }
+        assertEquals(2L, server.metrics().get(AbstractTransport.SERVED), "only the checks' own requests served");
     }
 
     /**
@@ -178,13 +196,6 @@ class TcpTransportTest {
         } catch (SocketException reset) {
             // closed with a reset: as good as an orderly close
         }
-    }
-
-    private static byte[] bytes(FrameCodec codec, Frame frame) {
-        ByteBuf buf = FrameCodecTest.encoded(codec, frame);
-        byte[] out = new byte[buf.readableBytes()];
-        buf.readBytes(out);
-        return out;
     }
 
     /** Sends raw bytes (then half-closes if asked) and expects the server to close the connection. */
