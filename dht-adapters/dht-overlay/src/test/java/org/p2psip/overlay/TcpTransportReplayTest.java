@@ -208,6 +208,30 @@ class TcpTransportReplayTest {
     }
 
     @Test
+    void aFlushBeyondTheBatchBoundIsSplitAndAFrameLargerThanItTravelsAlone() throws Exception {
+        await(client.request(server.address(), 1, new byte[0], Duration.ofSeconds(10))); // opens the connection
+        int[] sizes = {BatchWriter.BATCH_BYTES / 2, BatchWriter.BATCH_BYTES / 2, 3 * BatchWriter.BATCH_BYTES, 10, 10};
+        var answers = CompletableFuture.supplyAsync(() -> {
+            List<CompletableFuture<byte[]>> asked = new ArrayList<>();
+            for (int size : sizes) {
+                asked.add(client.request(server.address(), 1, new byte[size], Duration.ofSeconds(10)).toCompletableFuture());
+            }
+            return asked;
+        }, client.executor()).get(10, TimeUnit.SECONDS);
+        for (int i = 0; i < sizes.length; i++) {
+            assertEquals(sizes[i], await(answers.get(i)).length);
+        }
+        // half, then half again would pass the bound: two batches; the large one alone; the two small ones together
+        assertEquals(1L + 4, client.metrics().get(TcpTransport.BATCHES_SENT));
+        assertEquals(1L + 4, server.metrics().get(TcpTransport.BATCHES_RECEIVED));
+        assertEquals(0L, server.metrics().get(AbstractTransport.BAD_FRAMES));
+    }
+
+    private static <T> T await(CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
     void requestsOfManyConnectionsInterleavedBothWaysAreAllAnswered() throws Exception {
         List<TcpTransport> peers = new ArrayList<>();
         List<CompletionStage<byte[]>> answers = new ArrayList<>();

@@ -141,9 +141,9 @@ class TcpTransportTest {
     }
 
     /**
-     * 500 strangers, each announcing a 4 MiB frame and sending up to 1 MiB of garbage, and one
-     * that connects and says nothing: each is closed (the announced frames at once, past the
-     * first-frame bound; those beyond the bound on strangers at once; the silent one after the
+     * 500 strangers, each announcing a 4 MiB hello and sending up to 1 MiB of garbage, and one
+     * that connects and says nothing: each is closed (the announced hellos at once, past the
+     * hello bound; those beyond the bound on strangers at once; the silent one after the
      * patience), and a peer with the secret is served throughout.
      */
     @Test
@@ -160,7 +160,7 @@ class TcpTransportTest {
                     socket.setSoTimeout(15_000);
                     try {
                         OutputStream out = socket.getOutputStream();
-                        out.write(new byte[] {0, 0x40, 0, 0}); // a 4 MiB frame
+                        out.write(new byte[] {0, 0x40, 0, 0}); // a 4 MiB hello
                         for (int sent = 0; sent < 1 << 20; sent += chunk.length) {
                             out.write(chunk);
                         }
@@ -183,7 +183,7 @@ class TcpTransportTest {
             silent.setSoTimeout((Strangers.PATIENCE_SECONDS + 10) * 1000);
             assertClosedByTheNode(silent);
         }
-        assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced frames are counted");
+        assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced hellos are counted");
         assertEquals(1, server.metrics().get(Strangers.TIMED_OUT), "the silent stranger timed out");
     }
 
