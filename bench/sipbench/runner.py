@@ -275,8 +275,9 @@ class Runner:
         if measurement.workload == REFRESH and warm:
             self._prime(steps, chosen)
 
-        meter = (cpuuse.CpuMeter(self._deployment.named_pids())
-                 if measurement.routing == SCALE and self._deployment else None)
+        # Every search on a deployment of ours is metered: the register experiment's 1, 2 and 4
+        # nodes on shared cores are compared by their CPU per REGISTER as the scale experiment's are.
+        meter = cpuuse.CpuMeter(self._deployment.named_pids()) if self._deployment else None
 
         def measure(rate: int, seconds: float | None = None) -> search.Step:
             before = meter.read() if meter else {}
