@@ -204,20 +204,25 @@ public final class ChordDht implements Dht {
 
     @Override
     public Set<String> levels() {
-        return Set.of("chord.records", "chord.removed", "chord.range.permille", "chord.range.ppm", "chord.places");
+        return Set.of("chord.records", "chord.removed", "chord.range.permille", "chord.range.ppm", "chord.places",
+                "chord.members", "chord.members.large");
     }
 
     @Override
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(node.transport().metrics());
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
-                "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
+                "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures",
+                "chord.one-hop", "chord.one-hop.redirects", "chord.one-hop.fallbacks", "chord.copies.carried",
+                "chord.copy-frames", "chord.copy-frame.stores"));
         all.put("chord.records", places.records());
         all.put("chord.removed", places.markers());
         long ppm = places.rangePpm();
         all.put("chord.range.permille", ppm < 0 ? -1 : ppm / 1000);
         all.put("chord.range.ppm", ppm);
         all.put("chord.places", (long) places.places().size());
+        all.put("chord.members", (long) places.view().size());
+        all.put("chord.members.large", places.view().isLarge() ? 1L : 0L);
         return all;
     }
 

@@ -52,7 +52,7 @@ final class ChordNode implements RingMessages, RecordLink {
         this.loop = host.loop();
         this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord", host.updater());
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
-        this.owner = new OwnerAnswers(store, counters);
+        this.owner = new OwnerAnswers(store, counters, host.view());
     }
 
     Transport transport() {
@@ -102,6 +102,16 @@ final class ChordNode implements RingMessages, RecordLink {
 
     boolean isClosing() {
         return membership.isClosing();
+    }
+
+    /** Whether this place joined the ring (and did not stop): before, it owns no key whatever its table says. */
+    boolean onRing() {
+        return joined().isDone() && !joined().isCompletedExceptionally();
+    }
+
+    /** Every node of the ring as this place's node knows it ({@link NodePlaces#view}). */
+    org.p2psip.dht.ring.Members view() {
+        return host.view();
     }
 
     /** This node's own step of a lookup: done if the key lies in (self, successor], else closer nodes. */
@@ -164,7 +174,9 @@ final class ChordNode implements RingMessages, RecordLink {
                 yield done(new byte[0]);
             }
             case MessageType.PING -> done(new byte[0]);
-            case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> owner.handle(type, payload);
+            // a place not on the ring yet takes itself for a ring of one: one hop may reach it before it joined
+            case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> onRing()
+                    ? owner.handle(type, payload) : owner.notOwner(type, payload);
             case MessageType.STORE -> {
                 store.merge(StoreMessage.read(payload));
                 yield done(new byte[0]);
