@@ -37,6 +37,12 @@ import org.p2psip.overlay.Transport;
  */
 public final class ChordDht implements Dht {
 
+    /**
+     * The last byte of every write this node sends: it takes its copy in the owner's answer when
+     * it holds one of the owner's replicas (see OwnerAnswers), and keeps it before it acknowledges.
+     */
+    private static final int TAKES_COPY = 1;
+
     private final NodePlaces places;
     /** The first place: the node as a single-place ring knows it. */
     private final ChordNode node;
@@ -138,7 +144,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         counters.increment("chord.puts");
-        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).bytes();
+        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).u8(TAKES_COPY).bytes();
         return operation(next.aor(), MessageType.PUT, payload, false, (status, body) -> status == MessageType.OK
                 ? Optional.<BindingSet>empty()
                 : Optional.of(record(next.aor(), body)));
@@ -153,7 +159,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("chord.updates");
-        byte[] payload = new Wire.Writer().string(aor).blob(change).bytes();
+        byte[] payload = new Wire.Writer().string(aor).blob(change).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.UPDATE, payload, false, (status, body) -> switch (status) {
             case MessageType.OK -> new Updated(record(aor, body), true);
             case MessageType.UNCHANGED -> new Updated(record(aor, body), false);
@@ -165,7 +171,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("chord.removes");
-        byte[] payload = new Wire.Writer().string(aor).u64(version).bytes();
+        byte[] payload = new Wire.Writer().string(aor).u64(version).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.REMOVE, payload, false, (status, body) -> status == MessageType.OK);
     }
 

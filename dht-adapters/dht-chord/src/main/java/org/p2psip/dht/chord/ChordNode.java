@@ -109,6 +109,32 @@ final class ChordNode implements RingMessages, RecordLink {
         return joined().isDone() && !joined().isCompletedExceptionally();
     }
 
+    /**
+     * Keeps the copy a write's answer carried (status:u8, record:blob, then the replica place of
+     * this node and the record, see {@link OwnerAnswers}) in that place's store, before the write
+     * is acknowledged. False when it cannot be kept (the place is not here, or it is leaving, or
+     * the copy is unreadable): the write must not be acknowledged then. True when none was carried.
+     */
+    boolean keepCarried(byte[] answer) {
+        var in = new Wire.Reader(answer);
+        try {
+            in.u8();
+            in.blob();
+            if (!in.more()) {
+                return true;
+            }
+            ChordNode place = host.place(in.id());
+            Record copy = in.record();
+            if (place == null || place.isClosing()) {
+                return false;
+            }
+            place.store().merge(List.of(copy));
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Every node of the ring as this place's node knows it ({@link NodePlaces#view}). */
     org.p2psip.dht.ring.Members view() {
         return host.view();
@@ -176,7 +202,7 @@ final class ChordNode implements RingMessages, RecordLink {
             case MessageType.PING -> done(new byte[0]);
             // a place not on the ring yet takes itself for a ring of one: one hop may reach it before it joined
             case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> onRing()
-                    ? owner.handle(type, payload) : owner.notOwner(type, payload);
+                    ? owner.handle(type, payload, sender) : owner.notOwner(type, payload);
             case MessageType.STORE -> {
                 store.merge(StoreMessage.read(payload));
                 yield done(new byte[0]);

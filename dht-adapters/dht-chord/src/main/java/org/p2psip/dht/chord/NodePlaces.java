@@ -91,6 +91,11 @@ final class NodePlaces {
         return places.get(0);
     }
 
+    /** The place of this node whose id is {@code id}; null when it hosts none. */
+    ChordNode place(Id id) {
+        return byId.get(id);
+    }
+
     /** The view of every node of the ring, for one hop ({@link Members}). On the loop. */
     Members view() {
         return view;

@@ -82,7 +82,7 @@ final class OwnerCall {
     private void ask(NodeRef owner, boolean direct) {
         CompletableFuture<byte[]> answer;
         if (owner.equals(node.self())) {
-            answer = node.owner().handle(type, payload);
+            answer = node.owner().handle(type, payload, null);
         } else {
             long left = attempts.leftMillis();
             // a write's answer waits for the replicas' answers, so it gets the operation's whole deadline
@@ -102,7 +102,12 @@ final class OwnerCall {
                         + " take its copy: not acknowledged"));
             } else {
                 node.membership().heard(owner);
-                attempts.succeed(bytes);
+                if (node.keepCarried(bytes)) {
+                    attempts.succeed(bytes);
+                } else {
+                    attempts.fail(new DhtException(Reason.UNREACHABLE, owner + " stored the write, but its copy"
+                            + " for this node could not be kept here: not acknowledged"));
+                }
             }
         });
     }

@@ -166,6 +166,11 @@ final class Wire {
             return members;
         }
 
+        /** Whether the payload has bytes left: an optional field follows. */
+        boolean more() {
+            return in.hasRemaining();
+        }
+
         Record record() {
             long stamp = u64();
             if (u8() == 1) {

@@ -56,8 +56,12 @@ class OneHopTest {
         for (String aor : aors) {
             ChordDht owner = nodeAt(ring.owner(Id.hash(aor)));
             assertTrue(Ring.get(Ring.holds(owner, aor)), aor + " is held by the owner the ring names");
+            assertEquals(3, ring.nodes.stream().filter(n -> Ring.get(Ring.holds(n, aor))).count(),
+                    aor + " is held by its owner and its two replicas, the writer's copy carried or not");
             assertEquals(1, Ring.get(entry.get(aor)).bindings().size());
         }
+        assertTrue(ring.nodes.stream().mapToLong(n -> n.metrics().get("chord.copies.carried")).sum() > 0,
+                "where the writer's node was a replica, its copy travelled in the owner's answer");
 
         var after = entry.metrics();
         assertEquals(2L * OPERATIONS, after.get("chord.one-hop") - oneHop, "each put and get took one hop");
