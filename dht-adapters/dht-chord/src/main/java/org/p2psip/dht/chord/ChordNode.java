@@ -321,6 +321,6 @@ final class ChordNode implements RingMessages, RecordLink {
 
     @Override
     public CompletableFuture<?> send(NodeRef target, byte[] message) {
-        return request(target, MessageType.STORE, message);
+        return host.store(target, message);
     }
 }

@@ -38,6 +38,11 @@ final class MessageType {
      * (dht-ring's Members); large: the sender keeps no view, the overlay being too large.
      */
     static final int VIEW = 12;
+    /**
+     * count:u16, (target:id, store:blob)* -> taken:u8 per store. Several STOREs for places of one
+     * node in one frame (NodeCopies); each store is a STORE's payload for its target place.
+     */
+    static final int COPIES = 13;
 
     /** Status of GET/PUT/REMOVE answers; NOT_OWNER's record is the owner as the answering node's view names it (node), or empty. */
     static final int OK = 0;

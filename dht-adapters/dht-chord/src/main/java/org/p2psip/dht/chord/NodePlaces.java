@@ -46,6 +46,7 @@ final class NodePlaces {
     /** Every node of the ring as this one knows it, by gossip: what an operation's one hop goes by. */
     private final Members view;
     private ScheduledFuture<?> gossiping;
+    private final NodeCopies copies;
 
     NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters, Updater updater) {
         this.transport = transport;
@@ -56,6 +57,7 @@ final class NodePlaces {
         this.view = new Members(new Member(transport.address(), 0, first, Math.max(1, clock.millis())),
                 settings.oneHopMaxNodes(), settings.stabilizeIdle().toNanos(), loop::nanoTime,
                 transport.address().hashCode());
+        this.copies = new NodeCopies(transport, settings.requestTimeout(), counters, view::gossips);
         List<Id> ids = new ArrayList<>(Places.ids(transport.address(), settings.places()));
         ids.set(0, first);
         for (Id id : ids) {
@@ -173,6 +175,14 @@ final class NodePlaces {
         return new Wire.Writer().id(target).raw(payload).bytes();
     }
 
+    /** Sends a STORE to the place {@code to}: with the others waiting for its node ({@link NodeCopies}), or at once to a place of this node. */
+    CompletableFuture<byte[]> store(NodeRef to, byte[] store) {
+        if (to.address().equals(transport.address())) {
+            return request(to, MessageType.STORE, store, settings.requestTimeout());
+        }
+        return copies.send(to, store);
+    }
+
     /** Sends a request to the place {@code to}; a place of this same node answers without the network. */
     CompletableFuture<byte[]> request(NodeRef to, int type, byte[] payload, Duration deadline) {
         if (!to.address().equals(transport.address())) {
@@ -213,7 +223,27 @@ final class NodePlaces {
             takeView(rest, sender);
             return CompletableFuture.completedFuture(mine);
         }
+        if (type == MessageType.COPIES) {
+            return CompletableFuture.completedFuture(takeCopies(sender, rest));
+        }
         return dispatch(sender, type, target, rest);
+    }
+
+    /** Each STORE of a COPIES frame to its place; answers whether each was taken (its place is here and not leaving). */
+    private byte[] takeCopies(String sender, byte[] frame) {
+        var in = new Wire.Reader(frame);
+        int count = in.u16();
+        var taken = new Wire.Writer();
+        for (int i = 0; i < count; i++) {
+            ChordNode place = byId.get(in.id());
+            byte[] store = in.blob();
+            boolean ok = place != null && !place.isClosing();
+            if (ok) {
+                place.respond(sender, MessageType.STORE, store);
+            }
+            taken.u8(ok ? 1 : 0);
+        }
+        return taken.bytes();
     }
 
     private CompletionStage<byte[]> dispatch(String sender, int type, Id target, byte[] payload) {
