@@ -72,7 +72,8 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help=f"HTTP port (status page, /metrics) = SIP port + this (default {defaults.http_offset}; "
                              "front process k: its SIP port + this - k)")
     parser.add_argument("--set", dest="settings", action="append", type=key_value, default=[],
-                        metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
+                        metavar="KEY=VALUE", help="extra node.properties entry; one named p2psip.front.* is the "
+                             "front's instead (src/front/README.md lists them); repeatable")
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
                         help="extra JVM argument; repeatable")
     parser.add_argument("--jit", default=defaults.jit, choices=nodes.JIT_MODES,

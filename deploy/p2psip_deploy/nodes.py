@@ -160,7 +160,8 @@ def up(options: UpOptions) -> list[processes.Process]:
                                 shared=options.front_processes > 1,
                                 http_port=front.http_port(options.front_port, options.http_offset, index),
                                 status_members=members, login=front_login(options), ssh_config=options.ssh_config,
-                                state=options.front_state, cpu_list=options.cpus.get(cpus.FRONT, ""))
+                                state=options.front_state, cpu_list=options.cpus.get(cpus.FRONT, ""),
+                                settings=front_settings(options.settings))
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -168,6 +169,15 @@ def up(options: UpOptions) -> list[processes.Process]:
         stop_all(options.run_dir)
         raise
     return processes.load(options.run_dir)
+
+
+FRONT_PREFIX = "p2psip.front."
+
+
+def front_settings(settings: dict) -> dict:
+    """The entries of `up --set` that are the front's options (`p2psip.front.*`): its settings
+    file gets them, the nodes' node.properties do not."""
+    return {key: value for key, value in settings.items() if key.startswith(FRONT_PREFIX)}
 
 
 def write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
@@ -409,7 +419,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             **METRICS_PROPERTIES,
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
             **sizing_properties(options),
-            **{key: expand(value, host) for key, value in options.settings.items()},
+            **{key: expand(value, host) for key, value in options.settings.items() if not key.startswith(FRONT_PREFIX)},
         }
         specs.append(nodefolder.NodeSpec(i, folder, address[i], options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,

@@ -106,3 +106,18 @@ def test_fronts_sharing_the_address_reuse_its_port_each_with_an_inner_port_and_a
         arguments = dict(zip(command[4::2], command[5::2]))
         assert arguments["--listen"] == "127.0.0.1:5060"
         assert arguments["--reuse-port"] == "true" and arguments["--inner"] == "127.0.0.1:0"
+
+
+def test_the_fronts_own_settings_of_set_go_to_its_settings_file_and_not_to_the_nodes(tmp_path):
+    settings = {"p2psip.front.warmup.requests": "2000", "p2psip.dht.deadline": "500ms"}
+    assert nodes.front_settings(settings) == {"p2psip.front.warmup.requests": "2000"}
+    folder, command, _ = front.prepare(tmp_path, "127.0.0.1", 5060, "rr", NODE_ADDRESSES,
+                                       settings=nodes.front_settings(settings))
+    written = (folder / front.SETTINGS).read_text()
+    assert command[command.index("--config") + 1] == str(folder / front.SETTINGS)
+    assert written == "p2psip.front.warmup.requests=2000\n"
+
+
+def test_a_front_without_settings_or_tls_gets_no_settings_file(tmp_path):
+    folder, command, _ = front.prepare(tmp_path, "127.0.0.1", 5060, "rr", NODE_ADDRESSES)
+    assert "--config" not in command and not (folder / front.SETTINGS).exists()
