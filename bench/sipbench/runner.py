@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cpuuse, overload, search, sipload, statereport
+from . import cpuuse, modes, overload, search, sipload, statereport
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
 from .experiments import (CEILING, FIRST, KAMAILIO, REFERENCES, SCALE, SCRAPED, Measurement, avalanche_after, deployments,
                           front_of, needs_auth, sipload_mode, state_mode)
@@ -208,7 +208,7 @@ class Runner:
                 app = "ceiling"
                 # {host}: deploy/p2psip's address of the root namespace, where the callee listens
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:{{host}}:{self.settings.callee_port}"]
-            extra += node_arguments(self.settings, system)
+            extra += node_arguments(self.settings, system) + ceiling_arguments(system)
             if auth:
                 extra += ["--users", str(self._pool.users)]   # implies --auth: every REGISTER challenged
             if policy:
@@ -223,7 +223,7 @@ class Runner:
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra,
                                           [self.settings.front_port] if policy else [], self.settings.netns,
-                                          young=self.settings.young, sip_threads=self.settings.sip_threads)
+                                          young=young_of(self.settings, system), sip_threads=self.settings.sip_threads)
             self._deployment.start()
             local = self._deployment.local_address
             targets = [Target(host, port, local) for host, port in self._deployment.addresses()]
@@ -517,6 +517,17 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
         return (f"confirmed {best.rate:,}/s in {plan.confirm_s:g} s after {', '.join(f'{s.rate:,}/s' for s in refused)} "
                 "failed a confirmation")
     return ""
+
+
+def young_of(settings: Settings, system: str) -> str | None:
+    """The young generation of a deployment's JVMs: the container ceiling's own (modes.CEILING_YOUNG), the
+    nodes' from bench/run's --young."""
+    return modes.CEILING_YOUNG if system == CEILING else settings.young
+
+
+def ceiling_arguments(system: str) -> list[str]:
+    """deploy/p2psip up's JVM options of the container ceiling alone: its G1 pause goal (modes.CEILING_PAUSE_MS)."""
+    return [f"--jvm-arg=-XX:MaxGCPauseMillis={modes.CEILING_PAUSE_MS}"] if system == CEILING else []
 
 
 def node_arguments(settings: Settings, system: str) -> list[str]:
