@@ -406,6 +406,7 @@ def recorded_settings(settings: Settings) -> dict[str, str]:
             "overload_multiples": modes.multiples_text(settings.overload_multiples),
             "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}",
             "heap": settings.heap or "deploy's", "young": settings.young or "deploy's",
+            "ceiling_young": modes.CEILING_YOUNG, "ceiling_pause_ms": str(modes.CEILING_PAUSE_MS),
             "register_pool": str(settings.register_pool)}
 
 

@@ -151,7 +151,7 @@ class Runner:
         self._deployment: Deployment | None = None
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
-        self._registrations = Pool()   # the running deployment's AORs, round and round
+        self._registrations = Pool(size=settings.register_pool)   # the running deployment's AORs, round and round
         self._firsts = Pool(FIRST_PREFIX)   # its first registrations' AORs, each new
         self._pool: sipload.Pool | None = None   # the running deployment's users for bench/sipload
 

@@ -93,7 +93,9 @@ def test_the_registration_pool_is_an_option_with_its_default_and_recorded():
     assert cli.parser().parse_args(["--register-pool", "5000"]).register_pool == 5000
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["--register-pool", "0"])
-    assert cli.recorded_settings(headline_settings())["register_pool"] == "100000"
+    recorded = cli.recorded_settings(headline_settings())
+    assert recorded["register_pool"] == "100000"
+    assert (recorded["ceiling_young"], recorded["ceiling_pause_ms"]) == ("128m", "50")
 
 
 def row(workload, system, rate, nodes=1, routing="one", note=""):
