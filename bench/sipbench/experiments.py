@@ -54,9 +54,8 @@ EXPERIMENTS = {
     "register-front": Experiment("register-front", "Registration through the front, each policy", "registration",
                                  "front", "Fig. 9"),
     "call-front": Experiment("call-front", "Calls through the front, each policy", "call", "front", "Fig. 10"),
-    "register-refresh": Experiment("register-refresh", "Refreshes against first registrations: REGISTERs of AORs "
-                                   "never used before, beside the registrations round the pool on the same "
-                                   "deployment", FIRST, "spread", "-"),
+    "register-refresh": Experiment("register-refresh", "First registrations (AORs never used before), against the "
+                                   "same deployment's registrations round the pool", FIRST, "spread", "-"),
 }
 FRONT = "front"
 FRONT_POLICIES = ("rr", "hash", "cjsq", "tjsq", "tlwl")
