@@ -25,11 +25,12 @@ from . import netns
 
 CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
 CFS_PERIOD_US = 100_000       # the kernel's default period, kept for quotas below SHORT_PERIOD_FROM
-# A host's share of a core is given per 10 ms rather than per the kernel's 100 ms: with 0.2 cores
+# A host's share of a core is given per 25 ms rather than per the kernel's 100 ms: with 0.2 cores
 # of a 100 ms period a node ran 20 ms, then stood still 80 ms, and every peer waiting on it in that
 # time waited with it (two nodes of 0.2 cores each passed 143 REGISTER/s at p99 < 100 ms, one alone
-# 525). A small host is slow all the time, not stopped most of it; a 10 ms period stalls at most 8 ms.
-SHORT_PERIOD_US = 10_000
+# 525). A shorter period is no better: at 10 ms (2 ms of quota, under the kernel's 5 ms
+# sched_cfs_bandwidth_slice_us) one node alone passed 60. 25 ms gives a 0.2-core node one slice.
+SHORT_PERIOD_US = 25_000
 SHORT_PERIOD_FROM = 0.1       # cores: below, the quota would be under MIN_QUOTA_US a short period
 MIN_QUOTA_US = 1_000          # the kernel refuses a smaller cpu.cfs_quota_us
 STATE_FILE = "cgroups.json"
