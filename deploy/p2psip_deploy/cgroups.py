@@ -24,14 +24,11 @@ from pathlib import Path
 from . import netns
 
 CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
-CFS_PERIOD_US = 100_000       # the kernel's default period, kept for quotas below SHORT_PERIOD_FROM
-# A host's share of a core is given per 25 ms rather than per the kernel's 100 ms: with 0.2 cores
-# of a 100 ms period a node ran 20 ms, then stood still 80 ms, and every peer waiting on it in that
-# time waited with it (two nodes of 0.2 cores each passed 143 REGISTER/s at p99 < 100 ms, one alone
-# 525). A shorter period is no better: at 10 ms (2 ms of quota, under the kernel's 5 ms
-# sched_cfs_bandwidth_slice_us) one node alone passed 60. 25 ms gives a 0.2-core node one slice.
-SHORT_PERIOD_US = 25_000
-SHORT_PERIOD_FROM = 0.1       # cores: below, the quota would be under MIN_QUOTA_US a short period
+# The kernel's period, 100 ms, for every quota. At 0.2 cores a node then runs 20 ms and stands
+# still 80 ms, and a peer waiting on it waits with it (one chord node of 0.2 cores passed 525
+# REGISTER/s within p99 100 ms, two 143, four 231); shorter periods are worse for a JVM, whose
+# collector and compiler need their CPU in bursts (one node alone passed 118 at 25 ms, 60 at 10 ms).
+CFS_PERIOD_US = 100_000
 MIN_QUOTA_US = 1_000          # the kernel refuses a smaller cpu.cfs_quota_us
 STATE_FILE = "cgroups.json"
 PREFIX = "p2psip-"
@@ -71,15 +68,9 @@ def unavailable(root: Path | None = None) -> str:
     return ""
 
 
-def period_us(cores: float) -> int:
-    """cpu.cfs_period_us of a group with `cores` cores: SHORT_PERIOD_US from SHORT_PERIOD_FROM cores
-    on (a host's share), else CFS_PERIOD_US (a starved node's few percent)."""
-    return SHORT_PERIOD_US if cores >= SHORT_PERIOD_FROM else CFS_PERIOD_US
-
-
 def quota_us(cores: float) -> int:
-    """cpu.cfs_quota_us for `cores` cores (a fraction of one, or several) per period_us(cores)."""
-    return round(cores * period_us(cores))
+    """cpu.cfs_quota_us for `cores` cores (a fraction of one, or several) per CFS_PERIOD_US."""
+    return round(cores * CFS_PERIOD_US)
 
 
 def check_quota(cores: float, where: str) -> None:
@@ -92,10 +83,7 @@ def make(group: Path, cores: float) -> None:
     """The group, made when missing, with `cores` cores; CgroupError when the kernel refuses them."""
     try:
         group.mkdir(exist_ok=True)
-        # the quota first when the period shrinks: the kernel refuses a quota above its period's
-        # parent's share meanwhile, so the old quota goes before the shorter period comes
-        (group / "cpu.cfs_quota_us").write_text("-1")
-        (group / "cpu.cfs_period_us").write_text(str(period_us(cores)))
+        (group / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
         (group / "cpu.cfs_quota_us").write_text(str(quota_us(cores)))
     except OSError as e:
         # v1 refuses a quota above the quota of a group above it (EINVAL)
