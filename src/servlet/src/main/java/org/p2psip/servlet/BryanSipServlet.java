@@ -58,12 +58,6 @@ public class BryanSipServlet extends P2PSipServlet {
         return dht.placed();
     }
 
-    /** The join's REGISTERs are answered through this servlet, which the container holds until init returns. */
-    @Override
-    protected boolean joinsBeforeServing() {
-        return false;
-    }
-
     @Override
     protected void doRequest(SipServletRequest request) throws ServletException, IOException {
         if (link != null && request.isInitial() && isPeerRegister(request)) {

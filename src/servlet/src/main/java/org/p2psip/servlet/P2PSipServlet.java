@@ -31,6 +31,7 @@ import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Backend;
+import org.p2psip.dht.Backend.Trait;
 import org.p2psip.dht.Backends;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
@@ -86,19 +87,20 @@ public abstract class P2PSipServlet extends SipServlet {
     /**
      * Whether init waits for the backend to join before the node serves. A backend whose join
      * travels through this servlet (Bryan's peer REGISTERs and their responses) cannot join while
-     * init holds the servlet, so it says no and joins once the node serves.
+     * init holds the servlet: its registry entry says {@link Trait#JOINS_AFTER_INIT}, and it joins
+     * once the node serves.
      */
-    protected boolean joinsBeforeServing() {
-        return true;
+    private boolean joinsBeforeServing() {
+        return !backend.traits().contains(Trait.JOINS_AFTER_INIT);
     }
 
     /**
      * Whether the nodes share one store, so that one node's DHT work runs on the others: then
-     * nodes starting together share the warm-up and wait for each other before it. The in-memory
-     * backend's nodes each keep their own.
+     * nodes starting together share the warm-up and wait for each other before it. A backend
+     * whose nodes each keep their own says {@link Trait#ALONE}.
      */
-    protected boolean sharesStore() {
-        return true;
+    private boolean sharesStore() {
+        return !backend.traits().contains(Trait.ALONE);
     }
 
     @Override
