@@ -79,7 +79,7 @@ class ScreenTest {
         byte[] other = register("z9hG4bK-o1", "");
         assertTrue(screen.passes(new DatagramQueuedMessageDispatch(
                 new DatagramPacket(other, other.length, new InetSocketAddress("127.0.0.3", 6001)), nowMillis)),
-                "another source is served as before");
+                "another source is still served");
         nowMillis += 1000;
         assertTrue(screen.passes(queued(register("z9hG4bK-s4", ""), 0)), "a new second, a new count");
         assertEquals(1, Intake.counters().get("refused-source"));
