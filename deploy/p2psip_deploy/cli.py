@@ -303,7 +303,7 @@ def main(argv: list[str]) -> int:
             print("\n".join(map(str, written)))
             return 0
         if args.command == "backends":
-            print("\n".join(f"{name} {servlet}" for name, servlet in backends.registered().items()))
+            print("\n".join(backend.line(name) for name, backend in backends.registered().items()))
             return 0
         if args.command == "ready":
             return 0 if ready.wait(args.status, args.timeout, args.serving) else 1

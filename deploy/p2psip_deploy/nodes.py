@@ -467,7 +467,7 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Djava.io.tmpdir={spec.folder / 'temp'}",
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
-            *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
+            *(backends.named(spec.dht).jvm_arguments if spec.app.name == "p2psip" else ()),
             *(["-XX:TieredStopAtLevel=1"] if jit_of(options) == "c1" else []),
             *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
@@ -613,9 +613,10 @@ def warms_up_together(options: UpOptions) -> bool:
     """Whether nodes 1.. start as soon as node 0 serves its overlay, to join and warm up while it
     does, rather than once node 0 answers (warmed up): the warm-ups overlap, and each shrinks its
     own compile work by pacing its requests. Node 0's status page answering means its servlet's
-    init returned, which waits until its backend serves; a Bryan node joins only after init, and
-    the ceiling app has no status page, so those start in turn, each once the one before answers."""
-    return options.app == "p2psip" and options.dht != "bryan" and options.nodes > 1
+    init returned, which waits until its backend serves; a backend that joins only after init
+    (Bryan's, the registry says `joins-after-init`) and the ceiling app, which has no status page,
+    start in turn, each once the one before answers."""
+    return options.app == "p2psip" and options.nodes > 1 and not backends.has(options.dht, "joins-after-init")
 
 
 def wait_serving(process: processes.Process, timeout: float) -> None:
