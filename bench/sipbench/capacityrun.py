@@ -29,7 +29,7 @@ from .kamailio import Capacity, Kamailio
 from .procs import Processes, wait_until
 from .runner import ProgressLine, Runner, Settings, node_arguments
 from .scraper import records_held, shedding
-from .sipp import (HOLD_MS, REPO, SCENARIOS, Aors, Callee, Registration, StepRunner, Target, base_command, check_ran,
+from .sipp import (FIRST_PREFIX, HOLD_MS, REPO, SCENARIOS, Callee, Pool, Registration, StepRunner, Target, base_command, check_ran,
                    stats_options)
 
 REGISTER = REPO / "bench" / "scenarios" / "capacity-register.xml"
@@ -452,7 +452,7 @@ class CapacityRunner:
         for workload, steps, load in (
                 (REFRESH_WORKLOAD, RefreshSteps(self, population, contact, folder / "refresh-search"), population),
                 (FIRST_WORKLOAD, StepRunner(self.processes, folder / "first-search", self.settings.timing,
-                                            self.settings.criteria), Registration(Aors()))):
+                                            self.settings.criteria), Registration(Pool(FIRST_PREFIX)))):
             self._settle(backend)
             measurement = Measurement(workload, backend, nodes, "spread")
             outcome = self.runner.search_on(self._deployment, measurement, targets, load, steps)

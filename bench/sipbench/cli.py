@@ -25,9 +25,9 @@ from . import (capacity, deploy, experiments, headline, machine, modes, network,
                summary, tcp, tools)
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
-from .runner import PRIME_RATE, TRANSACTIONS_END_S, Runner, Settings, plan_for
+from .runner import TRANSACTIONS_END_S, Runner, Settings, plan_for
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
-from .sipp import AVALANCHE, REFRESH_POOL, REGISTER, REGISTER_503, REGISTER_REFRESH, SCENARIOS, Timing
+from .sipp import AVALANCHE, REGISTER, REGISTER_503, REGISTER_POOL, REGISTRATION_POOL, SCENARIOS, Timing
 
 BENCH = Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
@@ -65,6 +65,17 @@ def _quota(text: str) -> float:
     except cgroups.CgroupError as e:
         raise argparse.ArgumentTypeError(str(e)) from e
     return cores
+
+
+def _positive(text: str) -> int:
+    """A whole number above 0 (--register-pool: a pool of no AOR registers nothing)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -169,6 +180,10 @@ def parser() -> argparse.ArgumentParser:
                                   "the heap never binds before the CPU; the capacity experiment sizes its own)")
     p.add_argument("--young", help=f"G1 young generation of each node of the rate searches, -Xmn (default "
                                    f"{modes.RATE_YOUNG}, a default node's, so that pauses stay as short)")
+    p.add_argument("--register-pool", type=_positive, default=REGISTRATION_POOL, metavar="AORS",
+                   help="AORs each deployment's registrations go round (searches, warm-ups, overload steps): the "
+                        "first pass registers them, every later one refreshes them, so no table grows with a "
+                        f"search's length (default {REGISTRATION_POOL:,}; bench/README.md, \"Registrations\")")
     p.add_argument("--sip-threads", type=int, help="JAIN-SIP message threads of each node (default: deploy/p2psip's)")
     p.add_argument("--set", dest="node_settings", action="append", default=[], type=_setting, metavar="KEY=VALUE",
                    help="a line of the node.properties of every node of the backends measured, not of the references "
@@ -250,11 +265,9 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     nodes = args.nodes or mode["nodes"]
     tools.require("sipp")
     tools.require("kamailio")
-    needed = [REGISTER, SCENARIOS / "call" / "uac.xml"]
+    needed = [REGISTER, REGISTER_POOL, SCENARIOS / "call" / "uac.xml"]
     if experiments.OVERLOAD in chosen:
         needed += [REGISTER_503, AVALANCHE]
-    if "register-refresh" in chosen:
-        needed += [REGISTER_REFRESH]
     for scenario in needed:
         if not scenario.is_file():
             raise BenchError(f"{scenario} is missing: the bench runs the project's own SIPp scenarios "
@@ -301,7 +314,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         avalanche_window_s=AVALANCHE_WINDOW_S,
                         auth_users=args.auth_users, auth_algorithm=args.auth_algorithm,
                         state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "",
-                        scale_quota=args.scale_quota)
+                        scale_quota=args.scale_quota, register_pool=args.register_pool)
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else profile == "full"
@@ -392,7 +405,9 @@ def recorded_settings(settings: Settings) -> dict[str, str]:
             "overload_step_s": f"{settings.overload_step_s:g}",
             "overload_multiples": modes.multiples_text(settings.overload_multiples),
             "good_within_ms": f"{overload.GOOD_WITHIN_MS:g}",
-            "heap": settings.heap or "deploy's", "young": settings.young or "deploy's"}
+            "heap": settings.heap or "deploy's", "young": settings.young or "deploy's",
+            "ceiling_young": modes.CEILING_YOUNG, "ceiling_pause_ms": str(modes.CEILING_PAUSE_MS),
+            "register_pool": str(settings.register_pool)}
 
 
 def headline_lines(out: Path) -> list[str]:
@@ -408,7 +423,7 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
     take (3 s), failed ones add the cool-down (half of them: a search fails about every other step); the
     references' searches may take more steps (search.for_reference); each search ends with `confirmations`
     confirmation steps (all its plan allows unless given), each but the last failed and rested
-    TRANSACTIONS_END_S; a refresh search first registers its AORs;
+    TRANSACTIONS_END_S;
     each overload step rests a cool-down first and may wait a receive time-out for its last answers;
     an avalanche takes about a minute."""
     plan = settings.plan
@@ -417,10 +432,9 @@ def worst_minutes(measurements: list[experiments.Measurement], overloaded: froze
 
     def search_s(m: experiments.Measurement) -> float:
         steps = plan_for(plan, m.system).max_steps
-        primed = REFRESH_POOL / PRIME_RATE + settings.cooldown_s if m.workload == experiments.REFRESH else 0
         return (steps * step_cost + confirming * (plan.confirm_s + 3 + settings.cooldown_s / 2)
                 + max(0, confirming - 1) * TRANSACTIONS_END_S
-                + settings.warmup_for(m.nodes, m.system, m.workload) + settings.cooldown_s + primed)
+                + settings.warmup_for(m.nodes, m.system, m.workload) + settings.cooldown_s)
     overload_s = len(settings.overload_multiples) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
                                                      + settings.cooldown_s)
     avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m)) if settings.avalanche_users else 0

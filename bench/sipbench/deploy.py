@@ -30,29 +30,31 @@ def available() -> bool:
     return P2PSIP.is_file() and os.access(P2PSIP, os.X_OK)
 
 
-# Backends that keep bindings on disk; each also runs as NAME-tmpfs, its node folders (and so its
-# data, p2psip.data.dir) on tmpfs: the paper's "Bamboo (RAMDISK)".
-DISK_BACKENDS = {"bamboo"}
+# A backend the registry says keeps its bindings on disk also runs as NAME-tmpfs, its node folders
+# (and so its data, p2psip.data.dir) on tmpfs: the paper's "Bamboo (RAMDISK)".
+ON_DISK = "on-disk"
 TMPFS_SUFFIX = "-tmpfs"
 TMPFS = Path("/dev/shm")
 
 
 @functools.cache
-def registered() -> tuple[str, ...]:
-    """The backends the WAR registers, as `deploy/p2psip backends` lists them (it builds the WAR
-    when missing, and its Maven output reaches the console)."""
+def registered() -> dict[str, frozenset[str]]:
+    """The backends the WAR registers and the traits of each, as `deploy/p2psip backends` lists them
+    (NAME SERVLET-CLASS TRAITS JVM-ARGUMENTS; it builds the WAR when missing, and its Maven output
+    reaches the console)."""
     done = subprocess.run([sys.executable, str(P2PSIP), "backends"], stdout=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise BenchError(f"{P2PSIP} backends failed (exit {done.returncode}): the bench measures the backends it lists")
-    return tuple(line.split()[0] for line in done.stdout.splitlines() if line.strip())
+    rows = [line.split() for line in done.stdout.splitlines() if line.strip()]
+    return {row[0]: frozenset(row[2].split(",")) - {"-"} for row in rows}
 
 
 def backends() -> list[str]:
     """The backends the bench can run: every registered one, and a disk one also on tmpfs when there is one."""
     found = []
-    for name in registered():
+    for name, traits in registered().items():
         found.append(name)
-        if name in DISK_BACKENDS and TMPFS.is_dir():
+        if ON_DISK in traits and TMPFS.is_dir():
             found.append(name + TMPFS_SUFFIX)
     return found
 

@@ -4,7 +4,9 @@
 Its targets: each system's REGISTER/s and calls/s at one node (figures: informative once confirmed);
 the registration targets of targets.py whose two figures the run measured (two and four Chord nodes
 against one, a data grid against the memory backend, ...); refreshes against first registrations on
-the same node (>= 0.8, as the capacity experiment's); and the overload verdict of each deployment
+the same node (>= 0.8, as the capacity experiment's): the registrations round the deployment's pool of
+AORs, refreshes after its first pass (sipp.REGISTRATION_POOL), against REGISTERs of AORs never used
+before; and the overload verdict of each deployment
 overloaded (overloadreport.py). A verdict reads "met", "not met", "informative" or "not judged: <why>";
 none is given from a run whose settings fall short of the documented ones (modes.differences).
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import modes, overloadreport, targets
-from .experiments import CEILING, KAMAILIO, REFERENCES, REFRESH, WORKLOADS
+from .experiments import CEILING, FIRST, KAMAILIO, REFERENCES, WORKLOADS
 from .overload import OverloadStep
 from .summary import UNITS, reference
 
@@ -42,15 +44,15 @@ def figure_lines(rows: list[dict], differ: list[str]) -> list[tuple[str, str, st
     systems = list(dict.fromkeys([*REFERENCES, *(r["system"] for r in rows if r["system"] not in REFERENCES)]))
     found = []
     for system in systems:
-        for workload in (*WORKLOADS, REFRESH):
+        for workload in (*WORKLOADS, FIRST):
             row = _row(rows, workload, system, 1, "one")
             if row is None:
                 continue
             unit = UNITS[workload]
-            what = "refreshes" if workload == REFRESH else unit
+            what = "first registrations" if workload == FIRST else unit
             target = f"{system} 1 node, {what}"
             figure = f"{row['rate']:,} {unit}"
-            if system not in REFERENCES and row["rate"] > 0 and workload != REFRESH:
+            if system not in REFERENCES and row["rate"] > 0 and workload != FIRST:
                 ratios = [f"{row['rate'] / ref:.2f} of {name}" for name, ref in
                           (("the ceiling", reference(rows, workload, CEILING)),
                            ("Kamailio", reference(rows, workload, KAMAILIO))) if ref]
@@ -74,11 +76,11 @@ def ratio_lines(rows: list[dict], differ: list[str]) -> list[tuple[str, str, str
             f" = {measured['rate'] / against['rate']:.2f}" if against["rate"] else "")
         found.append((name, figure, _verdict(measured, against, target.minimum, differ,
                                              target.measured.label, target.against.label)))
-    for system in sorted({r["system"] for r in rows if r["workload"] == REFRESH and r["system"] not in REFERENCES}):
-        refresh, first = _row(rows, REFRESH, system, 1, "one"), _row(rows, "registration", system, 1, "one")
+    for system in sorted({r["system"] for r in rows if r["workload"] == FIRST and r["system"] not in REFERENCES}):
+        refresh, first = _row(rows, "registration", system, 1, "one"), _row(rows, FIRST, system, 1, "one")
         if refresh is None or first is None:
             continue
-        name = f"{system} 1 node refreshes / first registrations >= {REFRESH_OVER_FIRST:.2f}"
+        name = f"{system} 1 node refreshes (REGISTER/s round the pool) / first registrations >= {REFRESH_OVER_FIRST:.2f}"
         figure = f"{refresh['rate']:,} / {first['rate']:,}" + (
             f" = {refresh['rate'] / first['rate']:.2f}" if first["rate"] else "")
         found.append((name, figure, _verdict(refresh, first, REFRESH_OVER_FIRST, differ, "refreshes",

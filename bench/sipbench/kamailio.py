@@ -3,10 +3,10 @@
 Started from bench/kamailio/kamailio.cfg as the bench's own process (foreground, logging to
 stderr, in its own process group), listening on one loopback port over UDP and TCP. Sizes fit
 a 2-core machine: two UDP workers and one TCP worker (more workers than cores only add
-context switches), 2 GB of shared memory (usrloc keeps every binding there, about 1 KB each,
-for its full Expires: a 180 s warm-up and a search leave 300,000 and more, and at 256 MB
-Kamailio answered every REGISTER past that with an error, "could not allocate shared memory")
-and 16 MB of private memory per process. Its UDP receive buffer is probed up to 2 MiB (-b; Kamailio's
+context switches), 8 GiB of shared memory (usrloc keeps every binding there, about 1 KB each,
+for its full Expires: at 256 MB Kamailio answered every REGISTER past 300,000 bindings with an
+error, "could not allocate shared memory"; `SHARED_MB` says why 8) and 16 MB of private memory per
+process; usrloc's timer walks its contacts for expired ones once an hour (`USRLOC_TIMER_S`). Its UDP receive buffer is probed up to 2 MiB (-b; Kamailio's
 own cap is 256 KiB), as the nodes', the front's and SIPp's: the reference meets the same bursts.
 
 For the auth experiment it requires Digest credentials on every REGISTER (`auth`): the users' HA1s
@@ -42,14 +42,21 @@ from .procs import BenchError, Processes, port_taken, require_ports_free, wait_u
 from .tools import require
 
 CONFIG = Path(__file__).resolve().parents[1] / "kamailio" / "kamailio.cfg"
-# Shared memory in the rate searches: a 120 s confirmation at 32,000 REGISTER/s leaves 3.8 million
-# contacts, and in 2 GiB Kamailio answered none of the next confirmation's REGISTERs at 15,200/s.
+# Shared memory in the rate searches. The registration searches go round a pool of AORs (sipp.Pool, 100,000
+# by default), but the first registrations' search (the register-refresh experiment) registers a new AOR
+# with each REGISTER: a 120 s confirmation at 32,000/s leaves 3.8 million contacts, and in 2 GiB Kamailio
+# answered none of the next confirmation's REGISTERs at 15,200/s.
 SHARED_MB = 8192
-# usrloc's hash table in the rate searches: 2^20 slots. A search's steps and its 120 s confirmations
-# register a distinct AOR each, millions in all (expiring after an hour); in usrloc's default 2^10
-# slots the chains grew to thousands and Kamailio, which passed 16,000 REGISTER/s in 2 s steps,
-# completed 36% of a 120 s confirmation at that rate and 38% of the next at 7,600.
+# usrloc's hash table in the rate searches: 2^20 slots, for the same millions (expiring after an hour);
+# in usrloc's default 2^10 slots the chains grew to thousands and Kamailio, which passed 16,000
+# REGISTER/s in 2 s steps, completed 36% of a 120 s confirmation at that rate and 38% of the next at 7,600.
 RATE_HASH_BITS = 20
+# Seconds between usrloc's walks of every contact for the expired ones (its default 60 s), in every run:
+# the bench registers with Expires 3600, so no contact expires within the hour and an earlier walk finds
+# nothing; on two million contacts it walked them all every minute, taking each slot's lock from the
+# workers, the likely stall when Kamailio, which had passed 18,000 REGISTER/s in 2 s steps, failed its 120 s
+# confirmations at 18,000, 14,400 and 13,680.
+USRLOC_TIMER_S = 3600
 PRIVATE_MB = 16
 UDP_WORKERS = 2
 TCP_WORKERS = 1
@@ -152,6 +159,7 @@ class Kamailio:
         command = [binary, "-f", str(CONFIG), "-DD", "-E",
                    "-m", str(shared_mb), "-M", str(PRIVATE_MB), "-n", str(UDP_WORKERS),
                    "-b", str(RECEIVE_BUFFER_BYTES), "-A", f"TCP_WORKERS={tcp_workers}", "-A", f"T1_MS={self.t1_ms}",
+                   "-A", f"USRLOC_TIMER_S={USRLOC_TIMER_S}",
                    "-l", f"udp:127.0.0.1:{self.port}", "-l", f"tcp:127.0.0.1:{self.port}",
                    "-Y", str(self.folder), "-w", str(self.folder)]
         if self.tcp is not None:

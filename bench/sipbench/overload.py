@@ -1,11 +1,11 @@
 """The overload experiment: REGISTERs offered open loop at multiples of a deployment's own clean
 rate (the highest rate its registration search passed), and the registration avalanche.
 
-A step offers `multiple` x the clean rate for a fixed time with AORs never used before; a 503 is a
-final answer there (bench/scenarios/register-503.xml), so a step counts what was answered 200
-within `GOOD_WITHIN_MS` (the goodput; SIPp's -trace_rtt gives every REGISTER's time to its 200), the
-200s later than that, what was refused with 503, and what was neither (timeouts, other statuses,
-calls SIPp never sent). A step SIPp could not offer measured the load generator: it is "generator short"
+A step offers `multiple` x the clean rate for a fixed time, its AORs going on round the deployment's
+pool as its search's did (sipp.Pool); a 503 is a final answer there (bench/scenarios/register-503.xml),
+so a step counts what was answered 200 within `GOOD_WITHIN_MS` (the goodput; SIPp's -trace_rtt gives
+every REGISTER's time to its 200), the 200s later than that, what was refused with 503, and what was
+neither (timeouts, other statuses, calls SIPp never sent). A step SIPp could not offer measured the load generator: it is "generator short"
 and never counts as a server result. Its targets, report section and figure are overloadreport.py's.
 
 Pure functions and small immutable records, and the CSV files; safe from one thread at a time

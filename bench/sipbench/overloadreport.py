@@ -138,7 +138,7 @@ def section(steps: list[OverloadStep], avalanches: list[Avalanche], differ: list
     if steps or planned:
         seconds = ", ".join(f"{s:g}" for s in sorted({s.seconds for s in steps}))
         multiples = sorted({s.multiple for s in steps})
-        lines += ["Each deployment was offered REGISTERs (AORs never used before) open loop at "
+        lines += ["Each deployment was offered REGISTERs open loop at "
                   + ", ".join(f"{m:g}" for m in multiples)
                   + f" times its own clean rate (the highest rate its registration search passed, and confirmed "
                   f"when the run confirms), {seconds} s each. A 503 is a final answer there and the phone does not "

@@ -16,22 +16,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cpuuse, overload, search, sipload, statereport
+from . import cpuuse, modes, overload, search, sipload, statereport
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
-from .experiments import (CEILING, KAMAILIO, REFERENCES, REFRESH, SCALE, SCRAPED, Measurement, avalanche_after, deployments,
+from .experiments import (CEILING, FIRST, KAMAILIO, REFERENCES, SCALE, SCRAPED, Measurement, avalanche_after, deployments,
                           front_of, needs_auth, sipload_mode, state_mode)
 from .kamailio import Auth, Kamailio
 from .procs import Processes
 from .scraper import Scraper
-from .sipp import (REGISTER_503, RTD_200, RTD_503, Aors, Call, Callee, Refresh, Registration, StepRunner, Target,
-                   Timing, avalanche)
+from .sipp import (AVALANCHE_PREFIX, FIRST_PREFIX, REGISTER_503, REGISTRATION_POOL, RTD_200, RTD_503, Call, Callee,
+                   Pool, Registration, StepRunner, Target, Timing, avalanche)
 from .stats import Counts
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
                "p50_ms", "p99_ms", "passed", "reason", "confirmation"]
-# How fast a refresh search's AORs are registered before it: a rate every deployment takes cleanly.
-PRIME_RATE = 1000
 # A search that would start on cold JIT-compiled code gets at least COLD_WARMUP_S of warm-up, whatever
 # the profile's --warmup: a node opens warm for REGISTER only (p2psip.warmup), the container's ceiling
 # app not at all, and Kamailio is compiled. Measured cold, the ceiling's first 2 s call step at
@@ -83,6 +81,7 @@ class Settings:
     auth_algorithm: str = "SHA-256"   # the Digest algorithm its clients answer (and Kamailio offers)
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
     scale_quota: float = 0.2          # the scale experiment's cores per node (`deploy/p2psip up --cpu-quota`)
+    register_pool: int = REGISTRATION_POOL   # AORs each deployment's registrations go round (bench/run --register-pool)
 
     def criteria_for(self, workload: str) -> search.Criteria:
         """Calls have their own p99 bound (search.CALL_P99_MS); every other workload registers."""
@@ -152,8 +151,8 @@ class Runner:
         self._deployment: Deployment | None = None
         self._kamailio: Kamailio | None = None
         self._callee: Callee | None = None
-        self._aors = Aors()   # of the running deployment
-        self._refresh = Refresh()   # the running deployment's AORs to refresh
+        self._registrations = Pool(size=settings.register_pool)   # the running deployment's AORs, round and round
+        self._firsts = Pool(FIRST_PREFIX)   # its first registrations' AORs, each new
         self._pool: sipload.Pool | None = None   # the running deployment's users for bench/sipload
 
     def run(self, measurements: list[Measurement], overloaded: frozenset[Measurement] = frozenset()) -> list[dict]:
@@ -190,8 +189,8 @@ class Runner:
                           + (", every REGISTER authenticated" if auth else "")
                           + (f", each a host of {self.settings.scale_quota:g} cores" if scaled else ""))
         front: list[Target] = []
-        self._aors = Aors()
-        self._refresh = Refresh()
+        self._registrations = Pool(size=self.settings.register_pool)
+        self._firsts = Pool(FIRST_PREFIX)
         self._pool = None
         if any(sipload_mode(m.workload) for m in group):
             self._pool = sipload.write_pool(folder / "users", self.settings.auth_users)
@@ -209,7 +208,7 @@ class Runner:
                 app = "ceiling"
                 # {host}: deploy/p2psip's address of the root namespace, where the callee listens
                 extra = [f"--jvm-arg=-Dp2psip.ceiling.target=sip:{{host}}:{self.settings.callee_port}"]
-            extra += node_arguments(self.settings, system)
+            extra += node_arguments(self.settings, system) + ceiling_arguments(system)
             if auth:
                 extra += ["--users", str(self._pool.users)]   # implies --auth: every REGISTER challenged
             if policy:
@@ -224,7 +223,7 @@ class Runner:
                                           self.settings.base_port, app, self.settings.t1_ms,
                                           self.settings.heap, extra,
                                           [self.settings.front_port] if policy else [], self.settings.netns,
-                                          young=self.settings.young, sip_threads=self.settings.sip_threads)
+                                          young=young_of(self.settings, system), sip_threads=self.settings.sip_threads)
             self._deployment.start()
             local = self._deployment.local_address
             targets = [Target(host, port, local) for host, port in self._deployment.addresses()]
@@ -267,16 +266,15 @@ class Runner:
                                          self.settings.criteria_for(measurement.workload),
                                          self.settings.t1_ms or 500)
         elif steps is None:
-            workload = {"registration": lambda: Registration(self._aors), REFRESH: lambda: self._refresh,
-                        "call": Call}[measurement.workload]()
+            workload = {"registration": lambda: Registration(self._registrations),
+                        FIRST: lambda: Registration(self._firsts, name=FIRST), "call": Call}[measurement.workload]()
             steps = StepRunner(self.processes, folder, self.settings.timing,
                                self.settings.criteria_for(measurement.workload))
         self.progress.label = measurement.label
-        if measurement.workload == REFRESH and warm:
-            self._prime(steps, chosen)
 
-        meter = (cpuuse.CpuMeter(self._deployment.named_pids())
-                 if measurement.routing == SCALE and self._deployment else None)
+        # Every search on a deployment of ours is metered: the register experiment's 1, 2 and 4
+        # nodes on shared cores are compared by their CPU per REGISTER as the scale experiment's are.
+        meter = cpuuse.CpuMeter(self._deployment.named_pids()) if self._deployment else None
 
         def measure(rate: int, seconds: float | None = None) -> search.Step:
             before = meter.read() if meter else {}
@@ -357,17 +355,6 @@ class Runner:
             for pid in self._deployment.pids():
                 full_collection(pid)
 
-    def _prime(self, steps, chosen: list[Target]) -> None:
-        """Registers the refresh pool once, unjudged, at PRIME_RATE: every REGISTER of the search after it
-        updates a binding these made."""
-        label = self.progress.label
-        self.progress.label = f"{label} (registering the {self._refresh.pool:,} AORs it refreshes)"
-        self._refresh.cursor = 0
-        steps.offer(self._refresh, chosen, PRIME_RATE, self.progress, self._refresh.pool / PRIME_RATE)
-        self._refresh.cursor = 0
-        self.progress.label = label
-        time.sleep(self.settings.cooldown_s)
-
     def _overload(self, measurement: Measurement, chosen: list[Target], clean: search.Step | None) -> None:
         """REGISTERs at multiples of the clean rate, open loop, with a 503 a final answer, a rest
         before each step; each step is written to overload.csv as soon as it ends."""
@@ -377,7 +364,7 @@ class Runner:
             return
         folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"overload-{measurement.routing}"
         steps = StepRunner(self.processes, folder, self.settings.timing, self.settings.criteria)
-        workload = Registration(self._aors, REGISTER_503)
+        workload = Registration(self._registrations, REGISTER_503)
         seconds = self.settings.overload_step_s
         for multiple, rate in overload.step_rates(clean.rate, self.settings.overload_multiples):
             time.sleep(self.settings.cooldown_s)
@@ -397,7 +384,7 @@ class Runner:
         users, window = self.settings.avalanche_users, self.settings.avalanche_window_s
         self.progress.label = f"{measurement.label} avalanche of {users}"
         folder = self.work / f"{measurement.system}-{measurement.nodes}" / f"avalanche-{measurement.routing}"
-        run = avalanche(self.processes, folder, target, users, window, self._aors, self.progress)
+        run = avalanche(self.processes, folder, target, users, window, Pool(AVALANCHE_PREFIX), self.progress)
         result = overload.Avalanche(measurement.system, measurement.nodes, measurement.routing, users, window,
                                     run.registered, run.refusals, run.seconds, run.exit_code)
         overload.append(self.out / overload.AVALANCHE_CSV, overload.AVALANCHE_FIELDS, overload.avalanche_row(result))
@@ -531,6 +518,17 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
         return (f"confirmed {best.rate:,}/s in {plan.confirm_s:g} s after {', '.join(f'{s.rate:,}/s' for s in refused)} "
                 "failed a confirmation")
     return ""
+
+
+def young_of(settings: Settings, system: str) -> str | None:
+    """The young generation of a deployment's JVMs: the container ceiling's own (modes.CEILING_YOUNG), the
+    nodes' from bench/run's --young."""
+    return modes.CEILING_YOUNG if system == CEILING else settings.young
+
+
+def ceiling_arguments(system: str) -> list[str]:
+    """deploy/p2psip up's JVM options of the container ceiling alone: its G1 pause goal (modes.CEILING_PAUSE_MS)."""
+    return [f"--jvm-arg=-XX:MaxGCPauseMillis={modes.CEILING_PAUSE_MS}"] if system == CEILING else []
 
 
 def node_arguments(settings: Settings, system: str) -> list[str]:

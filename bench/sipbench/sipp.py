@@ -5,9 +5,11 @@ module only chooses the options: the rate (-r/-rp), how many calls (-m), a call 
 what the rate needs (-l) so that SIPp never throttles itself into a closed loop, statistics
 every second (-trace_stat -fd 1), every response time (-trace_rtt -rtt_freq 1), a receive
 timeout, and UDP on one socket (-t u1). Requests are spread over several nodes by running one
-SIPp per node at an equal share of the rate, each with its own slice of AORs. The overload steps
-run the bench's own variant of the REGISTER scenario (scenarios/register-503.xml), which takes a
-503 as a final answer; the avalanche runs sipp-scenarios/avalanche's scenario.
+SIPp per node at an equal share of the rate, each with its own slice of AORs. REGISTERs go round a
+pool of AORs per deployment with one fixed Contact (scenarios/register-pool.xml), so that no table
+grows with the length of a search; the overload steps run the bench's own variant of it
+(scenarios/register-503.xml), which takes a 503 as a final answer; the avalanche runs
+sipp-scenarios/avalanche's scenario.
 
 Not thread-safe: one step at a time, from the bench's main thread.
 """
@@ -33,12 +35,21 @@ REGISTER = SCENARIOS / "register" / "register.xml"
 REGISTER_503 = REPO / "bench" / "scenarios" / "register-503.xml"
 RTD_200, RTD_503 = 1, 2
 # REGISTER with one fixed Contact in every run, so that an AOR registered before is updated (refreshes)
-REGISTER_REFRESH = REPO / "bench" / "scenarios" / "register-refresh.xml"
-# the refreshes' Contact: TEST-NET-1 (RFC 5737), never reached; nothing calls these AORs
-REFRESH_CONTACT = "192.0.2.1:5060"
-# AORs a refresh search goes round: enough that at tens of thousands a second each is refreshed
-# seconds apart, few enough to register once in 20 s at 1,000/s before the search
-REFRESH_POOL = 20000
+REGISTER_POOL = REPO / "bench" / "scenarios" / "register-pool.xml"
+# the pool's Contact: TEST-NET-1 (RFC 5737), never reached; nothing calls these AORs
+POOL_CONTACT = "192.0.2.1:5060"
+# AORs a deployment's registrations go round (bench/run --register-pool). A 2 s search step never
+# repeats one below 50,000 REGISTER/s, above any rate a system reached here (a reference's 2 s steps
+# passed 18,000 to 32,000); in a 120 s confirmation an AOR comes round every 100,000 / rate seconds, 5 s at
+# a reference's 20,000/s and 20 s or more at a node's 5,000/s, each REGISTER long after the last of the
+# same AOR was answered. The first pass registers them (the first 2 s steps of a search: 1,000 to 16,000/s
+# send 62,000), every later one refreshes; no table holds more than 100,000 bindings, a twentieth of the
+# two million a search of distinct AORs had left in Kamailio when it failed every confirmation.
+REGISTRATION_POOL = 100_000
+# The AORs of first registrations (the register-refresh experiment's, the capacity experiment's) and of the
+# avalanche's phones: never round, outside every pool, so that each REGISTER creates a binding.
+FIRST_PREFIX = "first"
+AVALANCHE_PREFIX = "avalanche"
 AVALANCHE = SCENARIOS / "avalanche" / "avalanche.xml"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
@@ -62,11 +73,6 @@ class Timing:
     recv_timeout_ms: int = 8000
 
 
-def users_file(path: Path, start: int, count: int) -> Path:
-    """AORs start..start+count-1, written by sipp-scenarios' own generator."""
-    return registering.write_users(path, count, DOMAIN, start=start)
-
-
 class Workload:
     """What a SIPp instance of a step runs: the scenario and its per-instance options."""
 
@@ -80,63 +86,50 @@ class Workload:
         raise NotImplementedError
 
 
-class Aors:
-    """The AORs one deployment was sent so far, by number: every search, step, warm-up and avalanche
-    on it takes AORs never used before, so that every REGISTER creates a binding."""
+class Pool:
+    """The AORs of one kind sent to one deployment (PREFIXnnnnnnn@p2psip.test), by number from where the
+    last step ended: round and round `size` of them, so that the first pass registers them and every
+    later pass refreshes their bindings; size 0: never round, every AOR new (a first registration)."""
 
-    def __init__(self) -> None:
-        self.used = 0
+    def __init__(self, prefix: str = "user", size: int = 0) -> None:
+        self.prefix = prefix
+        self.size = size
+        self.sent = 0
 
-    def take(self, count: int) -> int:
-        """The number of the first of `count` fresh AORs."""
-        start, self.used = self.used, self.used + count
-        return start
+    def take(self, count: int) -> list[int]:
+        """The numbers of the next `count` AORs, as SIPp reads its SEQUENTIAL injection file round and
+        round: at most `size` of them, from where the last step ended."""
+        start, self.sent = self.sent, self.sent + count
+        if not self.size:
+            return list(range(start, start + count))
+        return [(start + k) % self.size for k in range(min(count, self.size))]
+
+    def write(self, path: Path, count: int) -> Path:
+        """The injection file of the next `count` AORs."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("SEQUENTIAL\n" + "".join(f"{self.prefix}{n:07d};{DOMAIN};\n" for n in self.take(count)))
+        return path
 
 
 class Registration(Workload):
-    """REGISTER of distinct AORs: every step and every instance gets AORs never used before (from
-    `aors`, shared by everything sent to one deployment)."""
+    """REGISTERs of a deployment's `pool` (shared by everything sent to it), each naming the same Contact
+    (POOL_CONTACT): the first REGISTER of an AOR creates its binding, every later one updates it. SIPp
+    makes a new Call-ID per REGISTER, as a phone whose stack restarted does; the registrar updates the
+    binding all the same (RFC 3261 section 10.3, step 7)."""
 
-    name = "registration"
     unit = "REGISTER/s"
 
-    def __init__(self, aors: Aors | None = None, scenario: Path = REGISTER) -> None:
-        self.aors = aors or Aors()
+    def __init__(self, pool: Pool, scenario: Path = REGISTER_POOL, name: str = "registration") -> None:
+        self.pool = pool
         self._scenario = scenario
+        self.name = name
 
     def scenario(self) -> Path:
         return self._scenario
 
     def options(self, folder: Path, instance: int, count: int) -> list[str]:
-        csv = users_file(folder / f"users-{instance}.csv", self.aors.take(count), count)
-        return ["-inf", str(csv), "-key", "expires", "3600", *registering.NO_BYE_ON_ABORT]
-
-
-class Refresh(Workload):
-    """REGISTERs of a pool of AORs registered before on the same deployment (`prime` registers them once),
-    round and round, each naming the same Contact as its first registration: every REGISTER updates a
-    binding that exists. SIPp makes a new Call-ID per REGISTER, as a phone whose stack restarted does;
-    the registrar updates the binding all the same (RFC 3261 section 10.3, step 7)."""
-
-    name = "refresh"
-    unit = "REGISTER/s"
-
-    def __init__(self, pool: int = REFRESH_POOL) -> None:
-        self.pool = pool
-        self.cursor = 0
-
-    def scenario(self) -> Path:
-        return REGISTER_REFRESH
-
-    def options(self, folder: Path, instance: int, count: int) -> list[str]:
-        # SIPp reads a SEQUENTIAL file round and round: at most the pool's lines, from where the last ended
-        lines = min(count, self.pool)
-        numbers = [(self.cursor + k) % self.pool for k in range(lines)]
-        self.cursor = (self.cursor + count) % self.pool
-        path = folder / f"users-{instance}.csv"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("SEQUENTIAL\n" + "".join(f"refresh{n:07d};{DOMAIN};\n" for n in numbers))
-        return ["-inf", str(path), "-key", "expires", "3600", "-key", "contact", REFRESH_CONTACT,
+        csv = self.pool.write(folder / f"users-{instance}.csv", count)
+        return ["-inf", str(csv), "-key", "expires", "3600", "-key", "contact", POOL_CONTACT,
                 *registering.NO_BYE_ON_ABORT]
 
 
@@ -296,15 +289,16 @@ class AvalancheRun:
     exit_code: int | None
 
 
-def avalanche(processes: Processes, folder: Path, target: Target, users: int, window_s: float, aors: Aors,
+def avalanche(processes: Processes, folder: Path, target: Target, users: int, window_s: float, aors: Pool,
               progress: Progress = lambda rate, counts, elapsed: None, timeout_s: float = 300) -> AvalancheRun:
     """sipp-scenarios/avalanche/run's SIPp run (the same scenario and options: every phone started
     within `window_s`, no cap on phones waiting, each obeying Retry-After), started here because the
     bench must bind SIPp to the deployment's gateway address (network namespaces), which the run
     script cannot; -trace_counts adds the count of 503s received. Timed as the run script times it:
-    from SIPp's start to its end."""
+    from SIPp's start to its end. Its phones are `aors` (a pool that never goes round: each phone new),
+    their Contact each SIPp's own, as the scenario has it."""
     folder.mkdir(parents=True, exist_ok=True)
-    csv = users_file(folder / "users.csv", aors.take(users), users)
+    csv = aors.write(folder / "users.csv", users)
     rate, options = registering.avalanche_args(csv, users, window_s, folder)
     command = sipprun.command(registering.AVALANCHE, f"{target.host}:{target.port}", [*options, "-trace_counts"],
                               target.local, 0, timeout_s)

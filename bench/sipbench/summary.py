@@ -9,13 +9,13 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from .experiments import AUTH_WORKLOADS, CAPACITY_WORKLOADS, FRONT, REFERENCES, REFRESH, front_policy, routing_for
+from .experiments import AUTH_WORKLOADS, CAPACITY_WORKLOADS, FIRST, FRONT, REFERENCES, front_policy, routing_for
 
 UNITS = {"registration": "REGISTER/s", "call": "calls/s",
          # bench/sipload's figures (the auth experiment): a first registration is two REGISTERs
          **{workload: "registrations/s" for workload in AUTH_WORKLOADS},
          # the capacity experiment's searches on its loaded deployment: refreshes, first registrations
-         **{workload: "REGISTER/s" for workload in CAPACITY_WORKLOADS}, REFRESH: "REGISTER/s"}
+         **{workload: "REGISTER/s" for workload in CAPACITY_WORKLOADS}, FIRST: "REGISTER/s"}
 
 
 def read_summary(path: Path) -> list[dict]:

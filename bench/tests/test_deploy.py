@@ -4,7 +4,7 @@ from sipbench import deploy
 
 
 def test_the_bench_runs_every_registered_backend_and_disk_ones_also_on_tmpfs(tmp_path, monkeypatch):
-    monkeypatch.setattr(deploy, "registered", lambda: ("bamboo", "chord", "memory"))
+    monkeypatch.setattr(deploy, "registered", lambda: {"bamboo": {"on-disk"}, "chord": set(), "memory": {"alone"}})
     monkeypatch.setattr(deploy, "TMPFS", tmp_path)
     assert deploy.backends() == ["bamboo", "bamboo-tmpfs", "chord", "memory"]
     monkeypatch.setattr(deploy, "TMPFS", tmp_path / "absent")
@@ -15,6 +15,7 @@ def test_the_registered_backends_are_the_ones_deploy_lists_from_the_war():
     deploy.registered.cache_clear()
     registered = deploy.registered()
     assert {"chord", "bamboo", "hazelcast", "bryan", "memory"} <= set(registered), registered
+    assert "on-disk" in registered["bamboo"] and "on-disk" not in registered["chord"], registered
     if deploy.TMPFS.is_dir():
         assert "bamboo-tmpfs" in deploy.backends()
 

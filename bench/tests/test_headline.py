@@ -1,10 +1,11 @@
 """The headline profile (bench/run --profile headline): its plan, its time estimate within the hour, the
-settings it records, its one line per target, and the refreshes it measures against first registrations."""
+settings it records, its one line per target, the registrations' pool of AORs and the first registrations
+measured against them."""
 from pathlib import Path
 
 import pytest
 
-from sipbench import cli, experiments, headline, modes, overload, report, search, sipp
+from sipbench import cli, experiments, headline, modes, overload, report, search, sipp, stats
 from sipbench.experiments import Measurement
 
 BACKENDS = ["bamboo", "bryan", "chord", "hazelcast", "memory"]
@@ -22,25 +23,26 @@ def headline_settings() -> cli.Settings:
                         overload_multiples=mode["overload_multiples"])
 
 
-def test_the_headline_plan_measures_each_backend_the_references_chord_scaling_and_refreshes():
+def test_the_headline_plan_measures_each_backend_the_references_chord_scaling_and_first_registrations():
     measured, overloaded = experiments.headline_plan(BACKENDS)
     for system in (*BACKENDS, "ceiling", "kamailio"):
         assert Measurement("registration", system, 1, "one") in measured
         assert Measurement("call", system, 1, "one") in measured
     assert {m.nodes for m in measured if m.system == "chord" and m.workload == "registration"} == {1, 2, 4}
-    assert Measurement("refresh", "chord", 1, "one") in measured
+    assert Measurement("first", "chord", 1, "one") in measured
     assert set(overloaded) == {Measurement("registration", s, 1, "one") for s in ("ceiling", "kamailio", "chord")}
     assert len(measured) == 17
-    # the refreshes follow the first registrations on the same deployment
+    # the first registrations follow the registrations round the pool on the same deployment: the bindings
+    # they create stay
     chord = next(ms for system, nodes, ms in experiments.deployments(measured) if (system, nodes) == ("chord", 1))
-    assert [m.workload for m in chord] == ["call", "registration", "refresh"]
+    assert [m.workload for m in chord] == ["call", "registration", "first"]
 
 
-def test_refreshes_bring_their_first_registrations_into_any_plan():
+def test_first_registrations_bring_the_registrations_round_the_pool_into_any_plan():
     plan = experiments.plan(["register-refresh"], ["chord"], [1])
     assert Measurement("registration", "chord", 1, "one") in plan
     group = next(ms for system, _, ms in experiments.deployments(plan) if system == "chord")
-    assert [m.workload for m in group] == ["registration", "refresh"]
+    assert [m.workload for m in group] == ["registration", "first"]
 
 
 def test_the_headline_estimate_fits_the_hour():
@@ -51,7 +53,7 @@ def test_the_headline_estimate_fits_the_hour():
     # the arithmetic of bench/README.md, "Headline"
     ours, references = 13 * 9 * (2 + 3 + 0.5), 4 * 11 * (2 + 3 + 0.5)
     confirmations = 17 * (120 + 3 + 0.5)
-    rests = 17 * 1 + sipp.REFRESH_POOL / 1000 + 1
+    rests = 17 * 1
     cold_warmups = 6 * 30   # the calls of the ceiling and of every backend start on cold code
     overload_steps = 3 * 2 * (60 + 4 + 1)
     assert minutes == pytest.approx((ours + references + confirmations + rests + cold_warmups + overload_steps) / 60)
@@ -86,6 +88,16 @@ def test_a_run_records_the_settings_its_verdicts_need():
         "confirm_s none (documented: at least 120)", "overload_step_s 20 (documented: at least 60)"]
 
 
+def test_the_registration_pool_is_an_option_with_its_default_and_recorded():
+    assert cli.parser().parse_args([]).register_pool == sipp.REGISTRATION_POOL == 100_000
+    assert cli.parser().parse_args(["--register-pool", "5000"]).register_pool == 5000
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["--register-pool", "0"])
+    recorded = cli.recorded_settings(headline_settings())
+    assert recorded["register_pool"] == "100000"
+    assert (recorded["ceiling_young"], recorded["ceiling_pause_ms"]) == ("128m", "50")
+
+
 def row(workload, system, rate, nodes=1, routing="one", note=""):
     return {"workload": workload, "system": system, "nodes": nodes, "routing": routing, "round": "1", "rate": rate,
             "note": note}
@@ -93,7 +105,7 @@ def row(workload, system, rate, nodes=1, routing="one", note=""):
 
 ROWS = [row("registration", "ceiling", 10000), row("registration", "kamailio", 20000),
         row("call", "ceiling", 1500), row("call", "kamailio", 4000),
-        row("registration", "chord", 5000), row("call", "chord", 800), row("refresh", "chord", 4500),
+        row("registration", "chord", 5000), row("call", "chord", 800), row("first", "chord", 5500),
         row("registration", "chord", 4200, 2, "spread"), row("registration", "chord", 0, 4, "spread",
                                                              "not confirmed: 900/s, 855/s failed a confirmation of 120 s"),
         row("registration", "memory", 8000), row("registration", "hazelcast", 6000)]
@@ -116,7 +128,9 @@ def test_one_line_per_target_with_its_figure_verdict_and_run_folder():
     assert ("headline: chord 4 nodes (spread) / chord 1 node | 0 / 5,000 = 0.00 | not judged: chord 4 nodes (spread): "
             "not confirmed: 900/s, 855/s failed a confirmation of 120 s |") in text
     assert "headline: hazelcast 1 node / memory backend 1 node >= 0.90 | 6,000 / 8,000 = 0.75 | not met |" in text
-    assert ("headline: chord 1 node refreshes / first registrations >= 0.80 | 4,500 / 5,000 = 0.90 | met |") in text
+    assert "headline: chord 1 node, first registrations | 5,500 REGISTER/s | informative |" in text
+    assert ("headline: chord 1 node refreshes (REGISTER/s round the pool) / first registrations >= 0.80 | "
+            "5,000 / 5,500 = 0.91 | met |") in text
     assert "headline: chord 1 node directly overload goodput / clean rate >= 0.9 at 2x and 0.8 at 3x | 0.95 at 2x, 0.85 at 3x of 5,000/s | met |" in text
     assert "headline: Kamailio overload goodput / clean rate >= 0.9 at 2x and 0.8 at 3x | 0.50 at 2x, 0.20 at 3x of 20,000/s | not met |" in text
     assert ("headline: container ceiling overload goodput / clean rate >= 0.9 at 2x and 0.8 at 3x | - | not judged: no "
@@ -144,19 +158,50 @@ def test_no_headline_verdict_from_a_run_whose_settings_differ():
                                "overload_step_s 20 (documented: at least 60)) | /r")
 
 
-def test_refreshes_go_round_a_pool_with_one_contact(tmp_path):
-    refresh = sipp.Refresh(pool=5)
-    options = refresh.options(tmp_path / "a", 0, 3)
-    assert options[options.index("-key", options.index("expires")) + 1:][:2] == ["contact", sipp.REFRESH_CONTACT]
-    then = refresh.options(tmp_path / "b", 0, 4)
+def test_registrations_go_round_the_deployments_pool_with_one_contact(tmp_path):
+    pool = sipp.Pool(size=5)
+    registration = sipp.Registration(pool)
+    options = registration.options(tmp_path / "a", 0, 3)
+    assert options[options.index("-key", options.index("expires")) + 1:][:2] == ["contact", sipp.POOL_CONTACT]
+    registration.options(tmp_path / "b", 0, 4)
     first = (tmp_path / "a" / "users-0.csv").read_text().splitlines()
     second = (tmp_path / "b" / "users-0.csv").read_text().splitlines()
-    assert first[0] == "SEQUENTIAL" and [line.split(";")[0] for line in first[1:]] == [f"refresh{n:07d}" for n in (0, 1, 2)]
-    assert [line.split(";")[0] for line in second[1:]] == [f"refresh{n:07d}" for n in (3, 4, 0, 1)]
-    refresh.options(tmp_path / "c", 0, 12)   # more than the pool: SIPp goes round the file
+    assert first[0] == "SEQUENTIAL" and [line.split(";")[0] for line in first[1:]] == [f"user{n:07d}" for n in (0, 1, 2)]
+    assert [line.split(";")[0] for line in second[1:]] == [f"user{n:07d}" for n in (3, 4, 0, 1)]
+    registration.options(tmp_path / "c", 0, 12)   # more than the pool: SIPp goes round the file
     assert len((tmp_path / "c" / "users-0.csv").read_text().splitlines()) == 1 + 5
-    assert refresh.scenario() == sipp.REGISTER_REFRESH and sipp.REGISTER_REFRESH.is_file()
-    assert "Contact: <sip:[field0]@[contact];transport=udp>" in sipp.REGISTER_REFRESH.read_text()
+    assert registration.scenario() == sipp.REGISTER_POOL and sipp.REGISTER_POOL.is_file()
+    assert "Contact: <sip:[field0]@[contact];transport=udp>" in sipp.REGISTER_POOL.read_text()
+
+
+def test_a_search_of_any_length_registers_no_more_aors_than_the_pool(tmp_path):
+    # a step function at 7,300/s, searched in 2 s steps and confirmed in 120 s: nearly a million REGISTERs
+    pool = sipp.Pool(size=sipp.REGISTRATION_POOL)
+    registration = sipp.Registration(pool)
+    plan = search.Plan(start=1000, growth=2.0, precision=0.05, max_steps=9, confirmations=3, confirm_s=120)
+    seen = set()
+
+    def measure(rate, seconds=None):
+        count = round(rate * (seconds or 2.0))
+        registration.options(tmp_path, 0, count)
+        seen.update((tmp_path / "users-0.csv").read_text().splitlines()[1:])
+        return search.Step(rate, count, stats.Counts(successful=count) if rate <= 7300 else stats.Counts(),
+                           rate, 1.0, 2.0, rate <= 7300, "" if rate <= 7300 else "failed")
+
+    outcome = search.run(plan, measure, lambda step: None)
+    assert outcome.best is not None and pool.sent > 3 * sipp.REGISTRATION_POOL
+    assert len(seen) == sipp.REGISTRATION_POOL
+
+
+def test_first_registrations_and_the_avalanches_phones_are_never_sent_twice_and_never_the_pools(tmp_path):
+    first = sipp.Registration(sipp.Pool(sipp.FIRST_PREFIX), name="first")
+    for folder in ("a", "b"):
+        first.options(tmp_path / folder, 0, 3)
+    users = [line.split(";")[0] for folder in ("a", "b")
+             for line in (tmp_path / folder / "users-0.csv").read_text().splitlines()[1:]]
+    assert users == [f"first{n:07d}" for n in range(6)] and first.name == "first"
+    phones = sipp.Pool(sipp.AVALANCHE_PREFIX).write(tmp_path / "avalanche.csv", 4).read_text().splitlines()[1:]
+    assert [line.split(";")[0] for line in phones] == [f"avalanche{n:07d}" for n in range(4)]
 
 
 def test_a_headline_run_prints_its_estimate_records_its_settings_and_prints_a_line_per_target(tmp_path, monkeypatch,

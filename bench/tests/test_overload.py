@@ -264,16 +264,18 @@ def test_overload_is_part_of_the_full_run_and_runnable_in_quick_mode():
     assert modes.FULL["overload_multiples"] == (2.0, 3.0, 5.0) and modes.HEADLINE["overload_multiples"] == (2.0, 3.0)
 
 
-def test_the_overload_steps_take_aors_the_deployments_search_never_used(tmp_path):
-    aors = sipp.Aors()
-    search_workload = sipp.Registration(aors)
-    overload_workload = sipp.Registration(aors, sipp.REGISTER_503)
+def test_the_overload_steps_go_on_round_the_deployments_pool_with_its_contact(tmp_path):
+    pool = sipp.Pool(size=4)
+    search_workload = sipp.Registration(pool)
+    overload_workload = sipp.Registration(pool, sipp.REGISTER_503)
     search_workload.options(tmp_path / "a", 0, 3)
-    overload_workload.options(tmp_path / "b", 0, 2)
+    options = overload_workload.options(tmp_path / "b", 0, 2)
     first = (tmp_path / "a" / "users-0.csv").read_text().splitlines()[1:]
     then = (tmp_path / "b" / "users-0.csv").read_text().splitlines()[1:]
-    assert [line.split(";")[0] for line in first + then] == [f"user{n:07d}" for n in range(5)]
-    assert overload_workload.scenario() == sipp.REGISTER_503 and search_workload.scenario() == sipp.REGISTER
+    assert [line.split(";")[0] for line in first + then] == [f"user{n:07d}" for n in (0, 1, 2, 3, 0)]
+    assert overload_workload.scenario() == sipp.REGISTER_503 and search_workload.scenario() == sipp.REGISTER_POOL
+    assert options[options.index("contact") + 1] == sipp.POOL_CONTACT
+    assert "Contact: <sip:[field0]@[contact];transport=udp>" in sipp.REGISTER_503.read_text()
 
 
 def test_the_benchs_own_scenario_is_given_to_sipp_by_its_path():

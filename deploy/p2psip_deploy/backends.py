@@ -1,23 +1,48 @@
 """The DHT backends a node can run, as the built WAR registers them (dht-api's `Backends`).
 
 The list is the WAR's: each backend module registers itself with Java's ServiceLoader, and the
-registry's own `main` prints one `NAME SERVLET-CLASS` line per backend. That is asked once per
-build of the WAR and kept beside it (`backends.txt`), so `up`, `units` and the bench read the
-same list the nodes' servlets check themselves against, and a backend added to the WAR needs no
-line here.
+registry's own `main` prints one `NAME SERVLET-CLASS TRAITS JVM-ARGUMENTS` line per backend (the
+lists comma-separated, "-" when empty). That is asked once per build of the WAR and kept beside it
+(`backends.txt`), so `up`, `units`, `demo` and the bench read the same list the nodes' servlets
+check themselves against, and a backend added to the WAR needs no line here: what sets one apart
+(`alone`: nodes share no bindings; `on-disk`; `joins-after-init`: nodes start one after another;
+the JVM arguments it needs) is the registry's too.
 """
 import functools
 import hashlib
 import subprocess
+from dataclasses import dataclass
 
 from . import build, layout
 
 APP = layout.APPS["p2psip"]
 REGISTRY = "org.p2psip.dht.Backends"
+FIELDS = 4  # of a registry line; in the cache's stamp, so that a cache of another layout is asked again
 
 
 class BackendsError(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One line of the registry: the servlet that runs the backend, its traits, its JVM arguments."""
+    servlet: str
+    traits: frozenset[str]
+    jvm_arguments: tuple[str, ...]
+
+    def line(self, name: str) -> str:
+        """The registry's own line for this backend (`deploy/p2psip backends` prints it)."""
+        return " ".join([name, self.servlet, ",".join(sorted(self.traits)) or "-", ",".join(self.jvm_arguments) or "-"])
+
+
+def _parse(line: str) -> tuple[str, Backend]:
+    fields = line.split()
+    if len(fields) != 4:
+        raise BackendsError(f"{REGISTRY} printed {line!r}, not NAME SERVLET-CLASS TRAITS JVM-ARGUMENTS")
+    name, servlet, traits, arguments = fields
+    listed = [[] if field == "-" else field.split(",") for field in (traits, arguments)]
+    return name, Backend(servlet, frozenset(listed[0]), tuple(listed[1]))
 
 
 def _lib():
@@ -29,9 +54,9 @@ def _cache():
 
 
 @functools.cache
-def registered() -> dict[str, str]:
-    """Backend name (`p2psip.dht`, `--dht`) -> its servlet's class name, sorted by name. Builds the
-    WAR when it is missing; asks the registry again whenever the WAR's jars changed."""
+def registered() -> dict[str, Backend]:
+    """Backend name (`p2psip.dht`, `--dht`) -> what the registry says of it, sorted by name. Builds
+    the WAR when it is missing; asks the registry again whenever the WAR's jars changed."""
     if not build.app_ready(APP):
         build.ensure(APP)
     stamp = _fingerprint()
@@ -40,12 +65,7 @@ def registered() -> dict[str, str]:
     if not lines or lines[0] != stamp:
         lines = [stamp, *_ask_registry()]
         cache.write_text("\n".join(lines) + "\n")
-    table = {}
-    for line in lines[1:]:
-        fields = line.split()
-        if len(fields) != 2:
-            raise BackendsError(f"{REGISTRY} printed {line!r}, not NAME SERVLET-CLASS")
-        table[fields[0]] = fields[1]
+    table = dict(_parse(line) for line in lines[1:])
     if not table:
         raise BackendsError(f"no backend registered in {_lib()}")
     return table
@@ -55,12 +75,22 @@ def names() -> list[str]:
     return list(registered())
 
 
-def servlet_of(name: str) -> str:
-    """The servlet class of backend `name`; BackendsError naming the choices when none has it."""
+def named(name: str) -> Backend:
+    """The backend `name`; BackendsError naming the choices when none has it."""
     table = registered()
     if name not in table:
         raise BackendsError(f"unknown --dht {name}; one of {', '.join(table)}")
     return table[name]
+
+
+def servlet_of(name: str) -> str:
+    """The servlet class of backend `name`; BackendsError naming the choices when none has it."""
+    return named(name).servlet
+
+
+def has(name: str, trait: str) -> bool:
+    """Whether backend `name` has `trait` (`alone`, `on-disk`, `joins-after-init`)."""
+    return trait in named(name).traits
 
 
 def _fingerprint() -> str:
@@ -69,7 +99,7 @@ def _fingerprint() -> str:
     for jar in sorted(_lib().glob("*.jar")):
         status = jar.stat()
         digest.update(f"{jar.name} {status.st_size} {status.st_mtime_ns}\n".encode())
-    return "# jars " + digest.hexdigest()
+    return f"# jars, {FIELDS} fields " + digest.hexdigest()
 
 
 def _ask_registry() -> list[str]:

@@ -72,7 +72,8 @@ def up_arguments(parser: argparse.ArgumentParser, nodes_default: int) -> None:
                         help=f"HTTP port (status page, /metrics) = SIP port + this (default {defaults.http_offset}; "
                              "front process k: its SIP port + this - k)")
     parser.add_argument("--set", dest="settings", action="append", type=key_value, default=[],
-                        metavar="KEY=VALUE", help="extra node.properties entry; repeatable")
+                        metavar="KEY=VALUE", help="extra node.properties entry; one named p2psip.front.* is the "
+                             "front's instead (src/front/README.md lists them); repeatable")
     parser.add_argument("--jvm-arg", dest="jvm_args", action="append", default=[],
                         help="extra JVM argument; repeatable")
     parser.add_argument("--jit", default=defaults.jit, choices=nodes.JIT_MODES,
@@ -343,7 +344,7 @@ def main(argv: list[str]) -> int:
             print("\n".join(map(str, written)))
             return 0
         if args.command == "backends":
-            print("\n".join(f"{name} {servlet}" for name, servlet in backends.registered().items()))
+            print("\n".join(backend.line(name) for name, backend in backends.registered().items()))
             return 0
         if args.command == "ready":
             return 0 if ready.wait(args.status, args.timeout, args.serving) else 1

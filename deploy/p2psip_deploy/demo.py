@@ -19,7 +19,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from . import front, layout, nodes, processes, sipp, users
+from . import backends, front, layout, nodes, processes, sipp, users
 
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
@@ -32,7 +32,7 @@ MODE, ALGORITHM = "first", "SHA-256"
 def run(options: nodes.UpOptions, users_count: int, calls: int, rate: int) -> int:
     if not sipp.ensure_installed():
         raise nodes.DeployError("SIPp is missing and could not be installed (Debian package sip-tester)")
-    if options.wants_front and options.dht in layout.LOCAL_BACKENDS:
+    if options.wants_front and backends.has(options.dht, "alone"):
         raise nodes.DeployError(f"--front spreads requests over nodes that must share bindings; "
                                 f"{options.dht} keeps them per node")
     jar = ensure_sipload()
@@ -177,7 +177,7 @@ def call_across(jar: Path, started: list[processes.Process], dht: str, calls: in
     that its Contact is the UAS); calls go through node 1, unless the backend keeps bindings per node
     (memory), when they go through node 0 as well."""
     registrar = started[0]
-    proxy = registrar if dht in layout.LOCAL_BACKENDS else started[1 % len(started)]
+    proxy = registrar if backends.has(dht, "alone") else started[1 % len(started)]
     began = time.monotonic()
     uas_port = free_udp_port(local)
     log = out / "callee" / "sipload.log"

@@ -12,7 +12,7 @@ from . import cpus, files, layout, netns, processes, remote
 ROLE = "front"
 FOLDER = "front"
 LISTENING = "p2psip-front listening on"   # the line the front prints once its sockets are bound
-SETTINGS = "front.properties"   # in its folder, with `up --tls`: the TLS options (a password: mode 0600)
+SETTINGS = "front.properties"   # in its folder: `up --set p2psip.front.*`, and with `up --tls` the TLS options (a password: mode 0600)
 NODES_FILE = "nodes.txt"        # in its folder: the nodes it sends to, one SIP address a line, re-read on change
 NODES_NOW = "nodes now "        # what it logs, with the list, once it took a changed nodes file
 
@@ -43,15 +43,16 @@ def node_up_line(index: int, node_address: str) -> str:
 def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[processes.Process],
           timeout: float, namespace: str = "", stores=None, tls_offset: int = 0, index: int = 0,
           shared: bool = False, http_port: int = 0, status_members: list[str] = (), login: str = "",
-          ssh_config: str = "", state: str = "", cpu_list: str = "") -> processes.Process:
+          ssh_config: str = "", state: str = "", cpu_list: str = "", settings: dict | None = None) -> processes.Process:
     """Starts the front before `nodes`, records it, and returns once it listens and has heard from
     every node (so that the first requests are spread, not answered 503); FrontError otherwise.
     With `login`, on that machine over ssh (its jar copied there already). The caller stops it
     (with everything else) when this fails. `state`: its --state (layout.FRONT_STATES; "" its own
-    default); `cpu_list`: the CPUs it runs on (`up --cpus front=...`; "" any). The rest: `prepare`."""
+    default); `cpu_list`: the CPUs it runs on (`up --cpus front=...`; "" any); `settings`: the
+    `p2psip.front.*` entries of `up --set`, written to its settings file. The rest: `prepare`."""
     node_addresses = [n.sip_address for n in nodes]
     folder, front_command, tls_port = prepare(run_dir, address, port, policy, node_addresses, stores, tls_offset,
-                                              index, shared, http_port, status_members, state)
+                                              index, shared, http_port, status_members, state, settings)
     expected = [LISTENING] + [node_up_line(i, a) for i, a in enumerate(node_addresses)]
     if login:  # its folder (and TLS settings) to its machine, at the same path
         try:
@@ -64,12 +65,13 @@ def start(run_dir: Path, address: str, port: int, policy: str, nodes: list[proce
 
 def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses: list[str], stores=None,
             tls_offset: int = 0, index: int = 0, shared: bool = False, http_port: int = 0,
-            status_members: list[str] = (), state: str = "") -> tuple[Path, list[str], int]:
+            status_members: list[str] = (), state: str = "", settings: dict | None = None) -> tuple[Path, list[str], int]:
     """Front process `index`'s folder (front/, or front-INDEX/), emptied, with its TLS settings, and
     the command that runs it; returns (folder, command, TLS port or 0). With `stores` (`up --tls`)
     it also listens for TLS on port + tls_offset. `shared`: one of several front processes on the
     same address (SO_REUSEPORT), each with an inner port of its own for the nodes. With `http_port`
-    it serves its status page and /metrics there, listing `status_members`."""
+    it serves its status page and /metrics there, listing `status_members`. `settings` (the
+    `p2psip.front.*` entries of `up --set`) go to its settings file too."""
     folder = fresh_folder(run_dir, FOLDER if index == 0 else f"{FOLDER}-{index}")
     front_command = command(address, port, node_addresses, policy, state)
     write_nodes(folder / NODES_FILE, node_addresses)
@@ -79,9 +81,12 @@ def prepare(run_dir: Path, address: str, port: int, policy: str, node_addresses:
     if http_port:
         front_command += ["--status", f"{address}:{http_port}", "--status-members", ",".join(status_members)]
     tls_port = 0
+    lines = "".join(f"{key}={value}\n" for key, value in (settings or {}).items())
     if stores:
         tls_port = port + tls_offset
-        files.write_private(folder / SETTINGS, tls_settings(stores, tls_port))
+        lines += tls_settings(stores, tls_port)
+    if lines:
+        files.write_private(folder / SETTINGS, lines)
         front_command += ["--config", str(folder / SETTINGS)]
     return folder, front_command, tls_port
 

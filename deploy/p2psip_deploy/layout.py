@@ -16,18 +16,6 @@ SCENARIOS = ROOT / "sipp-scenarios"
 # The default backend of `up` and `demo`: Chord, so that the nodes share bindings.
 DEFAULT_DHT = "chord"
 
-# JVM arguments a backend needs beyond a node's own: Hazelcast reaches JDK internals for speed
-# and warns at every start, running slower, without these (its own list, from that warning).
-JVM_ARGS_OF_BACKEND = {
-    "hazelcast": ["--add-modules", "java.se", "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-                  "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                  "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-                  "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"],
-}
-
-# Backends that keep each node's bindings to itself: calls must go through the registering node.
-LOCAL_BACKENDS = {"memory"}
-
 
 class App:
     """An application a node can run: its Maven module and its exploded WAR."""

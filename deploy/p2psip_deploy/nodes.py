@@ -162,7 +162,8 @@ def up(options: UpOptions) -> list[processes.Process]:
                                 shared=options.front_processes > 1,
                                 http_port=front.http_port(options.front_port, options.http_offset, index),
                                 status_members=members, login=front_login(options), ssh_config=options.ssh_config,
-                                state=options.front_state, cpu_list=options.cpus.get(cpus.FRONT, ""))
+                                state=options.front_state, cpu_list=options.cpus.get(cpus.FRONT, ""),
+                                settings=front_settings(options.settings))
     except netns.NetnsError as e:
         stop_all(options.run_dir)
         raise DeployError(f"--netns: {e}") from e
@@ -186,6 +187,15 @@ def recorded_options(run_dir: Path) -> UpOptions:
         raise DeployError(f"no options of `up` recorded in {run_dir} ({OPTIONS_FILE}): start it with `up` first")
     kept = json.loads(path.read_text())
     return UpOptions(**{**kept, "run_dir": Path(kept["run_dir"]), "hosts": [hosts.Host(**h) for h in kept["hosts"]]})
+
+
+FRONT_PREFIX = "p2psip.front."
+
+
+def front_settings(settings: dict) -> dict:
+    """The entries of `up --set` that are the front's options (`p2psip.front.*`): its settings
+    file gets them, the nodes' node.properties do not."""
+    return {key: value for key, value in settings.items() if key.startswith(FRONT_PREFIX)}
 
 
 def write_folders(specs: list[nodefolder.NodeSpec], app: layout.App) -> None:
@@ -427,7 +437,7 @@ def node_specs(options: UpOptions, app: layout.App, network: "netns.Network | No
             **METRICS_PROPERTIES,
             **(FRONT_NODE_PROPERTIES if options.wants_front and not options.front_is_kamailio else {}),
             **sizing_properties(options),
-            **{key: expand(value, host) for key, value in options.settings.items()},
+            **{key: expand(value, host) for key, value in options.settings.items() if not key.startswith(FRONT_PREFIX)},
         }
         specs.append(nodefolder.NodeSpec(i, folder, address[i], options.base_port + i,
                                          options.base_port + options.overlay_offset + i, options.dht, app,
@@ -475,7 +485,7 @@ def _java_command(spec: nodefolder.NodeSpec, options: UpOptions) -> list[str]:
             f"-Djava.io.tmpdir={spec.folder / 'temp'}",
             f"-Dlog4j.configuration={(spec.folder / 'conf' / 'log4j.properties').as_uri()}",
             f"-Dp2psip.config={spec.folder / 'node.properties'}",
-            *(layout.JVM_ARGS_OF_BACKEND.get(spec.dht, []) if spec.app.name == "p2psip" else []),
+            *(backends.named(spec.dht).jvm_arguments if spec.app.name == "p2psip" else ()),
             *(["-XX:TieredStopAtLevel=1"] if jit_of(options) == "c1" else []),
             *(expand(arg, spec.host_address) for arg in options.jvm_args),
             "-cp", f"{layout.CONTAINER_LIB}/*", BOOTSTRAP, "start"]
@@ -621,9 +631,10 @@ def warms_up_together(options: UpOptions) -> bool:
     """Whether nodes 1.. start as soon as node 0 serves its overlay, to join and warm up while it
     does, rather than once node 0 answers (warmed up): the warm-ups overlap, and each shrinks its
     own compile work by pacing its requests. Node 0's status page answering means its servlet's
-    init returned, which waits until its backend serves; a Bryan node joins only after init, and
-    the ceiling app has no status page, so those start in turn, each once the one before answers."""
-    return options.app == "p2psip" and options.dht != "bryan" and options.nodes > 1
+    init returned, which waits until its backend serves; a backend that joins only after init
+    (Bryan's, the registry says `joins-after-init`) and the ceiling app, which has no status page,
+    start in turn, each once the one before answers."""
+    return options.app == "p2psip" and options.nodes > 1 and not backends.has(options.dht, "joins-after-init")
 
 
 def wait_serving(process: processes.Process, timeout: float) -> None:

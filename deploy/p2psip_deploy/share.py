@@ -3,7 +3,9 @@ nodes know them: the servlet logs its counters, the backend's metrics among them
 backend's name), as `counters {name=value, ...}` to its console every `p2psip.metrics.interval`
 when they changed (`up` sets 10 s). Chord and Bryan report `*.range.ppm` (the share in
 millionths, summed over the node's places) and `*.range.permille`, and `*.records`; a backend
-without a ring of its own (memory, Hazelcast, Bamboo) reports no share."""
+without a ring of its own (memory, Hazelcast, Bamboo) reports no share. Chord also reports
+`*.members`, the nodes its view of the ring holds (the view it sends operations by in one hop),
+so that `status` shows whether every node sees every other."""
 from __future__ import annotations
 
 import json
@@ -19,11 +21,13 @@ COUNTERS = re.compile(r"counters \{([^}]*)\}")
 class Share:
     share: float | None    # of the key space, 0..1; None when the node has not logged one (or knows none yet)
     records: int | None    # held, owned and replica copies together
+    members: int | None = None   # nodes in its view of the ring (one hop); None for a backend without one
 
     def describe(self) -> str:
         share = f"{self.share:.3f}" if self.share is not None else "-"
         records = str(self.records) if self.records is not None else "-"
-        return f"share {share} records {records}"
+        members = f" members {self.members}" if self.members is not None else ""
+        return f"share {share} records {records}{members}"
 
 
 def last_counters(text: str) -> dict[str, int]:
@@ -48,7 +52,7 @@ def of_counters(counters: dict[str, int]) -> Share:
     ppm, permille = first(".range.ppm"), first(".range.permille")
     share = (ppm / 1_000_000 if ppm is not None and ppm >= 0
              else permille / 1000 if ppm is None and permille is not None and permille >= 0 else None)
-    return Share(share, first(".records"))
+    return Share(share, first(".records"), first(".members"))
 
 
 def of_node(folder: Path) -> Share:

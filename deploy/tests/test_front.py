@@ -132,3 +132,18 @@ def test_set_nodes_says_so_when_the_front_does_not_take_the_file_in_time(tmp_pat
             front.set_nodes(tmp_path, node_records(tmp_path, 1), timeout=0.5)
     finally:
         assert processes.stop([started], grace_seconds=5) == []
+
+
+def test_the_fronts_own_settings_of_set_go_to_its_settings_file_and_not_to_the_nodes(tmp_path):
+    settings = {"p2psip.front.warmup.requests": "2000", "p2psip.dht.deadline": "500ms"}
+    assert nodes.front_settings(settings) == {"p2psip.front.warmup.requests": "2000"}
+    folder, command, _ = front.prepare(tmp_path, "127.0.0.1", 5060, "rr", NODE_ADDRESSES,
+                                       settings=nodes.front_settings(settings))
+    written = (folder / front.SETTINGS).read_text()
+    assert command[command.index("--config") + 1] == str(folder / front.SETTINGS)
+    assert written == "p2psip.front.warmup.requests=2000\n"
+
+
+def test_a_front_without_settings_or_tls_gets_no_settings_file(tmp_path):
+    folder, command, _ = front.prepare(tmp_path, "127.0.0.1", 5060, "rr", NODE_ADDRESSES)
+    assert "--config" not in command and not (folder / front.SETTINGS).exists()

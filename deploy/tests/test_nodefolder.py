@@ -22,8 +22,17 @@ def test_the_registry_lists_every_backend_of_the_war_with_its_servlet():
     registered = backends.registered()
     assert {"chord", "bamboo", "hazelcast", "bryan", "memory"} <= set(registered), registered
     assert list(registered) == sorted(registered)
-    assert all(servlet.startswith("org.p2psip.servlet.") and servlet.endswith("SipServlet")
-               for servlet in registered.values()), registered
+    assert all(b.servlet.startswith("org.p2psip.servlet.") and b.servlet.endswith("SipServlet")
+               for b in registered.values()), registered
+
+
+def test_what_sets_a_backend_apart_is_the_registrys():
+    assert backends.has("memory", "alone") and not backends.has("chord", "alone")
+    assert backends.has("bryan", "joins-after-init") and not backends.has("chord", "joins-after-init")
+    assert backends.has("bamboo", "on-disk") and not backends.has("hazelcast", "on-disk")
+    assert "--add-opens" in backends.named("hazelcast").jvm_arguments and not backends.named("chord").jvm_arguments
+    assert nodes.warms_up_together(nodes.UpOptions(dht="chord", nodes=2))
+    assert not nodes.warms_up_together(nodes.UpOptions(dht="bryan", nodes=2)), "a Bryan node joins after init"
 
 
 def test_an_unknown_backend_is_refused_with_the_registered_ones():
@@ -32,7 +41,8 @@ def test_an_unknown_backend_is_refused_with_the_registered_ones():
 
 
 def test_sip_xml_names_the_servlet_the_registry_gives_each_backend():
-    for backend, expected in backends.registered().items():
+    for backend, registered in backends.registered().items():
+        expected = registered.servlet
         rewritten = nodefolder.with_servlet_class(SIP_XML, backends.servlet_of(backend))
         servlet = ElementTree.fromstring(rewritten).find(f"{{{nodefolder.SIP_APP_NS}}}servlet")
         classes = [c.text for c in servlet.iter() if c.tag.endswith("servlet-class")]
@@ -47,10 +57,10 @@ def test_the_registry_is_asked_once_per_build_of_the_war(tmp_path, monkeypatch):
     monkeypatch.setattr(backends.build, "app_ready", lambda app: True)
     monkeypatch.setattr(backends, "_lib", lambda: lib)
     monkeypatch.setattr(backends, "_cache", lambda: tmp_path / "backends.txt")
-    monkeypatch.setattr(backends, "_ask_registry", lambda: asked.append(1) or ["chord x.ChordSipServlet"])
+    monkeypatch.setattr(backends, "_ask_registry", lambda: asked.append(1) or ["chord x.ChordSipServlet - -"])
     for _ in range(2):
         backends.registered.cache_clear()
-        assert backends.registered() == {"chord": "x.ChordSipServlet"}
+        assert backends.registered() == {"chord": backends.Backend("x.ChordSipServlet", frozenset(), ())}
     assert len(asked) == 1, "the second run read the cache"
     (lib / "dht-memory.jar").write_text("a jar more")
     backends.registered.cache_clear()

@@ -19,6 +19,13 @@ def test_the_share_is_read_in_millionths_and_printed_to_three_places_with_the_re
     assert found.describe() == "share 0.250 records 1234"
 
 
+def test_the_members_a_chord_node_sees_in_one_hop_are_printed_after_its_records():
+    console = CHORD.replace("dht.chord.gets=3,", "dht.chord.gets=3, dht.chord.members=4, dht.chord.members.large=0,")
+    found = share.of_counters(share.last_counters(console))
+    assert found == share.Share(0.249871, 1234, 4)
+    assert found.describe() == "share 0.250 records 1234 members 4"
+
+
 def test_the_last_counters_of_a_console_count_and_a_share_in_thousandths_alone_is_read_too():
     console = ("counters {dht.bryan.range.permille=-1, dht.bryan.records=0}\nother line\n"
                "counters {dht.bryan.range.permille=500, dht.bryan.records=7}\n")

@@ -34,8 +34,8 @@ import org.p2psip.intake.Sessions;
  * which is what caps its throughput (docs/container.md). Proxied requests keep theirs
  * for the dialog; the container frees it when the dialog ends.
  *
- * <p>Thread-safety: the servlet keeps only the factory and the target, both set once in
- * {@link #init()}; handlers may run on any container thread at once.
+ * <p>Thread-safety: the servlet keeps only the factory, the target, its intake and sessions, all
+ * set once in {@link #init()}; handlers may run on any container thread at once.
  */
 public class CeilingSipServlet extends SipServlet {
 
@@ -45,6 +45,8 @@ public class CeilingSipServlet extends SipServlet {
 
     private transient SipFactory factory;
     private transient URI target;
+    private transient Intake intake;
+    private transient Sessions sessions;
 
     @Override
     public void init() throws ServletException {
@@ -61,8 +63,9 @@ public class CeilingSipServlet extends SipServlet {
             }
         }
         log("ceiling servlet started; proxy target " + (target == null ? "none" : target));
-        Intake.open(); // the node's UDP intake refuses clients until the application says it serves
-
+        intake = Intake.attach(Intake.Settings.DEFAULTS);
+        sessions = new Sessions(intake);
+        intake.open(); // the node's UDP intake refuses clients until the application says it serves
     }
 
     /** An entry of the node's properties file, or null (no file, or no such entry). */
@@ -124,9 +127,9 @@ public class CeilingSipServlet extends SipServlet {
         proxy.proxyTo(target);
     }
 
-    private static void answerAndRelease(SipServletResponse response) throws IOException {
-        Sessions.forgetOnceAnswered(response.getRequest());
+    private void answerAndRelease(SipServletResponse response) throws IOException {
+        sessions.forgetOnceAnswered(response.getRequest());
         response.send();
-        Sessions.release(response.getRequest());
+        sessions.release(response.getRequest());
     }
 }

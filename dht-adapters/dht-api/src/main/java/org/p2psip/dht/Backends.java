@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
  * The registered backends ({@link Backend}), found with {@link ServiceLoader} on the class path
  * this class was loaded from: in a node, the WAR's; for deploy/p2psip, the WAR's jars.
  *
- * <p>{@link #main} prints them, one line each, the name and the servlet class separated by a
- * space, sorted by name: deploy/p2psip reads that to choose a node's servlet and to check
- * {@code --dht}, and the bench to know which backends it can measure.
+ * <p>{@link #main} prints them, one line each ({@link #table}), sorted by name: deploy/p2psip
+ * reads that to choose a node's servlet and JVM arguments and to check {@code --dht}, and the
+ * bench to know which backends it can measure.
  */
 public final class Backends {
 
@@ -44,9 +44,26 @@ public final class Backends {
         return all().stream().map(Backend::name).collect(Collectors.joining(", "));
     }
 
-    /** One line per registered backend: its name, a space, its servlet's class name. */
+    /**
+     * One line per registered backend, four fields separated by spaces: its name, its servlet's
+     * class name, its traits ({@link Backend.Trait#label}) and its JVM arguments, each list
+     * comma-separated, "-" when empty.
+     */
     public static String table() {
-        return all().stream().map(b -> b.name() + " " + b.servlet() + "\n").collect(Collectors.joining());
+        return all().stream()
+                .map(b -> String.join(" ", b.name(), b.servlet(),
+                        field(b.traits().stream().sorted().map(Backend.Trait::label).toList()), field(b.jvmArguments())) + "\n")
+                .collect(Collectors.joining());
+    }
+
+    private static String field(List<String> values) {
+        for (String value : values) {
+            if (value.isEmpty() || value.equals("-") || value.contains(",") || value.contains(" ")) {
+                throw new IllegalStateException("a backend's listed value may not be empty, '-', or hold a comma or a space: '"
+                        + value + "'");
+            }
+        }
+        return values.isEmpty() ? "-" : String.join(",", values);
     }
 
     public static void main(String[] args) {

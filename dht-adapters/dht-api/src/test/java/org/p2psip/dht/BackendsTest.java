@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.p2psip.config.Option;
 
@@ -24,6 +25,16 @@ class BackendsTest {
         @Override
         public String servlet() {
             return "example.SecondSipServlet";
+        }
+
+        @Override
+        public Set<Trait> traits() {
+            return Set.of(Trait.ON_DISK, Trait.ALONE);
+        }
+
+        @Override
+        public List<String> jvmArguments() {
+            return List.of("--add-modules", "java.se");
         }
     }
 
@@ -53,8 +64,9 @@ class BackendsTest {
     }
 
     @Test
-    void theTableListsOneBackendALineSortedByName() {
-        assertEquals("first example.FirstSipServlet\nsecond example.SecondSipServlet\n", Backends.table());
+    void theTableListsOneBackendALineSortedByNameWithItsTraitsAndJvmArguments() {
+        assertEquals("first example.FirstSipServlet - -\n"
+                + "second example.SecondSipServlet alone,on-disk --add-modules,java.se\n", Backends.table());
         assertEquals("first, second", Backends.names());
     }
 }

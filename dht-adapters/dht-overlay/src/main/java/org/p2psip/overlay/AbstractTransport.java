@@ -31,7 +31,11 @@ public abstract class AbstractTransport implements Transport {
     public static final String OVERLOADED = "overlay.overloaded";
     public static final String SERVED = "overlay.served";
     public static final String BAD_FRAMES = "overlay.bad-frames";
-    /** Authenticated frames refused as replayed or stale ({@link Replays}); never answered. */
+    /**
+     * Batches refused because their MAC does not check under their connection's key and sequence
+     * ({@link BatchReader}): replayed, reordered, spliced or altered on the way; none of their
+     * frames is answered and the connection is closed.
+     */
     public static final String REPLAYS_REFUSED = "overlay.replays-refused";
 
     protected final String address;
@@ -112,7 +116,7 @@ public abstract class AbstractTransport implements Transport {
             return CompletableFuture.failedFuture(new DhtException(Reason.OVERLOADED,
                     pending.size() + " requests in flight at " + address));
         }
-        int frameBytes = FrameCodec.MIN_LENGTH + address.length() * 3 + payload.length;
+        int frameBytes = FrameCodec.MIN_LENGTH + payload.length;
         if (frameBytes > settings.maxFrameBytes()) {
             counters.increment(OVERLOADED);
             return CompletableFuture.failedFuture(new DhtException(Reason.OVERLOADED,

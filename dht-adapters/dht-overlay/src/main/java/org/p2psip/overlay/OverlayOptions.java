@@ -20,13 +20,11 @@ public final class OverlayOptions {
             "262144", "Bytes waiting in a connection's outbound buffer above which requests to that peer fail OVERLOADED.");
     public static final Option<Duration> CONNECT_TIMEOUT = Option.duration("p2psip.overlay.connect-timeout",
             Duration.ofSeconds(1), "500ms", "How long opening a TCP connection to a peer may take before it counts as unreachable.");
-    public static final Option<Duration> REPLAY_WINDOW = Option.duration("p2psip.overlay.replay-window",
-            Duration.ofSeconds(30), "10s", "How far the send time a frame carries (its sender's clock) may be from this node's clock before the frame is refused as stale: so also the clock skew nodes may have, and about how long a connection's last sequence number is remembered. 1ms to 1d.");
     public static final Option<Boolean> TLS = Option.bool("p2psip.overlay.tls", false, "true",
-            "Run every overlay connection through mutual TLS (TLS 1.3) with the node's p2psip.tls.key-store and p2psip.tls.trust-store, besides the HMAC; a peer must present a certificate the trust store's CA signed.");
+            "Run every overlay connection through mutual TLS (TLS 1.3) with the node's p2psip.tls.key-store and p2psip.tls.trust-store, besides the handshake and the batches' MACs; a peer must present a certificate the trust store's CA signed.");
 
     public static final List<Option<?>> ALL = List.of(MAX_FRAME_BYTES, MAX_IN_FLIGHT, MAX_QUEUED_PER_PEER,
-            WRITE_BUFFER_BYTES, CONNECT_TIMEOUT, REPLAY_WINDOW, TLS);
+            WRITE_BUFFER_BYTES, CONNECT_TIMEOUT, TLS);
 
     private OverlayOptions() {
     }

@@ -10,21 +10,16 @@ import org.p2psip.config.NodeOptions;
 /**
  * The values a transport runs with, read once from the node's configuration. Immutable.
  *
- * @param secret          the overlay's shared secret; frames are authenticated with it
+ * @param secret          the overlay's shared secret; connections are authenticated with it
  * @param maxFrameBytes   largest length prefix accepted or sent
  * @param maxInFlight     requests awaiting answers at once
  * @param maxQueuedPerPeer requests queued while a connection opens
  * @param writeBufferBytes outbound bytes per connection above which the peer counts as overloaded
  * @param connectTimeout  how long a TCP connect may take
- * @param replayWindow    how far a frame's send time may be from this node's clock ({@link Replays})
  * @param tls             mutual TLS on every connection, when the node has it on
  */
 public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight, int maxQueuedPerPeer,
-                              int writeBufferBytes, Duration connectTimeout, Duration replayWindow,
-                              Optional<OverlayTls> tls) {
-
-    /** A sanity bound: a longer window would mean remembering channels, and accepting skew, for days. */
-    static final Duration LONGEST_REPLAY_WINDOW = Duration.ofDays(1);
+                              int writeBufferBytes, Duration connectTimeout, Optional<OverlayTls> tls) {
 
     public OverlaySettings {
         if (secret.length == 0) {
@@ -33,10 +28,6 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         }
         if (maxFrameBytes < FrameCodec.MIN_LENGTH) {
             throw new IllegalArgumentException("max frame size below " + FrameCodec.MIN_LENGTH + " bytes");
-        }
-        if (replayWindow.compareTo(LONGEST_REPLAY_WINDOW) > 0 || replayWindow.toMillis() < 1) {
-            throw new IllegalArgumentException(OverlayOptions.REPLAY_WINDOW.name() + " must be from 1ms to 1d, got "
-                    + replayWindow);
         }
         Objects.requireNonNull(tls, "tls");
     }
@@ -49,8 +40,7 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         return new OverlaySettings(config.get(NodeOptions.OVERLAY_SECRET).getBytes(StandardCharsets.UTF_8),
                 config.get(OverlayOptions.MAX_FRAME_BYTES), config.get(OverlayOptions.MAX_IN_FLIGHT),
                 config.get(OverlayOptions.MAX_QUEUED_PER_PEER), config.get(OverlayOptions.WRITE_BUFFER_BYTES),
-                config.get(OverlayOptions.CONNECT_TIMEOUT), config.get(OverlayOptions.REPLAY_WINDOW),
-                OverlayTls.from(config));
+                config.get(OverlayOptions.CONNECT_TIMEOUT), OverlayTls.from(config));
     }
 
     /** Defaults with the given secret, for tests and simulations. */

@@ -21,10 +21,10 @@ import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 
 /**
- * Mutual TLS for overlay connections, on top of the HMAC: each side presents the certificate of
- * its key store and requires one from the peer that the trust store's CA signed. Built once at
- * start from the node's stores, so a missing or unreadable store stops the node there rather than
- * failing every connection later. No hostname verification: the CA is the deployment's own and
+ * Mutual TLS for overlay connections, under the handshake and the batches' MACs: each side
+ * presents the certificate of its key store and requires one from the peer that the trust store's
+ * CA signed. Built once at start from the node's stores, so a missing or unreadable store stops
+ * the node there rather than failing every connection later. No hostname verification: the CA is the deployment's own and
  * signs only its nodes, so any certificate it signed is a node of this overlay. Immutable.
  */
 public final class OverlayTls {

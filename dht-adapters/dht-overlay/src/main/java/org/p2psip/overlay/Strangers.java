@@ -12,19 +12,19 @@ import org.p2psip.dht.Counters;
 
 /**
  * What a node lets a connection it accepted hold before the connection has proven it knows the
- * overlay's secret (its first frame's MAC checked): at most {@link #MAX} such connections at
+ * overlay's secret (its {@link Handshake} completed): at most {@link #MAX} such connections at
  * once, {@link #MAX_PER_SOURCE} from one address, each closed after {@link #PATIENCE_SECONDS}
- * without an authenticated frame; and {@link FrameDecoder} holds at most
- * {@link #FIRST_FRAME_BYTES} of such a connection's first frame. So a stranger opening hundreds
- * of connections and announcing 4 MiB frames makes the node hold a few MiB for a few seconds,
- * not gigabytes. One per transport; used on its event loop only.
+ * without completing the handshake; and the handshake reads at most {@link #FIRST_FRAME_BYTES}
+ * of such a connection's first message. So a stranger opening hundreds of connections and
+ * announcing 4 MiB messages makes the node hold a few MiB for a few seconds, not gigabytes. One
+ * per transport; used on its event loop only.
  */
 final class Strangers {
 
     static final int MAX = 256;
     static final int MAX_PER_SOURCE = 64;
     static final int PATIENCE_SECONDS = 5;
-    /** Longest first frame a connection may send; a node's first request or answer is far smaller. */
+    /** Longest first message (the hello) a connection may send; a node's is far smaller. */
     static final int FIRST_FRAME_BYTES = 64 * 1024;
 
     static final String REFUSED = "overlay.strangers-refused";
@@ -38,7 +38,7 @@ final class Strangers {
         this.counters = counters;
     }
 
-    /** The guard of one accepted connection; it leaves the pipeline at the first authenticated frame. */
+    /** The guard of one accepted connection; it leaves the pipeline once the handshake is established. */
     ChannelInboundHandlerAdapter guard() {
         return new Guard();
     }
@@ -79,14 +79,14 @@ final class Strangers {
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-            if (msg instanceof Frame && source != null) { // FrameDecoder checked its MAC: a peer
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event == Handshake.ESTABLISHED && source != null) { // the peer proved it holds the secret
                 release();
-                ctx.fireChannelRead(msg);
+                ctx.fireUserEventTriggered(event);
                 ctx.pipeline().remove(this);
                 return;
             }
-            super.channelRead(ctx, msg);
+            super.userEventTriggered(ctx, event);
         }
 
         @Override

@@ -3,7 +3,6 @@ package org.p2psip.overlay;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -18,9 +17,9 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,31 +36,36 @@ import org.p2psip.dht.DhtException.Reason;
  * <p>Back-pressure: a peer whose connection holds more than the write-buffer bound unsent, or that
  * has too many requests queued while its connection opens, gets OVERLOADED at once.
  *
- * <p>Every frame is stamped and judged by {@link Replays} (one per node: a channel's sequence
- * holds across connections); with TLS on, {@link OverlayTls}' handlers come first on every
- * connection. Thread-safe.
+ * <p>Every connection begins with a {@link Handshake} that proves both ends hold the overlay's
+ * secret and gives the connection its keys; then frames travel in batches, one MAC each
+ * ({@link BatchWriter}, {@link BatchReader}). With TLS on, {@link OverlayTls}' handlers come first
+ * on every connection. Thread-safe.
  */
 public final class TcpTransport extends AbstractTransport {
 
     /** A connection with no traffic either way this long is closed; it is reopened on next use. */
     static final int IDLE_SECONDS = 300;
+    /** Connections whose handshake completed: the peer proved it holds the secret. */
+    public static final String HANDSHAKES = "overlay.handshakes";
+    /** Connections closed because the peer's proof was wrong, or (opened ones) it did not complete the handshake in time. */
+    public static final String HANDSHAKES_REFUSED = "overlay.handshakes-refused";
+    /** Batches written, one MAC computed each. */
+    public static final String BATCHES_SENT = "overlay.batches-sent";
+    /** Batches whose MAC checked, one MAC computed each (those that failed count in REPLAYS_REFUSED). */
+    public static final String BATCHES_RECEIVED = "overlay.batches-received";
     private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
 
     private final NioEventLoopGroup group;
     private final Channel server;
-    private final Map<String, ChannelFuture> connections = new HashMap<>();
+    /** Per peer, this node's connection to it: done once its handshake lets requests go, or failed. */
+    private final Map<String, Future<Channel>> connections = new HashMap<>();
     private final Map<String, Integer> queued = new HashMap<>();
     private final Strangers strangers = new Strangers(counters);
-    private final SecureRandom channelIds = new SecureRandom();
-    private final Clock clock;
-    private final Replays replays;
 
-    private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server, Clock clock) {
+    private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server) {
         super(address, settings, group.next());
         this.group = group;
         this.server = server;
-        this.clock = clock;
-        this.replays = new Replays(settings.replayWindow(), clock, counters);
     }
 
     /**
@@ -70,11 +74,6 @@ public final class TcpTransport extends AbstractTransport {
      * on a request path. Throws IllegalStateException when the address cannot be bound.
      */
     public static TcpTransport bind(String listen, OverlaySettings settings) {
-        return bind(listen, settings, Clock.systemUTC());
-    }
-
-    /** As {@link #bind(String, OverlaySettings)}, with the wall clock frames are stamped and judged by. */
-    public static TcpTransport bind(String listen, OverlaySettings settings, Clock clock) {
         var group = new NioEventLoopGroup(1);
         var holder = new TcpTransport[1];
         try {
@@ -83,12 +82,12 @@ public final class TcpTransport extends AbstractTransport {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            holder[0].initChannel(ch, null);
+                            holder[0].initChannel(ch, null, null);
                         }
                     })
                     .bind(HostPort.parse(listen).socketAddress()).syncUninterruptibly().channel();
             String bound = HostPort.of((InetSocketAddress) server.localAddress()).toString();
-            holder[0] = new TcpTransport(bound, settings, group, server, clock);
+            holder[0] = new TcpTransport(bound, settings, group, server);
             return holder[0];
         } catch (Exception e) { // Netty rethrows the socket's checked BindException unchanged
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -96,25 +95,28 @@ public final class TcpTransport extends AbstractTransport {
         }
     }
 
-    private void initChannel(Channel ch, String peer) {
+    /** {@code peer} and {@code ready}: on a connection this node opens, whom to and what to complete once requests may go. */
+    private void initChannel(Channel ch, String peer, Promise<Channel> ready) {
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(settings.writeBufferBytes() / 2, settings.writeBufferBytes()));
         // TLS first: everything after it, the stranger's limits included, sees only decrypted bytes
         settings.tls().ifPresent(tls -> ch.pipeline().addLast(tls.handlers(peer != null)));
-        // one write syscall for the answers and requests of one loop turn instead of one each
-        ch.pipeline().addLast(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                new IdleStateHandler(0, 0, IDLE_SECONDS),
-                new FrameDecoder(new FrameCodec(settings.secret()), settings.maxFrameBytes(), replays));
-        if (peer == null) { // accepted: a stranger until its first frame's MAC checks
+        var writer = new BatchWriter(counters);
+        var handshake = peer == null ? Handshake.acceptor(settings.secret(), writer, settings.maxFrameBytes(), counters)
+                : Handshake.opener(settings.secret(), address, ready, writer, settings.maxFrameBytes(), counters);
+        // the writer before the flush consolidation: one batch, one MAC, for the frames of one loop turn
+        ch.pipeline().addLast(writer,
+                new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                new IdleStateHandler(0, 0, IDLE_SECONDS), handshake);
+        if (peer == null) { // accepted: a stranger until its handshake proves it holds the secret
             ch.pipeline().addLast(strangers.guard());
         }
-        ch.pipeline().addLast(new FrameEncoder(new FrameCodec(settings.secret()), clock, channelIds.nextLong()),
-                new PeerHandler(peer));
+        ch.pipeline().addLast(new PeerHandler(peer));
     }
 
     @Override
     protected void send(String peer, Frame frame, Pending request) {
-        ChannelFuture connection = connections.get(peer);
-        if (connection == null || (connection.isDone() && !connection.channel().isActive())) {
+        Future<Channel> connection = connections.get(peer);
+        if (connection == null || (connection.isDone() && !(connection.isSuccess() && connection.getNow().isActive()))) {
             connection = connect(peer);
             if (connection == null) {
                 request.fail(Reason.UNREACHABLE, "cannot connect to " + peer);
@@ -122,7 +124,7 @@ public final class TcpTransport extends AbstractTransport {
             }
         }
         if (connection.isDone()) {
-            write(connection.channel(), frame, request);
+            write(connection.getNow(), frame, request);
             return;
         }
         int waiting = queued.merge(peer, 1, Integer::sum);
@@ -134,37 +136,42 @@ public final class TcpTransport extends AbstractTransport {
         connection.addListener(done -> {
             queued.merge(peer, -1, Integer::sum);
             if (done.isSuccess()) {
-                write(((ChannelFuture) done).channel(), frame, request);
+                write((Channel) done.getNow(), frame, request);
             } else {
                 request.fail(Reason.UNREACHABLE, "cannot connect to " + peer + ": " + done.cause());
             }
         });
     }
 
-    private ChannelFuture connect(String peer) {
+    private Future<Channel> connect(String peer) {
         InetSocketAddress remote;
         try {
             remote = HostPort.parse(peer).socketAddress();
         } catch (IllegalArgumentException e) {
             return null;
         }
-        ChannelFuture connection = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        Promise<Channel> ready = executor().newPromise();
+        new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis())
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        TcpTransport.this.initChannel(ch, peer);
+                        TcpTransport.this.initChannel(ch, peer, ready);
                     }
                 })
-                .connect(remote);
-        connections.put(peer, connection);
-        connection.addListener(done -> {
+                .connect(remote).addListener(connected -> {
+                    if (!connected.isSuccess()) {
+                        ready.tryFailure(connected.cause());
+                    }
+                });
+        connections.put(peer, ready);
+        ready.addListener(done -> {
             if (!done.isSuccess()) {
-                connections.remove(peer, connection);
+                connections.remove(peer, ready);
             }
         });
-        return connection;
+        return ready;
     }
 
     private void write(Channel channel, Frame frame, Pending request) {
@@ -205,8 +212,8 @@ public final class TcpTransport extends AbstractTransport {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             if (peer != null) {
-                ChannelFuture current = connections.get(peer);
-                if (current != null && current.channel() == ctx.channel()) {
+                Future<Channel> current = connections.get(peer);
+                if (current != null && current.getNow() == ctx.channel()) {
                     connections.remove(peer);
                 }
                 lost(peer, "connection closed");
@@ -235,12 +242,30 @@ public final class TcpTransport extends AbstractTransport {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof DecoderException && cause.getCause() instanceof BadFrameException
-                    || cause instanceof BadFrameException) {
-                counters.increment(BAD_FRAMES);
+            Throwable refusal = cause instanceof DecoderException ? cause.getCause() : cause;
+            if (refusal instanceof BadFrameException bad) {
+                refused(ctx, bad);
             }
             ctx.close();
         }
+
+        private void refused(ChannelHandlerContext ctx, BadFrameException bad) {
+            if (counters.get(bad.counter()) == 0) { // the first of each kind only: a scanner would flood the log
+                LOG.log(System.Logger.Level.WARNING, "overlay: closed the connection {0} {1}: {2}; further ones are"
+                        + " only counted in " + bad.counter(), peer == null ? "from" : "to",
+                        peer == null ? ctx.channel().remoteAddress() : peer, bad.getMessage());
+            }
+            counters.increment(bad.counter());
+        }
+    }
+
+    @Override
+    public Map<String, Long> metrics() {
+        Map<String, Long> metrics = super.metrics();
+        for (String name : List.of(HANDSHAKES, HANDSHAKES_REFUSED, BATCHES_SENT, BATCHES_RECEIVED)) {
+            metrics.putIfAbsent(name, 0L);
+        }
+        return metrics;
     }
 
     @Override
@@ -251,7 +276,9 @@ public final class TcpTransport extends AbstractTransport {
         closePending();
         server.close();
         // a copy: closing a channel removes it from connections at once (ConcurrentModificationException)
-        executor().execute(() -> List.copyOf(connections.values()).forEach(c -> c.channel().close()));
+        // connections still in their handshake close with the event loop
+        executor().execute(() -> List.copyOf(connections.values()).stream().filter(Future::isSuccess)
+                .forEach(c -> c.getNow().close()));
         var stopped = group.shutdownGracefully(0, 500, TimeUnit.MILLISECONDS);
         if (!executor().inEventLoop()) {
             stopped.awaitUninterruptibly(2, TimeUnit.SECONDS);

@@ -8,10 +8,10 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 /**
  * In front of the SslHandler of a connection accepted with TLS on: if the connection's first byte
- * cannot begin a TLS handshake record, the peer is not speaking TLS (a node with TLS off: its frame
+ * cannot begin a TLS handshake record, the peer is not speaking TLS (a node with TLS off: its hello
  * starts with a length), and the connection is closed at once as a failed handshake. Without it
- * the SslHandler reads a plain frame as the start of an SSLv2 record (the frame's version byte, 2,
- * stands where SSLv2 puts its major version) and waits for the rest until the stranger's patience
+ * the SslHandler reads a plain hello as the start of an SSLv2-format record (the hello's version
+ * byte stands where that format puts its major version) and waits for the rest until the stranger's patience
  * runs out, so a misconfigured peer would see timeouts instead of a refusal. Leaves the pipeline
  * after the first byte.
  */

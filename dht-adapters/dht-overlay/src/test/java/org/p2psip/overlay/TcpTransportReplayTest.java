@@ -2,46 +2,41 @@ package org.p2psip.overlay;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.DhtException;
-import org.p2psip.dht.DhtException.Reason;
 
 /**
- * Replayed frames on real loopback sockets: frames a node really sent, captured off the wire by a
- * tap, delivered once and then sent again. The node under test runs on a clock the test moves.
+ * Replayed, reordered, spliced and altered batches on real loopback sockets: batches a node really
+ * sent, captured by a tap, and batches made by hand by an insider holding the secret, sent where
+ * they do not belong. Every one is refused, unserved, and its connection closed; the node keeps
+ * serving its peers. And the other way: frames written together travel as one batch, and many
+ * connections both ways all pass.
  */
 class TcpTransportReplayTest {
 
     private static final String SECRET = "replay-test-secret";
-    private static final Duration WINDOW = OverlayOptions.REPLAY_WINDOW.defaultValue();
-    private final FrameCodec codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8));
+    private static final String INSIDER = "127.0.0.1:1";
     private final List<AutoCloseable> open = new ArrayList<>();
     private final AtomicInteger served = new AtomicInteger();
-    private final SettableClock serverClock = SettableClock.now();
     private TcpTransport server;
     private TcpTransport client;
 
     @BeforeEach
     void start() {
-        server = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET), serverClock));
+        server = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET)));
         server.serve((sender, type, payload) -> {
             served.incrementAndGet();
             return CompletableFuture.completedFuture(payload);
@@ -61,130 +56,183 @@ class TcpTransportReplayTest {
         return closeable;
     }
 
-    /** The client's first {@code count} requests to a peer, as they crossed the wire to it. */
-    private List<byte[]> captured(int count) throws IOException {
-        List<byte[]> frames = new ArrayList<>();
-        try (var tap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            for (int i = 0; i < count; i++) {
-                client.request("127.0.0.1:" + tap.getLocalPort(), 1, ("put-" + i).getBytes(StandardCharsets.UTF_8),
-                        Duration.ofSeconds(10));
-            }
-            try (var wire = new RawPeer(tap.accept())) {
-                for (int i = 0; i < count; i++) {
-                    frames.add(wire.readFrame());
-                }
-            }
+    private static Frame request(long id, String payload) {
+        return new Frame(Frame.Kind.REQUEST, 1, id, "", RawPeer.bytes(payload));
+    }
+
+    /** An insider's new connection to the server, its handshake done. */
+    private RawPeer insider() throws IOException {
+        RawPeer peer = track(RawPeer.connect(server.address())).open(SECRET, INSIDER);
+        peer.expectProof();
+        return peer;
+    }
+
+    /** Reads the server's next batch and checks it answers exactly {@code requests}, in order. */
+    private static void assertAnswered(RawPeer connection, Frame... requests) throws IOException {
+        List<Frame> answers = connection.readBatch();
+        assertEquals(requests.length, answers.size(), "one answer per request, in one batch");
+        for (int i = 0; i < requests.length; i++) {
+            assertEquals(Frame.Kind.RESPONSE, answers.get(i).kind());
+            assertEquals(requests[i].requestId(), answers.get(i).requestId());
+            assertArrayEquals(requests[i].payload(), answers.get(i).payload());
         }
-        return frames;
     }
 
-    /** Reads the next answer on {@code connection} and checks it answers {@code request}. */
-    private void assertAnswered(RawPeer connection, byte[] request) throws IOException {
-        Frame asked = RawPeer.decode(codec, request).frame();
-        Frame answer = RawPeer.decode(codec, connection.readFrame()).frame();
-        assertEquals(Frame.Kind.RESPONSE, answer.kind());
-        assertEquals(asked.requestId(), answer.requestId(), "the answer to the request just sent, no other");
-        assertArrayEquals(asked.payload(), answer.payload());
-    }
-
-    private void awaitCount(String counter, long count) throws InterruptedException {
+    private void awaitCount(TcpTransport node, String counter, long count) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.metrics().getOrDefault(counter, 0L) < count) {
-            assertTrue(System.nanoTime() < end, "expected " + counter + " " + count + ", got " + server.metrics());
+        while (node.metrics().getOrDefault(counter, 0L) < count) {
+            assertTrue(System.nanoTime() < end, "expected " + counter + " " + count + ", got " + node.metrics());
             Thread.sleep(10); // polling a counter, not waiting a fixed time
         }
-        assertEquals(count, server.metrics().get(counter), counter);
+        assertEquals(count, node.metrics().get(counter), counter);
     }
 
-    @Test
-    void aFrameResentOnANewConnectionIsRefusedUnservedAndTheOriginalConnectionKeepsWorking() throws Exception {
-        List<byte[]> frames = captured(2);
-        try (var original = track(RawPeer.connect(server.address()))) {
-            original.send(frames.get(0));
-            assertAnswered(original, frames.get(0));
-            try (var replayer = RawPeer.connect(server.address())) {
-                replayer.send(frames.get(0));
-                replayer.assertClosedByTheNode();
-            }
-            awaitCount(AbstractTransport.REPLAYS_REFUSED, 1);
-            assertEquals(1, served.get(), "the replayed request must not reach the responder");
-            original.send(frames.get(1));
-            assertAnswered(original, frames.get(1));
-            assertEquals(2, served.get());
-        }
-        assertEquals(0L, server.metrics().get(AbstractTransport.BAD_FRAMES), "a replay is not a bad frame");
-    }
-
-    @Test
-    void aReplayOnATrustedConnectionIsDroppedUnansweredAndTheConnectionStaysOpen() throws Exception {
-        List<byte[]> frames = captured(2);
-        try (var connection = track(RawPeer.connect(server.address()))) {
-            connection.send(frames.get(0));
-            assertAnswered(connection, frames.get(0));
-            connection.send(frames.get(0));
-            connection.send(frames.get(1));
-            assertAnswered(connection, frames.get(1)); // answers keep order: the replay got none
-        }
-        assertEquals(2, served.get());
-        assertEquals(1L, server.metrics().get(AbstractTransport.REPLAYS_REFUSED));
-    }
-
-    @Test
-    void aReplayAsTheFirstFrameOfANewConnectionClosesItAtOnce() throws Exception {
-        byte[] frame = captured(1).get(0);
-        try (var original = track(RawPeer.connect(server.address()))) {
-            original.send(frame);
-            assertAnswered(original, frame);
-        }
-        for (int i = 1; i <= 3; i++) {
-            try (var replayer = RawPeer.connect(server.address())) {
-                replayer.send(frame);
-                replayer.assertClosedByTheNode();
-            }
-            awaitCount(AbstractTransport.REPLAYS_REFUSED, i);
-        }
-        assertEquals(1, served.get());
-        assertEquals(0L, server.metrics().getOrDefault(Strangers.TIMED_OUT, 0L), "closed for the replay, not for silence");
-        assertEquals(0L, server.metrics().get(AbstractTransport.BAD_FRAMES));
+    private void assertStillServes() throws Exception {
         assertArrayEquals(new byte[] {5}, client.request(server.address(), 1, new byte[] {5}, Duration.ofSeconds(5))
                 .toCompletableFuture().get(10, TimeUnit.SECONDS), "the node still serves its peers");
     }
 
-    @Test
-    void aFrameSentOutsideTheWindowIsRefusedWhetherOldOrFromTheFuture() throws Exception {
-        List<byte[]> frames = captured(2);
-        serverClock.advance(WINDOW.plusSeconds(1)); // the frames are now older than the window
-        try (var late = RawPeer.connect(server.address())) {
-            late.send(frames.get(0));
-            late.assertClosedByTheNode();
+    /**
+     * A tap that did the acceptor's side of the handshake (with the secret) for a connection the
+     * client opened to it to send a request; the client's batch is next to read from it.
+     */
+    private RawPeer tapOfARequest() throws IOException {
+        try (var listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            client.request("127.0.0.1:" + listening.getLocalPort(), 1, RawPeer.bytes("put"), Duration.ofSeconds(10));
+            RawPeer tap = track(RawPeer.accept(listening));
+            tap.accept(SECRET);
+            return tap;
         }
-        awaitCount(AbstractTransport.REPLAYS_REFUSED, 1);
-        serverClock.advance(WINDOW.plusSeconds(1).multipliedBy(-2)); // now sent further ahead than the window
-        try (var early = RawPeer.connect(server.address())) {
-            early.send(frames.get(1));
-            early.assertClosedByTheNode();
-        }
-        awaitCount(AbstractTransport.REPLAYS_REFUSED, 2);
-        assertEquals(0, served.get(), "neither frame may be served");
     }
 
     @Test
-    void aPeerWhoseClockIsOffByMoreThanTheWindowIsRefusedUntilItIsInStep() throws Exception {
-        var skewed = SettableClock.now();
-        skewed.advance(WINDOW.plusSeconds(1).negated());
-        var late = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET), skewed));
-        var refused = assertThrows(ExecutionException.class, () -> late.request(server.address(), 1, new byte[] {1},
-                Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS));
-        assertEquals(Reason.UNREACHABLE, assertInstanceOf(DhtException.class, refused.getCause()).reason(),
-                "its first frame is refused and the connection closed under it");
+    void aConnectionCapturedOffTheWireAndSentAgainFailsItsHandshakeUnserved() throws Exception {
+        RawPeer tap = tapOfARequest();
+        tap.readBatchBytes();
+        byte[] captured = tap.received();
+        try (var replayer = RawPeer.connect(server.address())) {
+            replayer.send(captured); // its hello, its proof for the tap's nonce, its batch
+            replayer.readHello(); // the server's, with a nonce of its own: the captured proof was for another
+            replayer.assertClosedByTheNode();
+        }
+        awaitCount(server, TcpTransport.HANDSHAKES_REFUSED, 1);
+        assertEquals(0, served.get(), "the captured request must not reach the responder");
+        assertEquals(0L, server.metrics().get(AbstractTransport.BAD_FRAMES), "a replay is not malformed");
+        assertStillServes();
+    }
+
+    @Test
+    void aCapturedBatchSentOnAnotherConnectionEvenAnInsidersIsRefusedUnserved() throws Exception {
+        byte[] batch = tapOfARequest().readBatchBytes();
+        RawPeer insider = insider();
+        insider.send(batch); // the first batch of this connection too, but under the other connection's key
+        insider.assertClosedByTheNode();
+        awaitCount(server, AbstractTransport.REPLAYS_REFUSED, 1);
         assertEquals(0, served.get());
-        skewed.advance(WINDOW.plusSeconds(1));
-        assertArrayEquals(new byte[] {2}, late.request(server.address(), 1, new byte[] {2}, Duration.ofSeconds(5))
-                .toCompletableFuture().get(10, TimeUnit.SECONDS), "in step again, on a new connection");
+        assertStillServes();
     }
 
     @Test
-    void framesOfManyConnectionsInterleavedBothWaysAreAllAccepted() throws Exception {
+    void aBatchReplayedOnItsOwnConnectionIsRefusedAndTheConnectionClosed() throws Exception {
+        RawPeer insider = insider();
+        Frame first = request(1, "once");
+        byte[] batch = insider.batch(first);
+        insider.send(batch);
+        assertAnswered(insider, first);
+        insider.send(batch);
+        insider.assertClosedByTheNode();
+        awaitCount(server, AbstractTransport.REPLAYS_REFUSED, 1);
+        assertEquals(1, served.get(), "served once, the first time");
+        assertStillServes();
+    }
+
+    @Test
+    void aBatchOutOfOrderOrAfterADroppedOneIsRefusedUnserved() throws Exception {
+        RawPeer insider = insider();
+        byte[] first = insider.batch(request(1, "first"));
+        byte[] second = insider.batch(request(2, "second"));
+        insider.send(second); // as if the first had been dropped, or the two swapped
+        insider.send(first);
+        insider.assertClosedByTheNode();
+        awaitCount(server, AbstractTransport.REPLAYS_REFUSED, 1);
+        assertEquals(0, served.get());
+    }
+
+    @Test
+    void aBatchWithAFlippedByteIsRefusedUnserved() throws Exception {
+        for (int flip : new int[] {10, -1}) { // a byte of a frame's header, the MAC's last
+            RawPeer insider = insider();
+            byte[] batch = insider.batch(request(1, "payload"));
+            int at = flip >= 0 ? flip : batch.length + flip;
+            batch[at] ^= 1;
+            insider.send(batch);
+            insider.assertClosedByTheNode();
+        }
+        awaitCount(server, AbstractTransport.REPLAYS_REFUSED, 2);
+        assertEquals(0, served.get());
+    }
+
+    @Test
+    void aMalformedFrameInAnAuthenticBatchGetsNoneOfTheBatchServed() throws Exception {
+        Frame good = request(1, "good");
+        byte[] frames = RawPeer.frames(good, request(2, "unknown kind"));
+        frames[FrameCodec.size(good) + 4] = 9; // the second frame's kind
+        RawPeer insider = insider();
+        insider.send(insider.seal(frames));
+        insider.assertClosedByTheNode();
+        awaitCount(server, AbstractTransport.BAD_FRAMES, 1);
+        assertEquals(0, served.get(), "the good frame before it is not served either");
+        assertEquals(0L, server.metrics().get(AbstractTransport.REPLAYS_REFUSED), "its MAC checked");
+        assertStillServes();
+    }
+
+    @Test
+    void requestsWrittenInOneTurnOfTheLoopTravelAsOneBatchAndAreAllServed() throws Exception {
+        for (int round = 1; round <= 2; round++) { // the first opens the connection, the second finds it open
+            var answers = CompletableFuture.supplyAsync(() -> {
+                List<CompletableFuture<byte[]>> asked = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    asked.add(client.request(server.address(), 1, new byte[] {(byte) i}, Duration.ofSeconds(10))
+                            .toCompletableFuture());
+                }
+                return asked;
+            }, client.executor()).get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < answers.size(); i++) {
+                assertArrayEquals(new byte[] {(byte) i}, answers.get(i).get(10, TimeUnit.SECONDS));
+            }
+            assertEquals(100L * round, served.get());
+            assertEquals((long) round, server.metrics().get(TcpTransport.BATCHES_RECEIVED), "one MAC checked for 100 requests");
+            assertEquals((long) round, client.metrics().get(TcpTransport.BATCHES_SENT), "one MAC made for 100 requests");
+            assertEquals((long) round, client.metrics().get(TcpTransport.BATCHES_RECEIVED), "and one for their answers");
+        }
+    }
+
+    @Test
+    void aFlushBeyondTheBatchBoundIsSplitAndAFrameLargerThanItTravelsAlone() throws Exception {
+        await(client.request(server.address(), 1, new byte[0], Duration.ofSeconds(10))); // opens the connection
+        int[] sizes = {BatchWriter.BATCH_BYTES / 2, BatchWriter.BATCH_BYTES / 2, 3 * BatchWriter.BATCH_BYTES, 10, 10};
+        var answers = CompletableFuture.supplyAsync(() -> {
+            List<CompletableFuture<byte[]>> asked = new ArrayList<>();
+            for (int size : sizes) {
+                asked.add(client.request(server.address(), 1, new byte[size], Duration.ofSeconds(10)).toCompletableFuture());
+            }
+            return asked;
+        }, client.executor()).get(10, TimeUnit.SECONDS);
+        for (int i = 0; i < sizes.length; i++) {
+            assertEquals(sizes[i], await(answers.get(i)).length);
+        }
+        // half, then half again would pass the bound: two batches; the large one alone; the two small ones together
+        assertEquals(1L + 4, client.metrics().get(TcpTransport.BATCHES_SENT));
+        assertEquals(1L + 4, server.metrics().get(TcpTransport.BATCHES_RECEIVED));
+        assertEquals(0L, server.metrics().get(AbstractTransport.BAD_FRAMES));
+    }
+
+    private static <T> T await(CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void requestsOfManyConnectionsInterleavedBothWaysAreAllAnswered() throws Exception {
         List<TcpTransport> peers = new ArrayList<>();
         List<CompletionStage<byte[]>> answers = new ArrayList<>();
         for (int p = 0; p < 12; p++) {
@@ -203,8 +251,10 @@ class TcpTransportReplayTest {
             assertEquals((byte) (i / (2 * peers.size())), answer[0], "answer " + i);
         }
         assertEquals(0L, server.metrics().get(AbstractTransport.REPLAYS_REFUSED));
+        assertEquals(24L, server.metrics().get(TcpTransport.HANDSHAKES), "12 connections each way");
         for (TcpTransport peer : peers) {
             assertEquals(0L, peer.metrics().get(AbstractTransport.REPLAYS_REFUSED), peer.address());
+            assertEquals(0L, peer.metrics().get(TcpTransport.HANDSHAKES_REFUSED), peer.address());
         }
     }
 }

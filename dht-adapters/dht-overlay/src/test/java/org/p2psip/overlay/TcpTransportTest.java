@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,25 +93,26 @@ class TcpTransportTest {
         var outsider = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret("wrong")));
         DhtException e = failure(outsider.request(server.address(), 1, new byte[0], Duration.ofSeconds(5)));
         assertEquals(Reason.UNREACHABLE, e.reason(), "the connection is closed under it");
-        awaitBadFrames(1);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server.metrics().get(TcpTransport.HANDSHAKES_REFUSED) < 1) {
+            assertTrue(System.nanoTime() < end, "the refusal is counted: " + server.metrics());
+            Thread.sleep(10); // polling a counter, not waiting a fixed time
+        }
         assertServes();
     }
 
     @Test
     void badInputClosesThatConnectionIsCountedAndTheNodeKeepsServing() throws Exception {
-        var codec = new FrameCodec(SECRET.getBytes(StandardCharsets.UTF_8));
-        byte[] good = bytes(codec, new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", "hello".getBytes(StandardCharsets.UTF_8)));
+        byte[] good = ByteBufUtil.getBytes(Handshake.hello(ConnectionKeys.nonce(), "127.0.0.1:1"));
 
         byte[] oversized = {0x7f, 0, 0, 0};
         byte[] unknownVersion = good.clone();
         unknownVersion[4] = 9;
-        byte[] badMac = bytes(new FrameCodec("not-the-secret".getBytes(StandardCharsets.UTF_8)),
-                new Frame(Frame.Kind.REQUEST, 1, 1, "127.0.0.1:1", new byte[0]));
         byte[] garbage = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         byte[] undersized = {0, 0, 0, 3, 1, 2, 3};
 
         int expected = 0;
-        for (byte[] input : List.of(oversized, unknownVersion, badMac, garbage, undersized)) {
+        for (byte[] input : List.of(oversized, unknownVersion, garbage, undersized)) {
             assertClosedAfter(input, false);
             awaitBadFrames(++expected);
             assertServes();
@@ -122,10 +123,27 @@ class TcpTransportTest {
         assertServes();
     }
 
+    @Test
+    void badBatchesFromAPeerThatCompletedTheHandshakeCloseItsConnectionAndAreCounted() throws Exception {
+        byte[] oversized = {0x7f, 0, 0, 0};
+        byte[] undersized = {0, 0, 0, 3, 1, 2, 3};
+        int expected = 0;
+        for (byte[] input : List.of(oversized, undersized)) {
+            try (var insider = RawPeer.connect(server.address()).open(SECRET, "127.0.0.1:1")) {
+                insider.expectProof();
+                insider.send(input);
+                insider.assertClosedByTheNode();
+            }
+            awaitBadFrames(++expected);
+            assertServes();
+        }
+        assertEquals(2L, server.metrics().get(AbstractTransport.SERVED), "only the checks' own requests served");
+    }
+
     /**
-     * 500 strangers, each announcing a 4 MiB frame and sending up to 1 MiB of garbage, and one
-     * that connects and says nothing: each is closed (the announced frames at once, past the
-     * first-frame bound; those beyond the bound on strangers at once; the silent one after the
+     * 500 strangers, each announcing a 4 MiB hello and sending up to 1 MiB of garbage, and one
+     * that connects and says nothing: each is closed (the announced hellos at once, past the
+     * hello bound; those beyond the bound on strangers at once; the silent one after the
      * patience), and a peer with the secret is served throughout.
      */
     @Test
@@ -142,7 +160,7 @@ class TcpTransportTest {
                     socket.setSoTimeout(15_000);
                     try {
                         OutputStream out = socket.getOutputStream();
-                        out.write(new byte[] {0, 0x40, 0, 0}); // a 4 MiB frame
+                        out.write(new byte[] {0, 0x40, 0, 0}); // a 4 MiB hello
                         for (int sent = 0; sent < 1 << 20; sent += chunk.length) {
                             out.write(chunk);
                         }
@@ -165,7 +183,7 @@ class TcpTransportTest {
             silent.setSoTimeout((Strangers.PATIENCE_SECONDS + 10) * 1000);
             assertClosedByTheNode(silent);
         }
-        assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced frames are counted");
+        assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced hellos are counted");
         assertEquals(1, server.metrics().get(Strangers.TIMED_OUT), "the silent stranger timed out");
     }
 
@@ -178,13 +196,6 @@ class TcpTransportTest {
         } catch (SocketException reset) {
             // closed with a reset: as good as an orderly close
         }
-    }
-
-    private static byte[] bytes(FrameCodec codec, Frame frame) {
-        ByteBuf buf = FrameCodecTest.encoded(codec, frame);
-        byte[] out = new byte[buf.readableBytes()];
-        buf.readBytes(out);
-        return out;
     }
 
     /** Sends raw bytes (then half-closes if asked) and expects the server to close the connection. */

@@ -150,7 +150,7 @@ class TcpTransportTlsTest {
     }
 
     @Test
-    void withTlsAStrangersFirstFrameIsStillBoundedAndASilentOneTimedOut() throws Exception {
+    void withTlsAStrangersHelloIsStillBoundedAndASilentOneTimedOut() throws Exception {
         var a = node(tls(nodeA, deployment.trustStore()));
         var target = HostPort.parse(a.address()).socketAddress();
         var peerTls = OverlayTls.from(tls(nodeB, deployment.trustStore())).orElseThrow();
@@ -158,7 +158,7 @@ class TcpTransportTlsTest {
              var tlsSocket = (SSLSocket) peerTls.context().getSocketFactory().createSocket(target.getAddress(), target.getPort())) {
             tlsSocket.setSoTimeout(10_000);
             tlsSocket.startHandshake(); // a certificate of the CA: past TLS, a stranger all the same
-            tlsSocket.getOutputStream().write(new byte[] {0, 0x40, 0, 0}); // announces a 4 MiB first frame
+            tlsSocket.getOutputStream().write(new byte[] {0, 0x40, 0, 0}); // announces a 4 MiB hello
             tlsSocket.getOutputStream().flush();
             assertClosedByTheNode(tlsSocket);
             awaitAtLeast(a, AbstractTransport.BAD_FRAMES, 1);

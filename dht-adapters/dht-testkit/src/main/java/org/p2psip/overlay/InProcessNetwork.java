@@ -31,10 +31,12 @@ import java.util.function.Supplier;
 public final class InProcessNetwork implements AutoCloseable {
 
     /**
-     * What a TCP/IP connection adds to a frame's payload: the frame's header, its MAC and length
-     * prefix, and the IP and TCP headers of its segment (40 bytes; one segment per frame).
+     * What a TCP/IP connection adds to a frame's payload, for a frame that travels alone: the
+     * frame's header and length prefix, the length prefix and MAC of the batch it is the only frame
+     * of, and the IP and TCP headers of its segment (40 bytes; one segment per frame). The
+     * connection's handshake, once per connection, is not counted.
      */
-    public static final int FRAME_OVERHEAD_BYTES = FrameCodec.MIN_LENGTH + 4 + 40;
+    public static final int FRAME_OVERHEAD_BYTES = 4 + FrameCodec.MIN_LENGTH + 4 + BatchMac.BYTES + 40;
 
     private final DefaultEventLoopGroup loops;
     private final Supplier<EventExecutor> nextLoop;
@@ -146,8 +148,7 @@ public final class InProcessNetwork implements AutoCloseable {
         if (target == null) {
             return false;
         }
-        // addresses are host:port, ASCII: a character is a byte
-        int bytes = frame.payload().length + frame.sender().length() + FRAME_OVERHEAD_BYTES;
+        int bytes = frame.payload().length + FRAME_OVERHEAD_BYTES;
         traffic(frame.sender()).sent.add(bytes);
         sentTotal.add(bytes);
         if (silenced.contains(to) || silenced.contains(frame.sender()) || lost()) {

@@ -1,6 +1,7 @@
 package org.p2psip.front;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 /**
  * How much of the front's new work to refuse so that its UDP loop keeps up with its socket. A
@@ -10,10 +11,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * REGISTERs never answered after all their retransmissions). So the loop's reads are timed: every
  * {@link #WINDOW_NANOS}, the share of the window the loop spent reading and forwarding is its
  * utilisation (time the thread waited for a core counts, since the socket fills meanwhile too).
- * Above {@link #HIGH}, over at least {@link #MIN_DATAGRAMS}, the share of new requests the front
- * answers 503 itself grows by {@link #STEP}; below {@link #LOW} it falls by as much per window
- * gone by. A shed request costs the loop one datagram out for one in, where a forwarded one costs
- * two of each (the request to its node, the node's answer back), and its node never sees it.
+ * Above {@link #HIGH}, over at least {@link #MIN_DATAGRAMS}, and with more than
+ * {@link #QUEUE_SHARE} of the socket's buffer waiting in it ({@link SocketQueue}), the share of new
+ * requests the front answers 503 itself grows by {@link #STEP}; below {@link #LOW}, or with less
+ * than half that queue, it falls by as much per window gone by. The queue decides because a busy
+ * loop is not always a loop behind: a front just started runs cold code and shares the cores with
+ * the nodes warming up, and it shed ordinary load for seconds (four nodes and a front, 500
+ * REGISTER/s through it the moment they were up) while its socket held everything and the JIT
+ * caught up. A shed request costs the loop one datagram out for one in, where a forwarded one
+ * costs two of each (the request to its node, the node's answer back), and its node never sees it.
+ * Where the queue cannot be read, the loop's busy time decides alone.
  *
  * <p>Written by the UDP loop's reads; {@link #shed} from any thread.
  */
@@ -29,12 +36,36 @@ final class Backlog {
      * registrations of a test at a trickle), and shedding those would help nobody.
      */
     static final int MIN_DATAGRAMS = 2 * Transport.DATAGRAMS_PER_READ;
+    /**
+     * The share of the socket's buffer that must be waiting for a busy loop to count as behind: a
+     * quarter leaves room for the shed share to grow (by {@link #STEP} a window) before the kernel
+     * drops anything, at several times the front's rate.
+     */
+    static final double QUEUE_SHARE = 0.25;
 
+    private final LongSupplier queued;
+    private final long behindBytes;
     private long windowStart = -1;
     private long busy;
     private int datagrams;
     private long readStart = -1;
     private volatile double share;
+
+    /** A backlog judged by the loop's busy time alone. */
+    Backlog() {
+        this(() -> -1, 0);
+    }
+
+    /** A backlog that also reads the socket's queue: {@code queued} gives its bytes (-1: unknown), {@code capacity} its buffer. */
+    Backlog(LongSupplier queued, long capacity) {
+        this.queued = queued;
+        this.behindBytes = (long) (QUEUE_SHARE * capacity);
+    }
+
+    /** The backlog of the UDP socket {@code queue} reads. */
+    static Backlog of(SocketQueue queue) {
+        return new Backlog(queue::bytes, queue.capacity());
+    }
 
     /** A datagram of a read is handled from {@code nanos} on (the first starts the read's timing); on the UDP loop. */
     void reading(long nanos) {
@@ -57,9 +88,11 @@ final class Backlog {
         long elapsed = nanos - windowStart;
         if (elapsed >= WINDOW_NANOS) {
             double utilisation = (double) busy / elapsed;
-            if (utilisation > HIGH && datagrams >= MIN_DATAGRAMS) {
+            // The queue is read only when the loop is busy: most windows cost no read at all.
+            long queue = utilisation < LOW || (datagrams < MIN_DATAGRAMS && share == 0) ? -1 : queued.getAsLong();
+            if (utilisation > HIGH && datagrams >= MIN_DATAGRAMS && (queue < 0 || queue > behindBytes)) {
                 share = Math.min(1, share + STEP);
-            } else if (utilisation < LOW) {
+            } else if (utilisation < LOW || (queue >= 0 && queue < behindBytes / 2)) {
                 share = Math.max(0, share - STEP * (elapsed / WINDOW_NANOS));
             }
             windowStart = nanos;

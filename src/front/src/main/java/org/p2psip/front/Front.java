@@ -121,7 +121,10 @@ public final class Front implements AutoCloseable {
             var kept = new KeptCalls(listeners, outlet, new ExecutorTimers(udp.eventLoop()), udp.eventLoop(), stats,
                     nodes, config.get(FrontOptions.RETRY_AFTER), config.get(FrontOptions.BRANCH_TIMEOUT).toMillis(),
                     config.get(FrontOptions.INVITE_TIMEOUT).toMillis(), config.get(FrontOptions.TRANSACTIONS_MAX));
-            var backlog = new Backlog();
+            var queue = SocketQueue.of(udp);
+            var backlog = Backlog.of(queue);
+            LOG.log(Level.INFO, queue.bytes() < 0 ? "overload: judged by the UDP loop's busy time alone (its socket's queue is not readable here)"
+                    : "overload: judged by the UDP loop's busy time and its socket's queue (buffer " + queue.capacity() + " bytes)");
             var forwarder = new Forwarder(listeners, nodes, policy, affinity,
                     transactions, outlet, stats, udp.eventLoop(), kept, split, backlog);
             var inbound = new Inbound(forwarder, stats);

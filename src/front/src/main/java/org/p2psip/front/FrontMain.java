@@ -54,7 +54,28 @@ public final class FrontMain {
             }
             front.close();
         }, "p2psip-front-shutdown"));
+        warmUp(config, front);
         System.out.println(listening(front));
+    }
+
+    /** Runs the front's warm-up ({@link FrontWarmup}) and logs what it did; never fails the start. */
+    private static void warmUp(Config config, Front front) throws InterruptedException {
+        int requests = config.get(FrontOptions.WARMUP_REQUESTS);
+        if (requests <= 0) {
+            return;
+        }
+        long start = System.nanoTime();
+        long deadline = start + config.get(FrontOptions.WARMUP_TIMEOUT).toNanos();
+        try {
+            int answered = new FrontWarmup(front.address(), requests)
+                    .run(() -> front.nodes().stream().anyMatch(Node::up), deadline);
+            System.getLogger(FrontMain.class.getName()).log(System.Logger.Level.INFO,
+                    "warm-up done: {0} of {1} requests through the front answered in {2} ms", answered, requests,
+                    (System.nanoTime() - start) / 1_000_000);
+        } catch (java.io.IOException e) {
+            System.getLogger(FrontMain.class.getName()).log(System.Logger.Level.WARNING,
+                    "warm-up stopped: " + e.getMessage());
+        }
     }
 
     /**

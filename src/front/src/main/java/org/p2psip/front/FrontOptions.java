@@ -61,11 +61,15 @@ public final class FrontOptions {
             "127.0.0.1:8060", "HTTP address (IP:port) of the front's status page and Prometheus metrics (/, /metrics); empty: none.");
     public static final Option<String> STATUS_MEMBERS = Option.string(PREFIX + "status.members", "",
             "127.0.0.1:8060,127.0.0.1:8070", "HTTP addresses of the deployment's status pages (the nodes', this front's), comma-separated: the processes its status page lists.");
+    public static final Option<Integer> WARMUP_REQUESTS = Option.integer(PREFIX + "warmup.requests", 20_000, "0",
+            "Query REGISTERs (they store nothing) the front sends through itself to the nodes once one is up, before it says it listens, so that its forwarding path is compiled before clients come; 0: none.");
+    public static final Option<Duration> WARMUP_TIMEOUT = Option.duration(PREFIX + "warmup.timeout",
+            Duration.ofSeconds(60), "20s", "Longest the warm-up (waiting for a node included) may take; the front listens for clients throughout and says so at the end either way.");
 
     public static final List<Option<?>> ALL = List.of(LISTEN, NODES, NODES_FILE, POLICY, INVITE_WEIGHT, AFFINITY_TTL,
             AFFINITY_MAX, TRANSACTIONS_MAX, TRANSACTION_TIMEOUT, INVITE_TIMEOUT, PROBE_INTERVAL, PROBE_TIMEOUT,
             RETRY_AFTER, MAX_MESSAGE, THREADS, TLS_PORT, TLS_KEY_STORE, TLS_STORE_PASSWORD, REUSE_PORT, INNER,
-            STATE, BRANCH_TIMEOUT, STATUS, STATUS_MEMBERS);
+            STATE, BRANCH_TIMEOUT, STATUS, STATUS_MEMBERS, WARMUP_REQUESTS, WARMUP_TIMEOUT);
 
     private FrontOptions() {
     }

@@ -78,4 +78,30 @@ class BacklogTest {
         backlog.readDone(61 * W + 1);
         assertEquals(0.0, backlog.share(), 1e-9);
     }
+
+    @Test
+    void aBusyLoopWhoseSocketHoldsLittleIsSlowNotBehind() {
+        long capacity = 1 << 20;
+        long[] queued = {capacity / 10};
+        var judged = new Backlog(() -> queued[0], capacity);
+        busy(judged, 10);
+        assertEquals(0.0, judged.share(), "a cold or starved loop whose socket still holds everything sheds nothing");
+        queued[0] = capacity / 2;
+        busy(judged, 3);
+        assertEquals(3 * Backlog.STEP, judged.share(), 1e-9, "a quarter of the buffer waiting: behind");
+        queued[0] = capacity / 10;
+        busy(judged, 2);
+        assertEquals(Backlog.STEP, judged.share(), 1e-9, "busy, but the queue drained: the share falls");
+    }
+
+    /** {@code windows} windows from the test's clock on, in which the loop was busy all the time. */
+    private void busy(Backlog judged, int windows) {
+        for (int i = 0; i < windows; i++) {
+            for (int d = 0; d < Backlog.MIN_DATAGRAMS; d++) {
+                judged.reading(now);
+            }
+            now += W;
+            judged.readDone(now);
+        }
+    }
 }

@@ -49,14 +49,20 @@ final class Screen {
     private final RecentBranches<Refusal> recent;
     /** The node's final answers to requests other than INVITE, until Timer J: their retransmissions get them again. */
     private final FinalAnswers answers;
+    /** The application's intake (its settings and state), what the processor counts, the heap and collector. */
+    private final StackLink link;
+    private final IntakeCounters counters;
 
-    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers) {
+    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers,
+            StackLink link) {
         this.transactions = transactions;
         this.outlet = outlet;
         this.millis = millis;
         this.nanos = nanos;
         this.recent = new RecentBranches<>(nanos.getAsLong());
         this.answers = answers;
+        this.link = link;
+        this.counters = link.counters();
     }
 
     /** True when the stack is to process the datagram; false when it was answered or dropped here. */
@@ -65,7 +71,7 @@ final class Screen {
         long now = nanos.getAsLong();
         DatagramPacket packet = queued.packet;
         boolean request = !startsWith(packet, "SIP/");
-        Intake.waited(waited, request);
+        counters.waited(waited, request);
         boolean ack = request && startsWith(packet, "ACK ");
         if (request && !ack && !wellFormed(packet, now)) {
             return false;
@@ -85,33 +91,34 @@ final class Screen {
         }
         Refusal earlier = branch == null ? null : recent.get(branch);
         if (earlier != null && earlier != Refusal.NONE && ack) {
-            Intake.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
+            counters.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
             return false;
         }
         if (earlier == Refusal.NONE && !ack && stillAtWork(head)) {
-            Intake.retransmissionAbsorbed();
+            counters.retransmissionAbsorbed();
             return false;
         }
         if (earlier != null && earlier.malformed()) {
             earlier = null; // only its ACK is judged by it; a request is judged by what it is
         }
-        Refusal refusal = earlier != null ? earlier : switch (Intake.state()) {
+        Intake intake = link.application();
+        Refusal refusal = earlier != null ? earlier : switch (intake.state()) {
             case STARTING -> Refusal.NOT_READY;
             case STOPPING -> Refusal.STOPPING;
-            case OPEN -> Intake.sourceLimit().over(packet.getAddress(), now) ? Refusal.SOURCE
-                    : Intake.queueDelay().late(waited, now) ? Refusal.LATE
-                    : Intake.collecting() ? Refusal.COLLECTING
-                    : Intake.heapFull(now) ? Refusal.HEAP
-                    : Intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
+            case OPEN -> intake.sourceLimit().over(packet.getAddress(), now) ? Refusal.SOURCE
+                    : intake.queueDelay().late(waited, now) ? Refusal.LATE
+                    : link.collecting() ? Refusal.COLLECTING
+                    : link.heapFull(now) ? Refusal.HEAP
+                    : intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
         };
-        boolean passes = refusal == Refusal.NONE || !refused(packet, refusal);
+        boolean passes = refusal == Refusal.NONE || !refused(packet, refusal, intake);
         if (branch != null && earlier == null) {
             recent.put(branch, passes ? Refusal.NONE : refusal, now);
             if (passes && !ack) {
-                Intake.admitted(now); // its transaction stays on the heap until Timer J
+                link.admitted(now); // its transaction stays on the heap until Timer J
             }
             if (passes && head.startsWith("REGISTER ")) {
-                Intake.responseDelay().arrived(branch, now - waited); // timed until the application answers
+                intake.responseDelay().arrived(branch, now - waited); // timed until the application answers
             }
         }
         return passes;
@@ -128,7 +135,7 @@ final class Screen {
             return false;
         }
         outlet.send(answer.message(), answer.to());
-        Intake.retransmissionAnswered();
+        counters.retransmissionAnswered();
         return true;
     }
 
@@ -152,14 +159,15 @@ final class Screen {
      */
     boolean overflows(DatagramQueuedMessageDispatch queued) {
         DatagramPacket packet = queued.packet;
-        if (startsWith(packet, "SIP/") || startsWith(packet, "ACK ") || Intake.state() != Intake.State.OPEN) {
+        Intake intake = link.application();
+        if (startsWith(packet, "SIP/") || startsWith(packet, "ACK ") || intake.state() != Intake.State.OPEN) {
             return false;
         }
         String branch = Intake.branchIn(head(packet));
         if (branch == null || !branch.startsWith("z9hg4bk") || recent.get(branch) == Refusal.NONE) {
             return false;
         }
-        if (!refused(packet, Refusal.QUEUE_FULL)) {
+        if (!refused(packet, Refusal.QUEUE_FULL, intake)) {
             return false;
         }
         recent.put(branch, Refusal.QUEUE_FULL, nanos.getAsLong());
@@ -186,7 +194,7 @@ final class Screen {
                 "p2psip-" + Integer.toHexString(hash(data, offset, length)), source, "");
         outlet.send(answer.message, answer.to);
         Refusal refusal = Refusal.of(defect);
-        Intake.refused(refusal, defect, source);
+        counters.refused(refusal, defect, source);
         String branch = Intake.branchIn(head(packet));
         if (branch != null) {
             recent.put(branch, refusal, now); // so that the ACK of an INVITE's answer ends here
@@ -226,37 +234,37 @@ final class Screen {
                 java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
-    private boolean refused(DatagramPacket packet, Refusal refusal) {
+    private boolean refused(DatagramPacket packet, Refusal refusal, Intake intake) {
         var source = (InetSocketAddress) packet.getSocketAddress();
-        if (Intake.exemptSources().contains(source)) {
+        if (intake.exemptSources().contains(source)) {
             return false;
         }
         byte[] data = packet.getData();
         byte[] bytes = Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength());
         LazyRequest request = LazyRequest.read(bytes);
         if (request == null || request.toTag || request.method.equals("ACK") || request.method.equals("CANCEL")
-                || exempt(request) || (refusal.overload() && healthProbe(request))) {
+                || exempt(request, intake) || (refusal.overload() && healthProbe(request))) {
             return false;
         }
         String branch = request.branch.toLowerCase();
         TransactionState transaction = transactions.of(branch);
         if (transaction != null) {
             if (transaction == TransactionState.TRYING) {
-                Intake.retransmissionAbsorbed();
+                counters.retransmissionAbsorbed();
                 return true;
             }
             return false; // the stack sends the transaction's last answer again
         }
         String retryAfter = refusal.status == 503
-                ? "Retry-After: " + retryAfter(Intake.retryAfterSeconds(), request.branch) + "\r\n" : "";
+                ? "Retry-After: " + retryAfter(intake.retryAfterSeconds(), request.branch) + "\r\n" : "";
         outlet.send(request.answer(refusal.status, refusal.reason, tagOf(request.branch), source, retryAfter),
                 request.answerAddress(source));
-        Intake.refused(refusal, null, source);
+        counters.refused(refusal, null, source);
         return true;
     }
 
-    private static boolean exempt(LazyRequest request) {
-        for (String header : Intake.exemptHeaders()) {
+    private static boolean exempt(LazyRequest request, Intake intake) {
+        for (String header : intake.exemptHeaders()) {
             if (request.lines.find(header, 0) >= 0) {
                 return true;
             }

@@ -12,18 +12,22 @@ import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
  * container would otherwise keep session, transaction and messages until Timer J or the session
  * timeout, which is what caps its throughput (docs/container.md). Proxied requests keep
  * theirs: the dialog's later requests need it, and the container ends it when the dialog ends.
+ * One per application, over its {@link Intake}. Thread-safe.
  */
 public final class Sessions {
 
     /** The T1 whose Timer J the intake's kept answers cover. */
     private static final int MAX_T1_MS = 500;
 
-    private Sessions() {
+    private final Intake intake;
+
+    public Sessions(Intake intake) {
+        this.intake = intake;
     }
 
     /** After the application's own final answer to the request: its session ends, its transaction lives on alone. */
-    public static void release(SipServletRequest request) {
-        Intake.answered(request.getHeader("Via")); // how long requests stay in the node
+    public void release(SipServletRequest request) {
+        intake.answered(request.getHeader("Via")); // how long requests stay in the node
         try {
             keepServerTransaction(request);
             request.getApplicationSession().invalidate();
@@ -41,8 +45,8 @@ public final class Sessions {
      * answer staying instead of 4.5 KB. Not where the intake does not keep answers (TCP, another
      * intake), nor for a T1 above the 500 ms the intake keeps answers for.
      */
-    public static void forgetOnceAnswered(SipServletRequest request) {
-        if (Intake.keepsFinalAnswers() && !"INVITE".equals(request.getMethod())
+    public void forgetOnceAnswered(SipServletRequest request) {
+        if (intake.keepsFinalAnswers() && !"INVITE".equals(request.getMethod())
                 && "UDP".equalsIgnoreCase(request.getTransport())
                 && request instanceof MobicentsSipServletMessage message
                 && message.getTransaction() instanceof ServerTransaction transaction

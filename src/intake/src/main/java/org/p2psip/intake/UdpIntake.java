@@ -18,7 +18,8 @@ import java.net.UnknownHostException;
  * thread takes them and before the stack parses them. Answers of the screen go out through the
  * processor's own socket, as every answer of the stack does. Its channels note the node's final
  * answers to requests other than INVITE ({@link AnswerRecorder}), from which the screen answers
- * their retransmissions once the stack has let the transaction go.
+ * their retransmissions once the stack has let the transaction go. The stack makes it by class
+ * name, so it meets the application's {@link Intake} through {@link StackLink#THIS_JVM}.
  */
 final class UdpIntake extends UDPMessageProcessor {
 
@@ -28,13 +29,13 @@ final class UdpIntake extends UDPMessageProcessor {
      */
     private static final long QUEUE_HEAP_SHARE = 16;
 
-    private final FinalAnswers answers = Intake.finalAnswers();
+    private final FinalAnswers answers = StackLink.THIS_JVM.finalAnswers();
 
     UdpIntake(InetAddress address, SIPTransactionStack stack, int port) throws IOException {
         super(address, stack, port);
-        Intake.watch();
-        messageQueue = new IntakeQueue(new Screen(this::transactionState, this::send,
-                System::currentTimeMillis, System::nanoTime, answers), Runtime.getRuntime().maxMemory() / QUEUE_HEAP_SHARE);
+        StackLink.THIS_JVM.watch();
+        messageQueue = new IntakeQueue(new Screen(this::transactionState, this::send, System::currentTimeMillis,
+                System::nanoTime, answers, StackLink.THIS_JVM), Runtime.getRuntime().maxMemory() / QUEUE_HEAP_SHARE);
     }
 
     @Override

@@ -19,14 +19,16 @@ class IntakeQueueTest {
     private static final InetSocketAddress CLIENT = new InetSocketAddress("127.0.0.2", 6001);
 
     private final List<String> sent = new ArrayList<>();
+    private final StackLink link = new StackLink();
+    private final Intake intake = new Intake(Intake.Settings.DEFAULTS, link);
     private final Screen screen = new Screen(branch -> null,
             (m, to) -> sent.add(new String(m, StandardCharsets.ISO_8859_1)), System::currentTimeMillis, System::nanoTime,
-            new FinalAnswers(Intake.FINAL_ANSWER_NANOS, System.nanoTime()));
+            new FinalAnswers(StackLink.FINAL_ANSWER_NANOS, System.nanoTime()), link);
 
     @BeforeEach
     void openIntake() {
-        Intake.restart();
-        Intake.open();
+        link.attach(intake);
+        intake.open();
     }
 
     @Test
@@ -56,7 +58,7 @@ class IntakeQueueTest {
         assertEquals(1, sent.size());
         assertTrue(sent.get(0).startsWith("SIP/2.0 503 Overloaded\r\n"), sent.get(0));
         assertTrue(sent.get(0).contains("Retry-After: "), "a refusal for load says when to come back");
-        assertEquals(1, Intake.counters().get("refused-queue-full"));
+        assertEquals(1, intake.counters().get("refused-queue-full"));
 
         byte[] response = ("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-out\r\n"
                 + "From: <sip:a@p2psip.test>;tag=1\r\nTo: <sip:b@p2psip.test>;tag=2\r\nCall-ID: 9@node\r\n"

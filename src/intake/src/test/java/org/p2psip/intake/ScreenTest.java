@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import javax.sip.TransactionState;
 import javax.sip.header.RetryAfterHeader;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ScreenTest {
@@ -31,16 +30,20 @@ class ScreenTest {
     private final List<InetSocketAddress> sentTo = new ArrayList<>();
     private final Map<String, TransactionState> transactions = new HashMap<>();
     private long nowMillis = 1_000_000;
-    private final FinalAnswers answers = new FinalAnswers(Intake.FINAL_ANSWER_NANOS, nowMillis * 1_000_000);
+    private final FinalAnswers answers = new FinalAnswers(StackLink.FINAL_ANSWER_NANOS, nowMillis * 1_000_000);
+    private final StackLink link = new StackLink();
+    private final Intake intake = attached(0);
     private final Screen screen = new Screen(transactions::get, (m, to) -> {
         sent.add(m);
         sentTo.add(to);
-    }, () -> nowMillis, () -> nowMillis * 1_000_000, answers);
+    }, () -> nowMillis, () -> nowMillis * 1_000_000, answers, link);
 
-    @BeforeEach
-    void freshIntake() {
-        Intake.restart();
-        Intake.configure(Duration.ofMillis(100), Duration.ofMillis(200), 0.3, 7);
+    /** An application's intake on this test's link, as a node's attaches to its JVM's. */
+    private Intake attached(int perSourceLimit) {
+        Intake made = new Intake(new Intake.Settings(Duration.ofMillis(100), Duration.ofMillis(200), 0.3, 7, perSourceLimit),
+                link);
+        link.attach(made);
+        return made;
     }
 
     @Test
@@ -61,13 +64,13 @@ class ScreenTest {
         assertEquals("127.0.0.2", top.getReceived());
         assertEquals(6001, top.getRPort(), "rport filled in with the source port");
         assertEquals(2, answer.getViaHeaders().size(), "every Via of the request, in order");
-        assertEquals(1, Intake.counters().get("refused-not-ready"));
+        assertEquals(1, intake.counters().get("refused-not-ready"));
     }
 
     @Test
     void aSourcePastItsLimitGets503SourceOverLimitWhileAnotherSourceIsServed() throws Exception {
-        Intake.open();
-        Intake.limitPerSource(3);
+        Intake intake = attached(3);
+        intake.open();
         for (int i = 0; i < 3; i++) {
             assertTrue(screen.passes(queued(register("z9hG4bK-s" + i, ""), 0)), "within the limit");
         }
@@ -79,43 +82,43 @@ class ScreenTest {
         byte[] other = register("z9hG4bK-o1", "");
         assertTrue(screen.passes(new DatagramQueuedMessageDispatch(
                 new DatagramPacket(other, other.length, new InetSocketAddress("127.0.0.3", 6001)), nowMillis)),
-                "another source is served as before");
+                "another source is still served");
         nowMillis += 1000;
         assertTrue(screen.passes(queued(register("z9hG4bK-s4", ""), 0)), "a new second, a new count");
-        assertEquals(1, Intake.counters().get("refused-source"));
+        assertEquals(1, intake.counters().get("refused-source"));
     }
 
     @Test
     void theWaitOfEveryRequestAddsToTheWaitsAResponsesDoesNot() {
-        Intake.open();
+        intake.open();
         screen.passes(queued(register("z9hG4bK-w1", ""), 3));
         screen.passes(queued(register("z9hG4bK-w2", ""), 250)); // late, yet its wait counts
         screen.passes(queued(text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-x\r\n"
                 + "From: <sip:a@b>;tag=1\r\nTo: <sip:a@b>;tag=2\r\nCall-ID: 9\r\nCSeq: 1 REGISTER\r\nContent-Length: 0\r\n\r\n"), 40));
-        assertEquals(new Intake.Waits(2, 253_000_000L), Intake.waits());
+        assertEquals(new Intake.Waits(2, 253_000_000L), intake.waits());
     }
 
     @Test
     void anOpenNodeWithAYoungQueuePassesEverything() {
-        Intake.open();
+        intake.open();
         assertTrue(screen.passes(queued(register("z9hG4bK-2", ""), 5)));
         assertTrue(sent.isEmpty());
     }
 
     @Test
     void requestsThatWaitedTooLongForAWholeIntervalGet503Overloaded() throws Exception {
-        Intake.open();
+        intake.open();
         assertTrue(screen.passes(queued(register("z9hG4bK-a", ""), 150)), "late, but not yet for an interval");
         nowMillis += 100;
         assertFalse(screen.passes(queued(register("z9hG4bK-b", ""), 150)));
         assertEquals("Overloaded", onlyAnswer().getReasonPhrase());
-        assertEquals(1, Intake.counters().get("refused-late"));
+        assertEquals(1, intake.counters().get("refused-late"));
         assertTrue(screen.passes(queued(register("z9hG4bK-c", ""), 60)), "one within the target is served");
     }
 
     @Test
     void aRetransmittedRegisterGetsTheKeptFinalAnswerAgainUntilTimerJAndReachesTheStackNoMore() throws Exception {
-        Intake.open();
+        intake.open();
         byte[] request = register("z9hG4bK-kept", "");
         assertTrue(screen.passes(queued(request, 0)));
         byte[] ok = text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:6001;branch=z9hG4bK-kept\r\n"
@@ -128,7 +131,7 @@ class ScreenTest {
         assertFalse(screen.passes(queued(request, 0)), "answered here, never the stack's again");
         assertArrayEquals(ok, sent.get(0), "the very bytes the node sent");
         assertEquals(List.of(client), sentTo);
-        assertEquals(1, Intake.counters().get("retransmissions-answered"));
+        assertEquals(1, intake.counters().get("retransmissions-answered"));
         sent.clear();
         sentTo.clear();
         answers.put("z9hg4bk-other", new FinalAnswers.Answer("REGISTER", ok, client.getAddress(), client.getPort()),
@@ -140,20 +143,20 @@ class ScreenTest {
 
     @Test
     void aRetransmissionOfARequestLetThroughIsNeverRefusedNorTakenForANewOneWhileItIsAtWork() {
-        Intake.open();
+        intake.open();
         byte[] request = register("z9hG4bK-served", "");
         assertTrue(screen.passes(queued(request, 0)));
-        Intake.close(); // every new request is refused now
+        intake.close(); // every new request is refused now
         assertFalse(screen.passes(queued(request, 0)), "its retransmission is dropped, as its transaction would");
         assertEquals(List.of(), sent, "not refused");
-        assertEquals(1, Intake.counters().get("retransmissions-absorbed"));
+        assertEquals(1, intake.counters().get("retransmissions-absorbed"));
         assertFalse(screen.passes(queued(register("z9hG4bK-other", ""), 0)), "a new one is refused");
         assertEquals("Stopping", onlyAnswerReason());
     }
 
     @Test
     void anInvitesRetransmissionAndItsCancelStillGoToTheStack() {
-        Intake.open();
+        intake.open();
         byte[] invite = request("INVITE", "z9hG4bK-call", "");
         assertTrue(screen.passes(queued(invite, 0)));
         assertTrue(screen.passes(queued(invite, 0)), "the INVITE server transaction answers its retransmissions");
@@ -171,7 +174,7 @@ class ScreenTest {
 
     @Test
     void aRequestOfAnotherSipVersionIs505EvenOnAnOpenNodeAndItsRetransmissionToo() throws Exception {
-        Intake.open();
+        intake.open();
         String text = new String(register("z9hG4bK-v7", ""), StandardCharsets.ISO_8859_1).replace(" SIP/2.0\r\nVia", " SIP/7.0\r\nVia");
         byte[] request = text.getBytes(StandardCharsets.ISO_8859_1);
         assertFalse(screen.passes(queued(request, 0)), "never reaches the stack, whose parser reads it as SIP/2.0");
@@ -181,7 +184,7 @@ class ScreenTest {
         assertEquals(null, answer.getHeader(RetryAfterHeader.NAME), "no use retrying it");
         assertFalse(screen.passes(queued(request, 0)));
         assertEquals(505, onlyAnswer().getStatusCode(), "the retransmission too");
-        assertEquals(2, Intake.counters().get("refused-version"));
+        assertEquals(2, intake.counters().get("refused-version"));
         assertTrue(screen.passes(queued(register("z9hG4bK-v2", ""), 0)), "SIP/2.0 passes");
     }
 
@@ -199,13 +202,13 @@ class ScreenTest {
         assertEquals("z9hG4bK-nocid", answer.getTopmostVia().getBranch());
         assertEquals(6001, answer.getTopmostVia().getRPort(), "rport filled in with the source port");
         assertEquals(2, answer.getViaHeaders().size(), "every Via of the request, in order");
-        assertEquals(1, Intake.counters().get("refused-malformed"));
-        assertEquals(0, Intake.counters().get("refused-not-ready"), "refused for what it is, not for when it came");
+        assertEquals(1, intake.counters().get("refused-malformed"));
+        assertEquals(0, intake.counters().get("refused-not-ready"), "refused for what it is, not for when it came");
     }
 
     @Test
     void anOpenNodeAnswersEachKindOfInvalidRequestWithItsOwnStatusAndReason() throws Exception {
-        Intake.open();
+        intake.open();
         Map<String, String> requests = Map.of(
                 "416 Unsupported URI Scheme", replace(register("z9hG4bK-tel", ""), "REGISTER sip:127.0.0.1:5070",
                         "REGISTER tel:+15555550100"),
@@ -222,14 +225,14 @@ class ScreenTest {
             SIPResponse answer = onlyAnswer();
             assertEquals(expected.getKey(), answer.getStatusCode() + " " + answer.getReasonPhrase());
         }
-        assertEquals(1, Intake.counters().get("refused-scheme"));
-        assertEquals(1, Intake.counters().get("refused-version"));
-        assertEquals(6, Intake.counters().get("refused-malformed"));
+        assertEquals(1, intake.counters().get("refused-scheme"));
+        assertEquals(1, intake.counters().get("refused-version"));
+        assertEquals(6, intake.counters().get("refused-malformed"));
     }
 
     @Test
     void aRequestWhoseViaDoesNotReadIsAnsweredAtItsSourceAndOneWithoutViaIsLeftToTheStack() throws Exception {
-        Intake.open();
+        intake.open();
         byte[] badPort = text(replace(register("z9hG4bK-port", ""), "127.0.0.1:6001;", "127.0.0.1:sixty;"));
         assertFalse(screen.passes(queued(badPort, 0)));
         assertEquals(List.of(CLIENT), sentTo, "its source, since its Via names no port");
@@ -242,7 +245,7 @@ class ScreenTest {
 
     @Test
     void validButOddRequestsPass() {
-        Intake.open();
+        intake.open();
         String folded = replace(register("z9hG4bK-fold", ""), "Contact: <sip:alice@127.0.0.1:6001>",
                 "m :\r\n  \"Alice \\\"A\\\"\"<sip:alice@127.0.0.1:6001>\r\n\t;expires = 60 , <sip:a%6Cice@192.0.2.1;lr>");
         String oddMethod = replace(replace(register("z9hG4bK-odd", ""), "REGISTER sip:", "~Odd.Method-1 sip:alice@"),
@@ -263,13 +266,13 @@ class ScreenTest {
         assertFalse(screen.passes(queued(refused503, 0)));
         assertEquals("Not Ready", onlyAnswerReason());
         assertFalse(screen.passes(queued(request("ACK", "z9hG4bK-inv503", ";tag=p2psip-2"), 0)));
-        assertEquals(2, Intake.counters().get("acks-absorbed"));
+        assertEquals(2, intake.counters().get("acks-absorbed"));
         assertTrue(screen.passes(queued(request("ACK", "z9hG4bK-other", ";tag=x"), 0)), "an ACK of the stack's passes");
     }
 
     @Test
     void anRfc2543RequestGetsABranchDerivedFromItsTransactionSoItsAckAndCancelMatchIt() {
-        Intake.open();
+        intake.open();
         String invite = replace(request("INVITE", "z9hG4bK-x", ""), ";branch=z9hG4bK-x;rport, SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-below", "");
         String ack = replace(replace(invite, "INVITE sip:", "ACK sip:"), "CSeq: 1 INVITE", "CSeq: 1 ACK")
                 .replace("To: <sip:alice@p2psip.test>", "To: <sip:alice@p2psip.test>;tag=callee");
@@ -328,13 +331,13 @@ class ScreenTest {
         transactions.put("z9hg4bk-done", TransactionState.COMPLETED);
         assertFalse(screen.passes(queued(register("z9hG4bK-BUSY", ""), 0)));
         assertTrue(sent.isEmpty(), "dropped, as the stack drops it in Trying");
-        assertEquals(1, Intake.counters().get("retransmissions-absorbed"));
+        assertEquals(1, intake.counters().get("retransmissions-absorbed"));
         assertTrue(screen.passes(queued(register("z9hG4bK-done", ""), 0)), "the stack sends its final answer again");
     }
 
     @Test
     void responsesAcksDialogsAndExemptRequestsAlwaysPass() {
-        Intake.exempt("DHT-PeerID");
+        intake.exempt("DHT-PeerID");
         assertTrue(screen.passes(queued(text("SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-x\r\n"
                 + "From: <sip:a@b>;tag=1\r\nTo: <sip:a@b>;tag=2\r\nCall-ID: 9\r\nCSeq: 1 REGISTER\r\nContent-Length: 0\r\n\r\n"), 0)));
         assertTrue(screen.passes(queued(request("ACK", "z9hG4bK-ack", ""), 0)));

@@ -42,13 +42,15 @@ final class Deployment implements AutoCloseable {
      * (C2 compiling in four JVMs at once left three joining Chord nodes 1,000 to 1,500 warm-up
      * requests in 20 s, and they then missed DHT deadlines at 200 REGISTER/s through the front;
      * C1 alone warms in a few seconds and carries far more than the tests offer), and the
-     * intake's overload rules loosened so that slow nodes answer slowly rather than refuse.
+     * intake's overload rules loosened so that slow nodes answer slowly rather than refuse; a front
+     * (if any) warms up on 2,000 requests rather than 20,000.
      * ReadinessIT and AvalancheIT run the defaults, OverloadIT all but the warm-up, RefreshIT (minutes
      * of load) the optimising compiler.
      */
     private final Map<String, String> settings = new LinkedHashMap<>(Map.of(
             "p2psip.warmup.requests", "2000",
             "p2psip.warmup.timeout", "20s",
+            "p2psip.front.warmup.requests", "2000",
             "p2psip.intake.max-queue-delay", "1s",
             "p2psip.intake.target-response-delay", "2s",
             "p2psip.intake.max-collector-share", "0.9"));

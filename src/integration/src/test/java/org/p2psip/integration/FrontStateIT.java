@@ -327,7 +327,8 @@ class FrontStateIT extends DeployedNodes {
             Process process = new ProcessBuilder("java", "-jar", jar.toString(),
                     "--listen", "127.0.0.1:" + port,
                     "--nodes", deployment.node(0) + "," + deployment.node(1),
-                    "--policy", "rr", "--state", mode, "--branch-timeout", BRANCH_TIMEOUT)
+                    "--policy", "rr", "--state", mode, "--branch-timeout", BRANCH_TIMEOUT,
+                    "--warmup-requests", "2000") // as the deployment's front (Deployment)
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             fronts.add(process);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

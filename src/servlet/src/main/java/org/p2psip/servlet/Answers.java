@@ -38,10 +38,12 @@ final class Answers {
     private final long retryAfterSeconds;
     private final int flowTimer;
     private final LoadReport load;
+    private final Sessions sessions;
 
     Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer,
-            LoadReport load) {
+            LoadReport load, Sessions sessions) {
         this.factory = factory;
+        this.sessions = sessions;
         this.counters = counters;
         this.status = status;
         this.retryAfterSeconds = retryAfterSeconds;
@@ -207,12 +209,17 @@ final class Answers {
     private void send(SipServletResponse response) {
         try {
             if (response.getStatus() >= 200) {
-                Sessions.forgetOnceAnswered(response.getRequest());
+                sessions.forgetOnceAnswered(response.getRequest());
             }
             response.send();
             status.response(response.getMethod(), response.getStatus());
         } catch (Exception e) {
             counters.problem("response-not-sent", response.getStatus() + " " + response.getReasonPhrase() + ": " + e);
         }
+    }
+
+    /** After the node's own final answer to the request: its session ends, its transaction lives on ({@link Sessions}). */
+    void release(SipServletRequest request) {
+        sessions.release(request);
     }
 }

@@ -14,8 +14,6 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.bryan.BryanOptions;
-import org.p2psip.intake.Intake;
-import org.p2psip.intake.Sessions;
 
 /**
  * A node of the SIP-based DHT after Bryan's draft: the peers keep their Chord ring with SIP
@@ -38,8 +36,8 @@ public class BryanSipServlet extends P2PSipServlet {
     @Override
     protected Dht createDht(Config config, Clock clock, Updater updater) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
-        link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config));
-        Intake.exempt(SipServletPeerLink.PEER_HEADER); // the ring's own REGISTERs: joining needs them
+        link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config), sessions());
+        intake().exempt(SipServletPeerLink.PEER_HEADER); // the ring's own REGISTERs: joining needs them
         dht = BryanDht.start(link, config, clock, updater);
         return dht;
     }
@@ -56,12 +54,6 @@ public class BryanSipServlet extends P2PSipServlet {
     @Override
     protected CompletionStage<Void> serving() {
         return dht.placed();
-    }
-
-    /** The join's REGISTERs are answered through this servlet, which the container holds until init returns. */
-    @Override
-    protected boolean joinsBeforeServing() {
-        return false;
     }
 
     @Override
@@ -90,14 +82,14 @@ public class BryanSipServlet extends P2PSipServlet {
                 && (sip.getUser() == null || sip.getUser().isEmpty());
     }
 
-    private static void notOnTheRingYet(SipServletRequest request) throws IOException {
+    private void notOnTheRingYet(SipServletRequest request) throws IOException {
         try {
             SipServletResponse response = request.createResponse(SipServletResponse.SC_SERVICE_UNAVAILABLE,
                     "Not on the ring yet");
             response.setHeader("Retry-After", "1");
             response.send();
         } finally {
-            Sessions.release(request);
+            sessions().release(request);
         }
     }
 

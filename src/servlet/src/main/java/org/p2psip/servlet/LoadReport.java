@@ -48,11 +48,11 @@ final class LoadReport {
     }
 
     /** A report of this JVM: its process CPU time, the intake's waits, System.nanoTime. */
-    static LoadReport ofThisJvm() {
+    static LoadReport ofThisJvm(Intake intake) {
         var os = ManagementFactory.getOperatingSystemMXBean();
         var cpu = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun : null;
         return new LoadReport(() -> {
-            Intake.Waits waits = Intake.waits();
+            Intake.Waits waits = intake.waits();
             return new Reading(System.nanoTime(), cpu == null ? -1 : cpu.getProcessCpuTime(),
                     Runtime.getRuntime().availableProcessors(), waits.requests(), waits.nanos());
         });

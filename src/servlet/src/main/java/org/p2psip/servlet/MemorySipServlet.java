@@ -16,9 +16,4 @@ public class MemorySipServlet extends P2PSipServlet {
     protected Dht createDht(Config config, Clock clock, Updater updater) {
         return new MemoryDht(clock, config.get(MemoryBackend.SWEEP_INTERVAL), updater);
     }
-
-    @Override
-    protected boolean sharesStore() {
-        return false; // each node alone: its warm-up warms only itself
-    }
 }

@@ -71,16 +71,16 @@ final class NodeStatus {
     }
 
     /** Starts sampling and polling; what it follows is read from now on. */
-    void start(Config config, String backend, TimedDht dht, Counters counters) {
+    void start(Config config, String backend, TimedDht dht, Counters counters, Intake intake) {
         MeterRegistry registry = metrics.registry();
         metrics.follow("p2psip.node", counters::snapshot, name -> false);
         metrics.follow("p2psip.dht", dht::metrics, dht.levels()::contains);
-        metrics.follow("p2psip.intake", Intake::meters, Set.of("shedding", "refused-share-permille", "heap-kept-transactions",
+        metrics.follow("p2psip.intake", intake::meters, Set.of("shedding", "refused-share-permille", "heap-kept-transactions",
                 "heap-register-rate-held", "final-answers-kept")::contains);
         Gauge.builder("p2psip.ring.share", dht, d -> share(d.metrics()))
                 .description("Share of the key space this node owns (0 to 1); NaN for a backend without a ring")
                 .register(registry);
-        Gauge.builder("p2psip.ready", () -> Intake.isOpen() ? 1 : 0)
+        Gauge.builder("p2psip.ready", () -> intake.isOpen() ? 1 : 0)
                 .description("1 once the node has joined and warmed up and serves clients").register(registry);
         var history = StatusBoard.history()
                 .rate("requests", () -> requests.values().stream().mapToDouble(Counter::count).sum())
@@ -90,7 +90,7 @@ final class NodeStatus {
         members = new Members(NodeOptions.list(config.get(ServletOptions.STATUS_MEMBERS)),
                 Duration.ofSeconds(1), System::currentTimeMillis);
         String sip = config.get(NodeOptions.SIP_ADDRESS);
-        Supplier<String> self = () -> self(sip, backend, dht.metrics());
+        Supplier<String> self = () -> self(sip, backend, intake.isOpen(), dht.metrics());
         board = new StatusBoard(metrics, history, errors, members, self, "p2psip-status");
     }
 
@@ -132,8 +132,8 @@ final class NodeStatus {
         }
     }
 
-    private static String self(String sip, String backend, Map<String, Long> dht) {
-        return new SelfReport("node", sip, backend, Intake.isOpen(), share(dht), first(dht, ".records", ".owned-entries"))
+    private static String self(String sip, String backend, boolean open, Map<String, Long> dht) {
+        return new SelfReport("node", sip, backend, open, share(dht), first(dht, ".records", ".owned-entries"))
                 .json("");
     }
 

@@ -31,10 +31,12 @@ import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Backend;
+import org.p2psip.dht.Backend.Trait;
 import org.p2psip.dht.Backends;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.Updater;
 import org.p2psip.intake.Intake;
+import org.p2psip.intake.Sessions;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
@@ -68,6 +70,8 @@ public abstract class P2PSipServlet extends SipServlet {
     private static final Logger LOG = System.getLogger(P2PSipServlet.class.getName());
 
     private transient Backend backend;
+    private transient Intake intake;
+    private transient Sessions sessions;
     private transient Dht dht;
     private transient NodeStatus status;
     private transient Registration registration;
@@ -86,27 +90,39 @@ public abstract class P2PSipServlet extends SipServlet {
     /**
      * Whether init waits for the backend to join before the node serves. A backend whose join
      * travels through this servlet (Bryan's peer REGISTERs and their responses) cannot join while
-     * init holds the servlet, so it says no and joins once the node serves.
+     * init holds the servlet: its registry entry says {@link Trait#JOINS_AFTER_INIT}, and it joins
+     * once the node serves.
      */
-    protected boolean joinsBeforeServing() {
-        return true;
+    private boolean joinsBeforeServing() {
+        return !backend.traits().contains(Trait.JOINS_AFTER_INIT);
     }
 
     /**
      * Whether the nodes share one store, so that one node's DHT work runs on the others: then
-     * nodes starting together share the warm-up and wait for each other before it. The in-memory
-     * backend's nodes each keep their own.
+     * nodes starting together share the warm-up and wait for each other before it. A backend
+     * whose nodes each keep their own says {@link Trait#ALONE}.
      */
-    protected boolean sharesStore() {
-        return true;
+    private boolean sharesStore() {
+        return !backend.traits().contains(Trait.ALONE);
+    }
+
+    /** This node's intake: made at init, closed at destroy; a subclass exempts its overlay's own requests here. */
+    protected Intake intake() {
+        return intake;
+    }
+
+    /** Ends a request's session once the node's own final answer is sent ({@link Sessions}). */
+    protected Sessions sessions() {
+        return sessions;
     }
 
     @Override
     public void init() throws ServletException {
         Config config = loadConfig();
-        Intake.configure(config.get(ServletOptions.MAX_QUEUE_DELAY), config.get(ServletOptions.TARGET_RESPONSE_DELAY),
-                config.get(ServletOptions.MAX_COLLECTOR_SHARE), config.get(RegistrarOptions.RETRY_AFTER));
-        Intake.limitPerSource(config.get(ServletOptions.PER_SOURCE_LIMIT));
+        intake = Intake.attach(new Intake.Settings(config.get(ServletOptions.MAX_QUEUE_DELAY),
+                config.get(ServletOptions.TARGET_RESPONSE_DELAY), config.get(ServletOptions.MAX_COLLECTOR_SHARE),
+                config.get(RegistrarOptions.RETRY_AFTER), config.get(ServletOptions.PER_SOURCE_LIMIT)));
+        sessions = new Sessions(intake);
         backend = chosen(config, getClass());
         warnAboutUnknownOptions(config);
         Clock clock = Clock.systemUTC();
@@ -127,7 +143,7 @@ public abstract class P2PSipServlet extends SipServlet {
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
         counters = new Counters(status.errors());
         var answers = new Answers(factory, counters, status, retryAfter, config.get(RegistrarOptions.FLOW_TIMER),
-                LoadReport.ofThisJvm());
+                LoadReport.ofThisJvm(intake), sessions);
         var threads = new ContainerThreads(dht.completesOnWorkers());
         authentication = Authentication.from(config, answers, counters, clock);
         Domains domains;
@@ -140,7 +156,7 @@ public abstract class P2PSipServlet extends SipServlet {
         routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication,
                 clock);
         startMetricsLog(config);
-        status.start(config, backend.name(), timed, counters);
+        status.start(config, backend.name(), timed, counters, intake);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());
         getServletContext().setAttribute(BranchTimeouts.ROUTING, routing);
         LOG.log(Level.INFO, "P2PSIP node {0} started with the {1} DHT", config.get(NodeOptions.SIP_ADDRESS), backend.name());
@@ -217,7 +233,7 @@ public abstract class P2PSipServlet extends SipServlet {
             } finally {
                 authentication.warmedUp();
             }
-            Intake.open();
+            intake.open();
             LOG.log(Level.INFO, "P2PSIP node {0} is open to clients", config.get(NodeOptions.SIP_ADDRESS));
         }, "p2psip-opening");
         opening.setDaemon(true);
@@ -245,11 +261,12 @@ public abstract class P2PSipServlet extends SipServlet {
         long expires = config.get(RegistrarOptions.MIN_EXPIRES);
         try (var served = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0));
              var refused = new DatagramSocket(new InetSocketAddress(node.getAddress(), 0))) {
-            Intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
+            intake.exemptSource((InetSocketAddress) served.getLocalSocketAddress());
             String realm = Domains.from(config).domainOf(node.getAddress().getHostAddress(), node.getPort());
             Warmup.Credentials credentials = authentication.warmupCredentials(realm);
-            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials, true).run(served, deadline)) {
-                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials, false).run(refused, deadline);
+            if (new Warmup(node, requests, expires, Warmup.SERVED, credentials, true, intake::collecting).run(served, deadline)) {
+                new Warmup(node, requests / 4, expires, Warmup.REFUSED, credentials, false, intake::collecting)
+                        .run(refused, deadline);
             }
             return Warmup.aors(node.getPort(), realm);
         }
@@ -378,7 +395,9 @@ public abstract class P2PSipServlet extends SipServlet {
 
     @Override
     public void destroy() {
-        Intake.close();
+        if (intake != null) {
+            intake.close();
+        }
         getServletContext().removeAttribute(BranchTimeouts.ROUTING);
         if (metricsLog != null) {
             metricsLog.shutdownNow();
@@ -406,7 +425,7 @@ public abstract class P2PSipServlet extends SipServlet {
     private Map<String, Long> snapshot() {
         Map<String, Long> now = new TreeMap<>(counters.snapshot());
         dht.metrics().forEach((k, v) -> now.put("dht." + k, v));
-        Intake.counters().forEach((k, v) -> now.put("intake." + k, v));
+        intake.counters().forEach((k, v) -> now.put("intake." + k, v));
         return now;
     }
 

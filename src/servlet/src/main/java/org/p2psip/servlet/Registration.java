@@ -6,7 +6,6 @@ import org.p2psip.registrar.RegisterRequest;
 import org.p2psip.registrar.Rejection;
 import org.p2psip.registrar.RegistrarService;
 import org.p2psip.registrar.Reply;
-import org.p2psip.intake.Sessions;
 
 /**
  * REGISTER: parse, authenticate, check admission, run the registrar over the DHT, answer. The application
@@ -41,17 +40,17 @@ final class Registration {
         } catch (BadRequest bad) {
             counters.problem("register-refused-" + bad.status() + "-" + bad.reason(), bad.reason() + " in " + request.getCallId());
             answers.status(request, bad.status(), bad.reason());
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         if (!authentication.admits(request, parsed.aor())) {
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         if (!admission.enter()) {
             counters.problem("register-overloaded", "more than the admitted requests in flight");
             answers.unavailable(request, "Overloaded");
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         var work = service.register(parsed).toCompletableFuture().whenComplete((reply, failure) -> admission.leave());
@@ -61,7 +60,7 @@ final class Registration {
             } else {
                 answer(request, reply, parsed.usesOutbound());
             }
-            Sessions.release(request);
+            answers.release(request);
         });
     }
 

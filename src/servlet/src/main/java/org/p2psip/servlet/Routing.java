@@ -22,7 +22,6 @@ import org.p2psip.registrar.Location;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.Gruu;
 import org.p2psip.registrar.RegistrarService;
-import org.p2psip.intake.Sessions;
 
 /**
  * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself
@@ -78,7 +77,7 @@ final class Routing {
         if (!unsupported.isEmpty()) { // RFC 3261 §16.3 step 5: this proxy supports no extension
             counters.problem("proxy-require-unsupported", unsupported);
             answers.badExtension(request, "Bad Extension", unsupported);
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         String aor = Aors.of(target, domains);
@@ -94,7 +93,7 @@ final class Routing {
             return;
         }
         if (!authentication.admitsCall(request, domains)) {
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         if (served) {
@@ -109,7 +108,7 @@ final class Routing {
         if (!admission.enter()) {
             counters.problem("route-overloaded", "more than the admitted requests in flight");
             answers.unavailable(request, "Overloaded");
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         Optional<Gruu> gruu = service.gruus().resolve(aor, gruuParameter(request.getRequestURI()));
@@ -118,7 +117,7 @@ final class Routing {
         threads.whenDone(request, work, (location, failure) -> {
             if (failure != null) {
                 answers.dhtFailed(request, failure);
-                Sessions.release(request);
+                answers.release(request);
             } else {
                 route(request, location);
             }
@@ -134,7 +133,7 @@ final class Routing {
             counters.problem("no-user-in-request-uri", request.getMethod() + " " + request.getRequestURI());
             answers.status(request, 404, "No User in Request-URI");
         }
-        Sessions.release(request);
+        answers.release(request);
     }
 
     private void route(SipServletRequest request, Location location) {
@@ -184,7 +183,7 @@ final class Routing {
             // the very contacts this proxy would ring, in the order it would ring them
             counters.count("route-redirected");
             answers.moved(request, classes.stream().flatMap(List::stream).toList(), clock.millis());
-            Sessions.release(request);
+            answers.release(request);
             return;
         }
         Forking.keepLater(request, classes.subList(1, classes.size()));
@@ -348,6 +347,6 @@ final class Routing {
     /** Answers with the node's own final response and frees the request's session. */
     private void finish(SipServletRequest request, int status, String reason) {
         answers.status(request, status, reason);
-        Sessions.release(request);
+        answers.release(request);
     }
 }

@@ -34,7 +34,7 @@ final class ServletOptions {
             "How long a starting node waits, before its warm-up writes to the overlay, until as many nodes as p2psip.overlay.members names answer among p2psip.status.members (each answers once joined), so that no node joins while warm-up records exist and keeps copies of them; past it the node warms up anyway. Without status members, on Bryan (whose nodes join after they start serving) or on the in-memory backend (no overlay), it does not wait.");
 
     static final Option<Integer> PER_SOURCE_LIMIT = Option.integer("p2psip.limits.per-source", 0, "200",
-            "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake, other sources served as before. 0: no limit. Behind a front, the front is one source.");
+            "New UDP requests per second one source address may send, as Kamailio's pike counts; past it the rest of that second's get 503 Source Over Limit from the intake; other sources are not affected. 0: no limit. Behind a front, the front is one source.");
 
     static final Option<String> STATUS_MEMBERS = Option.string("p2psip.status.members", "",
             "127.0.0.1:8070,127.0.0.1:8071",

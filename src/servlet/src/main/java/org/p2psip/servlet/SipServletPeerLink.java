@@ -43,13 +43,15 @@ final class SipServletPeerLink extends AbstractPeerLink {
     static final String PEER_HEADER = "DHT-PeerID";
 
     private final SipFactory factory;
+    private final Sessions sessions;
     private final Map<String, CompletableFuture<PeerResponse>> pending = new ConcurrentHashMap<>();
     /** Appended to a target's request URI: empty for UDP, the container's default. */
     private final String uriParameters;
 
-    SipServletPeerLink(SipFactory factory, String address, String transport) {
+    SipServletPeerLink(SipFactory factory, String address, String transport, Sessions sessions) {
         super(address);
         this.factory = factory;
+        this.sessions = sessions;
         this.uriParameters = transport.equals("udp") ? "" : ";transport=" + transport;
     }
 
@@ -129,7 +131,7 @@ final class SipServletPeerLink extends AbstractPeerLink {
                 failure == null ? response : PeerResponse.refusal(500, "Peer failed: " + failure)));
     }
 
-    private static void send(SipServletRequest request, PeerResponse answer) {
+    private void send(SipServletRequest request, PeerResponse answer) {
         try {
             SipServletResponse response = request.createResponse(answer.status(), answer.reason());
             for (String uri : answer.contact().split(",")) {
@@ -147,7 +149,7 @@ final class SipServletPeerLink extends AbstractPeerLink {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.DEBUG, "a peer answer could not be sent (the transaction ended?): {0}", e.toString());
         } finally {
-            Sessions.release(request);
+            sessions.release(request);
         }
     }
 

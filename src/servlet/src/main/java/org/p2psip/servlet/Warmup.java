@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.p2psip.intake.Intake;
 
 /**
@@ -71,6 +72,7 @@ final class Warmup {
     private final String expected;
     private final Map<String, Long> unanswered = new HashMap<>();
     private final boolean untilQuiet;
+    private final BooleanSupplier collecting;
     private final JitActivity compiler = new JitActivity();
     private final boolean[] recent = new boolean[RECENT];
     private int answers;
@@ -86,10 +88,12 @@ final class Warmup {
      * @param untilQuiet whether it goes on until the compiler is quiet, or ends once the requests
      *     asked for were answered (the refused phase: its path is short, and the served phase's
      *     wait for the compiler covers it)
+     * @param collecting whether the collector is behind ({@link Intake#collecting}): the warm-up waits meanwhile
      */
     Warmup(InetSocketAddress node, int requests, long expires, String expected, Credentials credentials,
-           boolean untilQuiet) {
+           boolean untilQuiet, BooleanSupplier collecting) {
         this.node = node;
+        this.collecting = collecting;
         this.untilQuiet = untilQuiet;
         this.credentials = credentials;
         this.requests = requests;
@@ -121,7 +125,7 @@ final class Warmup {
                 return true;
             }
             int window = sent >= requests ? TRICKLE : WINDOW;
-            while (unanswered.size() < window && !Intake.collecting()) {
+            while (unanswered.size() < window && !collecting.getAsBoolean()) {
                 send(socket); // paced by the collector too: a small heap must not run out on the warm-up
             }
             receive(socket, buffer);

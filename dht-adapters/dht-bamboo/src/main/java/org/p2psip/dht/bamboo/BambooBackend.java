@@ -2,6 +2,7 @@ package org.p2psip.dht.bamboo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Backend;
 import org.p2psip.overlay.OverlayOptions;
@@ -24,5 +25,11 @@ public final class BambooBackend implements Backend {
     @Override
     public String servlet() {
         return "org.p2psip.servlet.BambooSipServlet";
+    }
+
+    /** Each node's share of the bindings is in Berkeley DB JE under {@code p2psip.data.dir}. */
+    @Override
+    public Set<Trait> traits() {
+        return Set.of(Trait.ON_DISK);
     }
 }

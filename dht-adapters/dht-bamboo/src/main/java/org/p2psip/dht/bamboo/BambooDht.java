@@ -22,7 +22,7 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
 import org.p2psip.dht.Updater;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
 import org.p2psip.dht.bamboo.storage.SharedEnvironment;

@@ -23,7 +23,7 @@ import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.LeafSet;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.routing.Router;
@@ -694,7 +694,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     }
 
     private static String loopThreadName(NodeHandle self) {
-        return "bamboo-node-" + self.id().shortText(6);
+        return "bamboo-node-" + self.id().toString().substring(0, 6);
     }
 
     /** Runs {@code work} on the loop and passes its stage on; fails CLOSED when the node is closed. */

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.routing.RttEstimator;
 import org.p2psip.dht.bamboo.wire.Message.Ping;

@@ -13,7 +13,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.LeafSet;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.routing.RoutingTable;
@@ -23,6 +23,7 @@ import org.p2psip.dht.bamboo.wire.Message.Handles;
 import org.p2psip.dht.bamboo.wire.Message.LeafSetExchange;
 import org.p2psip.dht.bamboo.wire.Message.Store;
 import org.p2psip.dht.bamboo.wire.Message.TableRequest;
+import org.p2psip.dht.bamboo.routing.Pastry;
 
 /**
  * Bamboo's periodic recovery: on timers, never in reaction to each failure, so that churn does
@@ -279,8 +280,8 @@ final class Maintenance {
         node.send(peer, new TableRequest(node.self(), row), node.timeoutFor(peer))
                 .thenAccept(reply -> ((Handles) reply).handles().forEach(node.liveness()::learn));
         int col = node.random().nextInt(1 << table.bits());
-        if (table.get(row, col) == null && col != node.self().id().digit(row, table.bits())) {
-            Id target = node.self().id().withDigit(row, col, table.bits(), node.random());
+        if (table.get(row, col) == null && col != Pastry.digit(node.self().id(), row, table.bits())) {
+            Id target = Pastry.withDigit(node.self().id(), row, col, table.bits(), node.random());
             return node.locate(target).thenAccept(found -> node.liveness().learn(found.root())).handle((v, e) -> null);
         }
         return CompletableFuture.completedFuture(null);

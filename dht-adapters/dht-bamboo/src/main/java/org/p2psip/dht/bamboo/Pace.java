@@ -6,8 +6,10 @@ import java.time.Duration;
  * How often a periodic task of maintenance runs: at its base period while things change, and
  * twice as long after each round that changed nothing, up to its idle period; any change brings
  * it back to the base. An overlay at rest then pays a fraction of its upkeep, one that moves is
- * repaired at full speed. (Chord's ring paces itself the same way, {@code dht-ring}'s Pace; the
- * modules share no code, and this is ten lines.) Used on the node's loop only.
+ * repaired at full speed. Chord's ring paces itself by the same rule ({@code dht-ring}'s Pace),
+ * but schedules each round as the last one ends; Bamboo's maintenance asks on every tick of its
+ * loop whether a round is due, and a change must pull a round that is far off back within one
+ * base period, which a wait already scheduled cannot. Used on the node's loop only.
  */
 final class Pace {
 

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
 import org.p2psip.dht.bamboo.storage.KeyValues;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 
 class ChurnTest {
 

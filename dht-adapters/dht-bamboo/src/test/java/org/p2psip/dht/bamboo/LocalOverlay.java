@@ -16,11 +16,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.p2psip.dht.contract.DhtContract;
 import org.p2psip.config.Config;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.wire.TransportNetwork;
 import org.p2psip.overlay.InProcessNetwork;
 import org.p2psip.overlay.OverlaySettings;
+import org.p2psip.dht.bamboo.routing.Pastry;
 
 /**
  * Many Bamboo nodes in this JVM on the overlay's {@link InProcessNetwork} (messages go through
@@ -106,7 +107,7 @@ final class LocalOverlay implements AutoCloseable {
     NodeHandle closest(Id key) {
         NodeHandle best = null;
         for (BambooNode n : nodes) {
-            if (best == null || key.closer(n.handle().id(), best.id())) {
+            if (best == null || Pastry.closer(key, n.handle().id(), best.id())) {
                 best = n.handle();
             }
         }
@@ -132,8 +133,8 @@ final class LocalOverlay implements AutoCloseable {
         int side = config.get(BambooOptions.LEAF_SET_SIDE);
         List<NodeHandle> others = nodes.stream().map(BambooNode::handle).filter(h -> !h.equals(self)).toList();
         Set<NodeHandle> expected = new HashSet<>();
-        others.stream().sorted(Comparator.comparing(h -> self.id().clockwiseTo(h.id()))).limit(side).forEach(expected::add);
-        others.stream().sorted(Comparator.comparing(h -> h.id().clockwiseTo(self.id()))).limit(side).forEach(expected::add);
+        others.stream().sorted(Comparator.comparing(h -> self.id().distanceTo(h.id()))).limit(side).forEach(expected::add);
+        others.stream().sorted(Comparator.comparing(h -> h.id().distanceTo(self.id()))).limit(side).forEach(expected::add);
         return expected;
     }
 

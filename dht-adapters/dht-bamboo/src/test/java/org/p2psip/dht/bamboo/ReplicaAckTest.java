@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.bamboo.routing.Pastry;
 
 /** A root acknowledges a write only once its replicas answered that they stored it. */
 class ReplicaAckTest {
@@ -57,7 +58,7 @@ class ReplicaAckTest {
             BambooNode root = overlay.nodes.get(0);
             Id key = keyRootedAt(overlay, root);
             var replicas = LocalOverlay.await(root.leafSetMembers().toCompletableFuture()).stream()
-                    .sorted((a, b) -> a.equals(b) ? 0 : key.closer(a.id(), b.id()) ? -1 : 1).toList();
+                    .sorted((a, b) -> a.equals(b) ? 0 : Pastry.closer(key, a.id(), b.id()) ? -1 : 1).toList();
             BambooNode nearestReplica = overlay.nodes.stream().filter(n -> n.handle().equals(replicas.get(0))).findFirst().orElseThrow();
             overlay.crash(nearestReplica);
             var write = put(root, key, "stored on a stand-in");

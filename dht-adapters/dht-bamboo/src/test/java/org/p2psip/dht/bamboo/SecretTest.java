@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.storage.ValueStore.Removal;
 
 class SecretTest {

@@ -173,9 +173,9 @@ class SimulatedOverlayTest {
             Set<NodeHandle> expected = new HashSet<>();
             int side = BambooOptions.LEAF_SET_SIDE.defaultValue();
             List<NodeHandle> others = handles.stream().filter(h -> !h.equals(self)).toList();
-            others.stream().sorted((a, b) -> self.id().clockwiseTo(a.id()).compareTo(self.id().clockwiseTo(b.id())))
+            others.stream().sorted((a, b) -> self.id().distanceTo(a.id()).compareTo(self.id().distanceTo(b.id())))
                     .limit(side).forEach(expected::add);
-            others.stream().sorted((a, b) -> a.id().clockwiseTo(self.id()).compareTo(b.id().clockwiseTo(self.id())))
+            others.stream().sorted((a, b) -> a.id().distanceTo(self.id()).compareTo(b.id().distanceTo(self.id())))
                     .limit(side).forEach(expected::add);
             if (!new HashSet<>(now(time, dht.node().leafSetMembers())).equals(expected)) {
                 return false;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Backend;
+import org.p2psip.dht.ring.RingOptions;
 import org.p2psip.overlay.OverlayOptions;
 
 /** The Chord ring, registered as {@code p2psip.dht=chord}; its options and the overlay transport's. */
@@ -17,6 +18,7 @@ public final class ChordBackend implements Backend {
     @Override
     public List<Option<?>> options() {
         List<Option<?>> options = new ArrayList<>(ChordOptions.ALL);
+        options.addAll(RingOptions.ALL);
         options.addAll(OverlayOptions.ALL);
         return options;
     }

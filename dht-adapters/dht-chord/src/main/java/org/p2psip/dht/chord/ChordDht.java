@@ -37,6 +37,12 @@ import org.p2psip.overlay.Transport;
  */
 public final class ChordDht implements Dht {
 
+    /**
+     * The last byte of every write this node sends: it takes its copy in the owner's answer when
+     * it holds one of the owner's replicas (see OwnerAnswers), and keeps it before it acknowledges.
+     */
+    private static final int TAKES_COPY = 1;
+
     private final NodePlaces places;
     /** The first place: the node as a single-place ring knows it. */
     private final ChordNode node;
@@ -138,7 +144,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         counters.increment("chord.puts");
-        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).bytes();
+        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).u8(TAKES_COPY).bytes();
         return operation(next.aor(), MessageType.PUT, payload, false, (status, body) -> status == MessageType.OK
                 ? Optional.<BindingSet>empty()
                 : Optional.of(record(next.aor(), body)));
@@ -153,7 +159,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("chord.updates");
-        byte[] payload = new Wire.Writer().string(aor).blob(change).bytes();
+        byte[] payload = new Wire.Writer().string(aor).blob(change).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.UPDATE, payload, false, (status, body) -> switch (status) {
             case MessageType.OK -> new Updated(record(aor, body), true);
             case MessageType.UNCHANGED -> new Updated(record(aor, body), false);
@@ -165,7 +171,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("chord.removes");
-        byte[] payload = new Wire.Writer().string(aor).u64(version).bytes();
+        byte[] payload = new Wire.Writer().string(aor).u64(version).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.REMOVE, payload, false, (status, body) -> status == MessageType.OK);
     }
 
@@ -204,20 +210,25 @@ public final class ChordDht implements Dht {
 
     @Override
     public Set<String> levels() {
-        return Set.of("chord.records", "chord.removed", "chord.range.permille", "chord.range.ppm", "chord.places");
+        return Set.of("chord.records", "chord.removed", "chord.range.permille", "chord.range.ppm", "chord.places",
+                "chord.members", "chord.members.large");
     }
 
     @Override
     public Map<String, Long> metrics() {
         var all = new TreeMap<String, Long>(node.transport().metrics());
         all.putAll(counters.snapshot("chord.lookups", "chord.lookup.hops", "chord.lookup.failures",
-                "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures"));
+                "chord.gets", "chord.puts", "chord.updates", "chord.removes", "chord.operation.failures", "chord.replica.failures",
+                "chord.one-hop", "chord.one-hop.redirects", "chord.one-hop.fallbacks", "chord.copies.carried",
+                "chord.copy-frames", "chord.copy-frame.stores"));
         all.put("chord.records", places.records());
         all.put("chord.removed", places.markers());
         long ppm = places.rangePpm();
         all.put("chord.range.permille", ppm < 0 ? -1 : ppm / 1000);
         all.put("chord.range.ppm", ppm);
         all.put("chord.places", (long) places.places().size());
+        all.put("chord.members", (long) places.view().size());
+        all.put("chord.members.large", places.view().isLarge() ? 1L : 0L);
         return all;
     }
 

@@ -52,7 +52,7 @@ final class ChordNode implements RingMessages, RecordLink {
         this.loop = host.loop();
         this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord", host.updater());
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
-        this.owner = new OwnerAnswers(store, counters);
+        this.owner = new OwnerAnswers(store, counters, host.view());
     }
 
     Transport transport() {
@@ -102,6 +102,42 @@ final class ChordNode implements RingMessages, RecordLink {
 
     boolean isClosing() {
         return membership.isClosing();
+    }
+
+    /** Whether this place joined the ring (and did not stop): before, it owns no key whatever its table says. */
+    boolean onRing() {
+        return joined().isDone() && !joined().isCompletedExceptionally();
+    }
+
+    /**
+     * Keeps the copy a write's answer carried (status:u8, record:blob, then the replica place of
+     * this node and the record, see {@link OwnerAnswers}) in that place's store, before the write
+     * is acknowledged. False when it cannot be kept (the place is not here, or it is leaving, or
+     * the copy is unreadable): the write must not be acknowledged then. True when none was carried.
+     */
+    boolean keepCarried(byte[] answer) {
+        var in = new Wire.Reader(answer);
+        try {
+            in.u8();
+            in.blob();
+            if (!in.more()) {
+                return true;
+            }
+            ChordNode place = host.place(in.id());
+            Record copy = in.record();
+            if (place == null || place.isClosing()) {
+                return false;
+            }
+            place.store().merge(List.of(copy));
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Every node of the ring as this place's node knows it ({@link NodePlaces#view}). */
+    org.p2psip.dht.ring.Members view() {
+        return host.view();
     }
 
     /** This node's own step of a lookup: done if the key lies in (self, successor], else closer nodes. */
@@ -164,7 +200,9 @@ final class ChordNode implements RingMessages, RecordLink {
                 yield done(new byte[0]);
             }
             case MessageType.PING -> done(new byte[0]);
-            case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> owner.handle(type, payload);
+            // a place not on the ring yet takes itself for a ring of one: one hop may reach it before it joined
+            case MessageType.GET, MessageType.PUT, MessageType.REMOVE, MessageType.UPDATE -> onRing()
+                    ? owner.handle(type, payload, sender) : owner.notOwner(type, payload);
             case MessageType.STORE -> {
                 store.merge(StoreMessage.read(payload));
                 yield done(new byte[0]);
@@ -283,6 +321,6 @@ final class ChordNode implements RingMessages, RecordLink {
 
     @Override
     public CompletableFuture<?> send(NodeRef target, byte[] message) {
-        return request(target, MessageType.STORE, message);
+        return host.store(target, message);
     }
 }

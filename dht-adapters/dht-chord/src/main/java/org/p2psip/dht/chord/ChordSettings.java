@@ -2,6 +2,7 @@ package org.p2psip.dht.chord;
 
 import java.time.Duration;
 import org.p2psip.config.Config;
+import org.p2psip.dht.ring.RingOptions;
 import org.p2psip.dht.ring.RingSettings;
 
 /**
@@ -10,7 +11,8 @@ import org.p2psip.dht.ring.RingSettings;
 record ChordSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle, Duration fixFingers,
                      Duration fixFingersIdle, Duration checkPredecessor,
                      Duration requestTimeout, Duration operationTimeout, int maxHops, Duration joinRetry,
-                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention, int places) {
+                     Duration replicaRefresh, Duration sweep, Duration tombstoneRetention, int places,
+                     int oneHopMaxNodes) {
 
     ChordSettings {
         if (successors < 1) {
@@ -21,6 +23,9 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
         }
         if (places < 1) {
             throw new IllegalArgumentException(ChordOptions.PLACES.name() + " must be at least 1");
+        }
+        if (oneHopMaxNodes < 0) {
+            throw new IllegalArgumentException(RingOptions.ONE_HOP_MAX_NODES.name() + " must be 0 or more, not " + oneHopMaxNodes);
         }
     }
 
@@ -45,6 +50,7 @@ record ChordSettings(int successors, int replicas, Duration stabilize, Duration 
                 c.get(ChordOptions.OPERATION_TIMEOUT), c.get(ChordOptions.MAX_HOPS),
                 c.get(ChordOptions.JOIN_RETRY_INTERVAL), c.get(ChordOptions.REPLICA_REFRESH_INTERVAL),
                 c.get(ChordOptions.SWEEP_INTERVAL),
-                c.get(ChordOptions.TOMBSTONE_RETENTION), c.get(ChordOptions.PLACES));
+                c.get(ChordOptions.TOMBSTONE_RETENTION), c.get(ChordOptions.PLACES),
+                c.get(RingOptions.ONE_HOP_MAX_NODES));
     }
 }

@@ -33,8 +33,18 @@ final class MessageType {
      * Updater: OK with the record written, UNCHANGED with the record as it stands.
      */
     static final int UPDATE = 11;
+    /**
+     * large:u8, members -> large:u8, members. A gossip round's swap of the views of the whole ring
+     * (dht-ring's Members); large: the sender keeps no view, the overlay being too large.
+     */
+    static final int VIEW = 12;
+    /**
+     * count:u16, (target:id, store:blob)* -> taken:u8 per store. Several STOREs for places of one
+     * node in one frame (NodeCopies); each store is a STORE's payload for its target place.
+     */
+    static final int COPIES = 13;
 
-    /** Status of GET/PUT/REMOVE answers. */
+    /** Status of GET/PUT/REMOVE answers; NOT_OWNER's record is the owner as the answering node's view names it (node), or empty. */
     static final int OK = 0;
     static final int CONFLICT = 1;
     static final int NOT_OWNER = 2;

@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Members;
+import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.Places;
@@ -38,11 +41,23 @@ final class NodePlaces {
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<Id, ChordNode> byId = new HashMap<>();
     private final Updater updater;
+    private final ChordSettings settings;
+    private final Clock clock;
+    /** Every node of the ring as this one knows it, by gossip: what an operation's one hop goes by. */
+    private final Members view;
+    private ScheduledFuture<?> gossiping;
+    private final NodeCopies copies;
 
     NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters, Updater updater) {
         this.transport = transport;
         this.updater = updater;
+        this.settings = settings;
+        this.clock = clock;
         this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
+        this.view = new Members(new Member(transport.address(), 0, first, Math.max(1, clock.millis())),
+                settings.oneHopMaxNodes(), settings.stabilizeIdle().toNanos(), loop::nanoTime,
+                transport.address().hashCode());
+        this.copies = new NodeCopies(transport, settings.requestTimeout(), counters, view::gossips);
         List<Id> ids = new ArrayList<>(Places.ids(transport.address(), settings.places()));
         ids.set(0, first);
         for (Id id : ids) {
@@ -50,6 +65,7 @@ final class NodePlaces {
             places.add(place);
             byId.putIfAbsent(id, place);
             memberships.add(place.membership());
+            place.membership().onDropped(peer -> view.suspect(peer.address()));
         }
         // peers reach a node's first place at the hash of its address, whatever id it was given
         byId.putIfAbsent(Id.hash(transport.address()), places.get(0));
@@ -77,10 +93,73 @@ final class NodePlaces {
         return places.get(0);
     }
 
-    /** Starts serving, then takes its places ({@link Places#startInTurn}). */
+    /** The place of this node whose id is {@code id}; null when it hosts none. */
+    ChordNode place(Id id) {
+        return byId.get(id);
+    }
+
+    /** The view of every node of the ring, for one hop ({@link Members}). On the loop. */
+    Members view() {
+        return view;
+    }
+
+    /** Starts serving, then takes its places ({@link Places#startInTurn}) and gossips its view once a round. */
     void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
         Places.startInTurn(memberships, bootstrap, members, loop);
+        if (settings.oneHopMaxNodes() > 0) {
+            gossiping = loop.every(this::gossip, settings.stabilizeIdle().toMillis());
+        }
+    }
+
+    /**
+     * One gossip round: this node's heartbeat rises with the count of its places that own their
+     * ranges; the nodes its places' successor lists name join the view; then it swaps views with
+     * one member. A swap that fails changes nothing: a silent member is forgotten by expiry.
+     */
+    private void gossip() {
+        if (places.get(0).isClosing()) {
+            gossiping.cancel(false);
+            return;
+        }
+        view.beat(clock.millis(), placed());
+        for (ChordNode place : places) {
+            place.table().successors().forEach(n -> view.learn(n.address()));
+        }
+        String target = view.gossipTarget();
+        if (target == null) {
+            return;
+        }
+        byte[] mine = viewMessage();
+        transport.request(target, MessageType.VIEW, addressed(Id.hash(target), mine), settings.requestTimeout())
+                .whenComplete((answer, failure) -> loop.execute(() -> {
+                    if (failure == null) {
+                        takeView(answer, target);
+                    }
+                }));
+    }
+
+    /** How many places, from the first, own their ranges: those the view maps keys to. */
+    private int placed() {
+        int count = 0;
+        while (count < places.size() && memberships.get(count).placed().isDone()
+                && !memberships.get(count).placed().isCompletedExceptionally()) {
+            count++;
+        }
+        return count;
+    }
+
+    private byte[] viewMessage() {
+        List<Member> entries = view.entries();
+        return new Wire.Writer().u8(view.isLarge() ? 1 : 0).members(entries).bytes();
+    }
+
+    /** Takes the view {@code from} sent, in a swap: it lives. */
+    private void takeView(byte[] message, String from) {
+        var in = new Wire.Reader(message);
+        boolean large = in.u8() == 1;
+        view.merge(in.members(), large);
+        view.heardFrom(from);
     }
 
     /**
@@ -94,6 +173,14 @@ final class NodePlaces {
     /** A request's payload as it travels: the target place's id, then the message's own payload. */
     static byte[] addressed(Id target, byte[] payload) {
         return new Wire.Writer().id(target).raw(payload).bytes();
+    }
+
+    /** Sends a STORE to the place {@code to}: with the others waiting for its node ({@link NodeCopies}), or at once to a place of this node. */
+    CompletableFuture<byte[]> store(NodeRef to, byte[] store) {
+        if (to.address().equals(transport.address())) {
+            return request(to, MessageType.STORE, store, settings.requestTimeout());
+        }
+        return copies.send(to, store);
     }
 
     /** Sends a request to the place {@code to}; a place of this same node answers without the network. */
@@ -129,7 +216,34 @@ final class NodePlaces {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, "a request names no place"));
         }
         Id target = Id.of(Arrays.copyOfRange(payload, 0, Id.BYTES));
-        return dispatch(sender, type, target, Arrays.copyOfRange(payload, Id.BYTES, payload.length));
+        byte[] rest = Arrays.copyOfRange(payload, Id.BYTES, payload.length);
+        if (type == MessageType.VIEW) {
+            // the view is the node's, not a place's: answered first, then the asker's taken
+            byte[] mine = viewMessage();
+            takeView(rest, sender);
+            return CompletableFuture.completedFuture(mine);
+        }
+        if (type == MessageType.COPIES) {
+            return CompletableFuture.completedFuture(takeCopies(sender, rest));
+        }
+        return dispatch(sender, type, target, rest);
+    }
+
+    /** Each STORE of a COPIES frame to its place; answers whether each was taken (its place is here and not leaving). */
+    private byte[] takeCopies(String sender, byte[] frame) {
+        var in = new Wire.Reader(frame);
+        int count = in.u16();
+        var taken = new Wire.Writer();
+        for (int i = 0; i < count; i++) {
+            ChordNode place = byId.get(in.id());
+            byte[] store = in.blob();
+            boolean ok = place != null && !place.isClosing();
+            if (ok) {
+                place.respond(sender, MessageType.STORE, store);
+            }
+            taken.u8(ok ? 1 : 0);
+        }
+        return taken.bytes();
     }
 
     private CompletionStage<byte[]> dispatch(String sender, int type, Id target, byte[] payload) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.store.Record;
 
@@ -30,6 +31,10 @@ final class Wire {
 
         Writer u8(int v) {
             return run(() -> out.writeByte(v));
+        }
+
+        Writer u16(int v) {
+            return run(() -> out.writeShort(v));
         }
 
         Writer u64(long v) {
@@ -66,6 +71,15 @@ final class Wire {
         Writer nodes(List<NodeRef> nodes) {
             u8(nodes.size());
             nodes.forEach(this::node);
+            return this;
+        }
+
+        /** count:u16, then each member: address:str, places:u16, first:id, heartbeat:u64. */
+        Writer members(List<Member> members) {
+            u16(members.size());
+            for (Member m : members) {
+                string(m.address()).u16(m.places()).id(m.first()).u64(m.heartbeat());
+            }
             return this;
         }
 
@@ -109,6 +123,10 @@ final class Wire {
             return guard(() -> in.get() & 0xFF);
         }
 
+        int u16() {
+            return guard(() -> in.getShort() & 0xFFFF);
+        }
+
         long u64() {
             return guard(in::getLong);
         }
@@ -137,6 +155,20 @@ final class Wire {
                 nodes.add(node());
             }
             return nodes;
+        }
+
+        List<Member> members() {
+            int count = u16();
+            var members = new ArrayList<Member>(Math.min(count, 256));
+            for (int i = 0; i < count; i++) {
+                members.add(new Member(string(), u16(), id(), u64()));
+            }
+            return members;
+        }
+
+        /** Whether the payload has bytes left: an optional field follows. */
+        boolean more() {
+            return in.hasRemaining();
         }
 
         Record record() {

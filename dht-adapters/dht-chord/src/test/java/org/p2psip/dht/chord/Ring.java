@@ -150,8 +150,18 @@ final class Ring implements AutoCloseable {
         return n.ringLoop().call(() -> n.lookup(key, false), n.self().toString());
     }
 
+    /**
+     * Waits until every node's view of the ring names all the nodes and maps keys: operations go
+     * in one hop from then on.
+     */
+    void awaitViews() {
+        awaitTrue("every node's view whole", () -> nodes.stream().allMatch(n -> get(read(n,
+                p -> p.view().size() == nodes.size() && p.view().owner(Id.hash("any")) != null))),
+                Duration.ofSeconds(30));
+    }
+
     /** Reads {@code node}'s state on its loop, where the state lives. */
-    private static <T> CompletionStage<T> read(ChordDht node, Function<ChordNode, T> read) {
+    static <T> CompletionStage<T> read(ChordDht node, Function<ChordNode, T> read) {
         ChordNode n = node.node();
         return n.ringLoop().call(() -> CompletableFuture.completedFuture(read.apply(n)), n.self().toString());
     }

@@ -47,6 +47,18 @@ class WireRecordTest {
         assertEquals(set.bindings(), back.set().bindings());
     }
 
+    @Test
+    void aViewCarriesItsMembersAddressPlacesFirstIdAndHeartbeat() {
+        var first = org.p2psip.dht.ring.Id.parse("00112233445566778899aabbccddeeff00112233");
+        var member = new org.p2psip.dht.ring.Members.Member("h:1", 64, first, 258);
+        byte[] view = new Wire.Writer().u8(0).members(List.of(member)).bytes();
+        assertEquals("00" + "0001" + "0003" + hex("h:1") + "0040" + "00112233445566778899aabbccddeeff00112233"
+                + "0000000000000102", HexFormat.of().formatHex(view));
+        var in = new Wire.Reader(view);
+        assertEquals(0, in.u8());
+        assertEquals(List.of(member), in.members());
+    }
+
     private static String hex(String text) {
         return HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
     }

@@ -2,6 +2,7 @@ package org.p2psip.dht.memory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.p2psip.config.Option;
 import org.p2psip.dht.Backend;
 
@@ -25,5 +26,11 @@ public final class MemoryBackend implements Backend {
     @Override
     public String servlet() {
         return "org.p2psip.servlet.MemorySipServlet";
+    }
+
+    /** Each node's bindings are its own: nodes share nothing, and each warms up only itself. */
+    @Override
+    public Set<Trait> traits() {
+        return Set.of(Trait.ALONE);
     }
 }

@@ -5,10 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.random.RandomGenerator;
 
 /**
- * A point on Chord's identifier circle: a 160-bit number, as SHA-1 makes them. Node ids hash the
- * node's overlay address, key ids hash the AOR. Intervals are read clockwise. Immutable.
+ * A point on the identifier circle of the ring backends (Chord, Bryan) and of Bamboo: a 160-bit
+ * number, as SHA-1 makes them. Node ids hash the node's overlay address, key ids hash the AOR.
+ * Intervals are read clockwise. Immutable.
  */
 public record Id(BigInteger value) implements Comparable<Id> {
 
@@ -25,7 +27,24 @@ public record Id(BigInteger value) implements Comparable<Id> {
 
     /** SHA-1 of the text's UTF-8 bytes. */
     public static Id hash(String text) {
-        return new Id(new BigInteger(1, SHA1.get().digest(text.getBytes(StandardCharsets.UTF_8))));
+        return new Id(new BigInteger(1, sha1(text.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** SHA-1 of {@code bytes}: the hash that places ids on the circle, and Bamboo's hash of values and secrets. */
+    public static byte[] sha1(byte[] bytes) {
+        return SHA1.get().digest(bytes);
+    }
+
+    /** The point {@code value} lands on: the value modulo 2^160, a negative one counted back from the top. */
+    public static Id around(BigInteger value) {
+        return new Id(value.mod(RING));
+    }
+
+    /** A point drawn from {@code random}: a node's id where it is not its address's hash. */
+    public static Id random(RandomGenerator random) {
+        byte[] bytes = new byte[BYTES];
+        random.nextBytes(bytes);
+        return of(bytes);
     }
 
     /**

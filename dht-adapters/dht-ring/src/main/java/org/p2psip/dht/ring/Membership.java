@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
@@ -71,6 +72,8 @@ public final class Membership {
     private String handedEarly;
     /** The newcomer this node is handing records to; null when none. */
     private NodeRef handingTo;
+    /** Told of each peer this node dropped as failed or that said it leaves. */
+    private Consumer<NodeRef> dropped = peer -> { };
 
     /** @param prefix the backend's name, before every counter this keeps ("chord", "bryan") */
     public Membership(RoutingTable table, Store store, RingSettings settings, Loop loop, RingMessages messages,
@@ -91,6 +94,14 @@ public final class Membership {
 
     public NodeRef self() {
         return table.self();
+    }
+
+    /**
+     * Tells {@code listener} of each peer this node drops as failed, or that leaves: a backend's
+     * view of the whole ring (see {@link Members}) stops routing to it at once. On the loop.
+     */
+    public void onDropped(Consumer<NodeRef> listener) {
+        this.dropped = listener;
     }
 
     /** This place's routing table: its neighbours and its range. */
@@ -421,6 +432,7 @@ public final class Membership {
         counters.increment(prefix + ".suspected");
         boolean neighbour = isNeighbour(peer);
         table.remove(peer);
+        dropped.accept(peer);
         if (neighbour) {
             agreedRounds = 0; // a finger or a stranger gone does not move the ring around this node
         }
@@ -714,6 +726,7 @@ public final class Membership {
     /** A neighbour leaves gracefully, naming its predecessor (null: none) and successors: close the gap. */
     public void left(NodeRef leaver, NodeRef itsPredecessor, List<NodeRef> itsSuccessors) {
         counters.increment(prefix + ".departures");
+        dropped.accept(leaver);
         boolean wasPredecessor = leaver.equals(table.predecessor());
         var known = new ArrayList<>(table.successors());
         table.abandon(leaver); // it said so: no need to wait for silence, even if it was the last peer

@@ -48,4 +48,17 @@ class IdTest {
         assertEquals(id(0), last.plusPowerOfTwo(0));
         assertThrows(IllegalArgumentException.class, () -> new Id(BigInteger.ONE.shiftLeft(Id.BITS)));
     }
+
+    @Test
+    void aValueOffTheCircleLandsOnItModuloTwoToThe160AndARandomIdSurvivesItsBytes() {
+        BigInteger ring = BigInteger.ONE.shiftLeft(Id.BITS);
+        assertEquals(id(3), Id.around(ring.add(BigInteger.valueOf(3))));
+        assertEquals(new Id(ring.subtract(BigInteger.TWO)), Id.around(BigInteger.valueOf(-2)));
+        var random = new java.util.Random(1);
+        for (int i = 0; i < 100; i++) {
+            Id drawn = Id.random(random);
+            assertEquals(drawn, Id.of(drawn.bytes()));
+        }
+        assertEquals(Id.hash("alice"), Id.of(Id.sha1("alice".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    }
 }

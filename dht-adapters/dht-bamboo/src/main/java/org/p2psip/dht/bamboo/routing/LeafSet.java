@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.p2psip.dht.ring.Id;
 
 /**
  * The nodes nearest to this one on the circle: up to {@code side} on each side, ordered by
@@ -29,8 +30,8 @@ public final class LeafSet {
         if (node.id().equals(self.id())) {
             return false;
         }
-        boolean cw = insert(clockwise, node, Comparator.comparing(n -> self.id().clockwiseTo(n.id())));
-        boolean ccw = insert(counter, node, Comparator.comparing(n -> n.id().clockwiseTo(self.id())));
+        boolean cw = insert(clockwise, node, Comparator.comparing(n -> self.id().distanceTo(n.id())));
+        boolean ccw = insert(counter, node, Comparator.comparing(n -> n.id().distanceTo(self.id())));
         return cw || ccw;
     }
 
@@ -43,8 +44,8 @@ public final class LeafSet {
             return true;
         }
         Id me = self.id();
-        return me.clockwiseTo(node.id()).compareTo(me.clockwiseTo(clockwise.get(side - 1).id())) < 0
-                || node.id().clockwiseTo(me).compareTo(counter.get(side - 1).id().clockwiseTo(me)) < 0;
+        return me.distanceTo(node.id()).compareTo(me.distanceTo(clockwise.get(side - 1).id())) < 0
+                || node.id().distanceTo(me).compareTo(counter.get(side - 1).id().distanceTo(me)) < 0;
     }
 
     public boolean remove(Id id) {
@@ -85,15 +86,15 @@ public final class LeafSet {
         }
         Id from = counter.get(counter.size() - 1).id();
         Id to = clockwise.get(clockwise.size() - 1).id();
-        BigInteger span = from.clockwiseTo(to);
-        return from.clockwiseTo(key).compareTo(span) <= 0;
+        BigInteger span = from.distanceTo(to);
+        return from.distanceTo(key).compareTo(span) <= 0;
     }
 
     /** The member or this node nearest {@code key}. */
     public NodeHandle closest(Id key) {
         NodeHandle best = self;
         for (NodeHandle n : members()) {
-            if (key.closer(n.id(), best.id())) {
+            if (Pastry.closer(key, n.id(), best.id())) {
                 best = n;
             }
         }
@@ -104,7 +105,7 @@ public final class LeafSet {
     public List<NodeHandle> nearest(Id key, int count) {
         List<NodeHandle> all = new ArrayList<>(members());
         all.add(self);
-        all.sort((a, b) -> a.equals(b) ? 0 : key.closer(a.id(), b.id()) ? -1 : 1);
+        all.sort((a, b) -> a.equals(b) ? 0 : Pastry.closer(key, a.id(), b.id()) ? -1 : 1);
         return List.copyOf(all.subList(0, Math.min(count, all.size())));
     }
 

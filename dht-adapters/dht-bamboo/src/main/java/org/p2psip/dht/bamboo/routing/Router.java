@@ -1,5 +1,7 @@
 package org.p2psip.dht.bamboo.routing;
 
+import org.p2psip.dht.ring.Id;
+
 /**
  * Pastry's choice of the next hop towards a key: the leaf set when it covers the key, else the
  * routing-table entry sharing one more digit, else any known node at least as good in prefix and
@@ -58,7 +60,7 @@ public final class Router {
         }
         NodeHandle best = self;
         for (NodeHandle n : leafSet.members()) {
-            if (!silent.contains(n.id()) && key.closer(n.id(), best.id())) {
+            if (!silent.contains(n.id()) && Pastry.closer(key, n.id(), best.id())) {
                 best = n;
             }
         }
@@ -73,7 +75,7 @@ public final class Router {
         if (leafSet.covers(key)) {
             NodeHandle best = self;
             for (NodeHandle n : leafSet.members()) {
-                if (!n.id().equals(joiner) && key.closer(n.id(), best.id())) {
+                if (!n.id().equals(joiner) && Pastry.closer(key, n.id(), best.id())) {
                     best = n;
                 }
             }
@@ -94,7 +96,7 @@ public final class Router {
     public NodeHandle nearestOther(Id key, Id asker) {
         NodeHandle best = null;
         for (NodeHandle n : candidates()) {
-            if (!n.id().equals(asker) && (best == null || key.closer(n.id(), best.id()))) {
+            if (!n.id().equals(asker) && (best == null || Pastry.closer(key, n.id(), best.id()))) {
                 best = n;
             }
         }
@@ -107,10 +109,11 @@ public final class Router {
 
     private NodeHandle rareCase(Id key, java.util.Set<Id> avoid) {
         int bits = table.bits();
-        int shared = self.id().sharedDigits(key, bits);
+        int shared = Pastry.sharedDigits(self.id(), key, bits);
         NodeHandle best = self;
         for (NodeHandle n : candidates()) {
-            if (!avoid.contains(n.id()) && n.id().sharedDigits(key, bits) >= shared && key.closer(n.id(), best.id())) {
+            if (!avoid.contains(n.id()) && Pastry.sharedDigits(n.id(), key, bits) >= shared
+                    && Pastry.closer(key, n.id(), best.id())) {
                 best = n;
             }
         }

@@ -2,6 +2,7 @@ package org.p2psip.dht.bamboo.routing;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.p2psip.dht.ring.Id;
 
 /**
  * Pastry's prefix table: row {@code r} holds, for each digit value {@code c}, a node whose id
@@ -29,8 +30,8 @@ public final class RoutingTable {
         if (node.id().equals(self.id())) {
             return false;
         }
-        int row = self.id().sharedDigits(node.id(), bits);
-        int col = node.id().digit(row, bits);
+        int row = Pastry.sharedDigits(self.id(), node.id(), bits);
+        int col = Pastry.digit(node.id(), row, bits);
         if (slots[row][col] != null) {
             return false;
         }
@@ -43,25 +44,25 @@ public final class RoutingTable {
         if (node.id().equals(self.id())) {
             return false;
         }
-        int row = self.id().sharedDigits(node.id(), bits);
-        return slots[row][node.id().digit(row, bits)] == null;
+        int row = Pastry.sharedDigits(self.id(), node.id(), bits);
+        return slots[row][Pastry.digit(node.id(), row, bits)] == null;
     }
 
     public boolean contains(Id id) {
-        int row = self.id().sharedDigits(id, bits);
+        int row = Pastry.sharedDigits(self.id(), id, bits);
         if (row >= slots.length) {
             return false;
         }
-        NodeHandle n = slots[row][id.digit(row, bits)];
+        NodeHandle n = slots[row][Pastry.digit(id, row, bits)];
         return n != null && n.id().equals(id);
     }
 
     public boolean remove(Id id) {
-        int row = self.id().sharedDigits(id, bits);
+        int row = Pastry.sharedDigits(self.id(), id, bits);
         if (row >= slots.length) {
             return false;
         }
-        int col = id.digit(row, bits);
+        int col = Pastry.digit(id, row, bits);
         if (slots[row][col] != null && slots[row][col].id().equals(id)) {
             slots[row][col] = null;
             return true;
@@ -75,8 +76,8 @@ public final class RoutingTable {
 
     /** The entry that shares one more digit with {@code key} than this node does, or null. */
     public NodeHandle next(Id key) {
-        int row = self.id().sharedDigits(key, bits);
-        return row >= slots.length ? null : slots[row][key.digit(row, bits)];
+        int row = Pastry.sharedDigits(self.id(), key, bits);
+        return row >= slots.length ? null : slots[row][Pastry.digit(key, row, bits)];
     }
 
     public List<NodeHandle> row(int row) {

@@ -3,6 +3,7 @@ package org.p2psip.dht.bamboo.routing;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.p2psip.dht.ring.Id;
 
 /**
  * Per-peer timeouts from observed round-trip times, as TCP computes its retransmission timeout

@@ -36,7 +36,7 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.bamboo.BambooOptions;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * One node's values in a Berkeley DB JE environment: a primary database keyed by key and value

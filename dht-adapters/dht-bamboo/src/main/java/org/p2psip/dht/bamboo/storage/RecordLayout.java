@@ -2,7 +2,7 @@ package org.p2psip.dht.bamboo.storage;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * How a value lies in the JE databases. Big-endian, so JE's byte order sorts as the numbers do.

@@ -1,7 +1,7 @@
 package org.p2psip.dht.bamboo.storage;
 
 import java.util.Arrays;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * One value under a key, as a node stores it: the bytes, when they expire (absolute ms), the

@@ -3,7 +3,7 @@ package org.p2psip.dht.bamboo.storage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 
 /**
  * The OpenDHT put/get interface: a key holds a set of values, each with its own time to live and

@@ -2,7 +2,7 @@ package org.p2psip.dht.bamboo.wire;
 
 import java.util.List;
 import org.p2psip.dht.DhtException;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.KeyValues;
 import org.p2psip.dht.bamboo.storage.ValueStore;

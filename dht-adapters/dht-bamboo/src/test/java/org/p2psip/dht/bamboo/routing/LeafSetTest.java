@@ -8,11 +8,12 @@ import java.math.BigInteger;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.ring.Id;
 
 class LeafSetTest {
 
     private static NodeHandle node(long position) {
-        return new NodeHandle(Id.of(BigInteger.valueOf(position).shiftLeft(100)), "n" + position);
+        return new NodeHandle(Id.around(BigInteger.valueOf(position).shiftLeft(100)), "n" + position);
     }
 
     @Test

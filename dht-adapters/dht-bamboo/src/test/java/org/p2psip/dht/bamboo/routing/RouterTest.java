@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.math.BigInteger;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.ring.Id;
 
 class RouterTest {
 
     /** A node whose id's first byte is {@code top}. */
     private static NodeHandle node(int top) {
-        return new NodeHandle(Id.of(BigInteger.valueOf(top).shiftLeft(152)), "n" + top);
+        return new NodeHandle(Id.around(BigInteger.valueOf(top).shiftLeft(152)), "n" + top);
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.config.Config;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.bamboo.BambooOptions;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.storage.ValueStore.Found;
 import org.p2psip.dht.bamboo.storage.ValueStore.Page;
 import org.p2psip.dht.bamboo.storage.ValueStore.Removal;

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.DhtException;
-import org.p2psip.dht.bamboo.routing.Id;
+import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.KeyValues;
 import org.p2psip.dht.bamboo.storage.StoredValue;
