@@ -3,6 +3,7 @@ order of drain, stop, start and admit, and the records afterwards, on stand-in p
 recorded as nodes; the real ones: tests/test_fault_run.py)."""
 import json
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,12 @@ def test_a_node_removed_is_drained_while_it_runs_stopped_by_term_and_forgotten(t
 def test_a_node_that_ignores_term_is_killed_at_the_deadline_and_said_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(nodes, "wait_answering", lambda started, timeout, local="127.0.0.1": None)
     stand_in(tmp_path, 0)
-    stubborn = stand_in(tmp_path, 1, ("sh", "-c", "trap '' TERM; sleep 60 & wait; sleep 60"))
+    # it says when it ignores TERM: a TERM sent before the trap is set ends the shell at once
+    stubborn = stand_in(tmp_path, 1, ("sh", "-c", "trap '' TERM; echo ignoring; sleep 60 & wait; sleep 60"))
+    console = Path(stubborn.folder) / "logs" / "console.log"
+    deadline = time.monotonic() + 30
+    while "ignoring" not in console.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)   # poll interval of a condition
     try:
         assert not changes.remove(tmp_path, 1, stop_s=0.5, routes=Witness(tmp_path))
         assert not processes.alive(stubborn)
