@@ -123,7 +123,7 @@ public final class Front implements AutoCloseable {
                     config.get(FrontOptions.INVITE_TIMEOUT).toMillis(), config.get(FrontOptions.TRANSACTIONS_MAX));
             var queue = SocketQueue.of(udp);
             var backlog = Backlog.of(queue);
-            LOG.log(Level.INFO, queue.bytes() < 0 ? "overload: judged by the UDP loop's busy time alone (its socket's queue is not readable here)"
+            LOG.log(Level.INFO, queue == SocketQueue.UNKNOWN ? "overload: judged by the UDP loop's busy time alone (its socket's queue is not readable here)"
                     : "overload: judged by the UDP loop's busy time and its socket's queue (buffer " + queue.capacity() + " bytes)");
             var forwarder = new Forwarder(listeners, nodes, policy, affinity,
                     transactions, outlet, stats, udp.eventLoop(), kept, split, backlog);

@@ -64,17 +64,16 @@ public final class FrontMain {
         if (requests <= 0) {
             return;
         }
+        var log = System.getLogger(FrontMain.class.getName());
         long start = System.nanoTime();
         long deadline = start + config.get(FrontOptions.WARMUP_TIMEOUT).toNanos();
         try {
             int answered = new FrontWarmup(front.address(), requests)
                     .run(() -> front.nodes().stream().anyMatch(Node::up), deadline);
-            System.getLogger(FrontMain.class.getName()).log(System.Logger.Level.INFO,
-                    "warm-up done: {0} of {1} requests through the front answered in {2} ms", answered, requests,
-                    (System.nanoTime() - start) / 1_000_000);
-        } catch (java.io.IOException e) {
-            System.getLogger(FrontMain.class.getName()).log(System.Logger.Level.WARNING,
-                    "warm-up stopped: " + e.getMessage());
+            log.log(System.Logger.Level.INFO, "warm-up done: {0} of {1} requests through the front answered in {2} ms",
+                    answered, requests, (System.nanoTime() - start) / 1_000_000);
+        } catch (IOException e) {
+            log.log(System.Logger.Level.WARNING, "warm-up stopped: " + e.getMessage());
         }
     }
 

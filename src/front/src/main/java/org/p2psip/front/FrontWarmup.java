@@ -8,6 +8,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -54,7 +55,7 @@ final class FrontWarmup {
             }
             Thread.sleep(50); // the probes' pace: a node is up when its first OPTIONS is answered
         }
-        List<DatagramSocket> sockets = new java.util.ArrayList<>();
+        List<DatagramSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < SOCKETS; i++) {
                 var socket = new DatagramSocket(new InetSocketAddress(front.getAddress(), 0));
