@@ -105,7 +105,7 @@ class FrontMainTest {
         Path file = Files.writeString(dir.resolve("front.properties"),
                 "p2psip.front.tls.store-password=" + TestKeyStore.PASSWORD + "\n");
         Process process = front("--config", file.toString(), "--listen", "127.0.0.1:0", "--nodes", "127.0.0.1:9",
-                "--tls-port", Integer.toString(tlsPort), "--tls-key-store", keys.path.toString());
+                "--warmup-requests", "0", "--tls-port", Integer.toString(tlsPort), "--tls-key-store", keys.path.toString());
         try {
             String line = firstLineStarting(process, "p2psip-front listening on 127.0.0.1:");
             assertNotNull(line, "the front never said it was listening");
@@ -118,7 +118,7 @@ class FrontMainTest {
     /** The process deploy/ will run: it says where it listens, and SIGTERM ends it promptly. */
     @Test
     void theProcessStartsAndEndsOnSigterm() throws Exception {
-        Process process = front("--listen", "127.0.0.1:0", "--nodes", "127.0.0.1:9");
+        Process process = front("--listen", "127.0.0.1:0", "--nodes", "127.0.0.1:9", "--warmup-requests", "0");
         try {
             String line = firstLineStarting(process, "p2psip-front listening on 127.0.0.1:");
             assertEquals("(udp, tcp)", line == null ? null : line.substring(line.indexOf('(')),
