@@ -6,6 +6,11 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import org.p2psip.config.Config;
 import org.p2psip.config.Option;
+import org.p2psip.front.flows.TlsServerContext;
+import org.p2psip.front.nodes.Node;
+import org.p2psip.front.policies.Policies;
+import org.p2psip.front.status.FrontStatus;
+import org.p2psip.front.wire.Addresses;
 
 /**
  * {@code java -jar p2psip-front.jar [--config FILE] [--listen IP:PORT] [--nodes IP:PORT,...] [--policy P] ...}:

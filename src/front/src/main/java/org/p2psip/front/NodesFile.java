@@ -1,14 +1,17 @@
 package org.p2psip.front;
 
 import java.io.IOException;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.p2psip.front.nodes.Node;
+import org.p2psip.front.nodes.Nodes;
+import org.p2psip.front.wire.Addresses;
 
 /**
  * The nodes file ({@code --nodes-file}): each run reads it when its modification time changed and

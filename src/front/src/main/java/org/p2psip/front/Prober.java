@@ -1,11 +1,23 @@
 package org.p2psip.front;
 
 import gov.nist.javax.sip.message.SIPRequest;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.net.InetSocketAddress;
 import java.text.ParseException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.p2psip.front.calls.FrontLoad;
+import org.p2psip.front.calls.KeptCalls;
+import org.p2psip.front.calls.StateSplit;
+import org.p2psip.front.nodes.AffinityTable;
+import org.p2psip.front.nodes.Node;
+import org.p2psip.front.nodes.Nodes;
+import org.p2psip.front.relay.Forwarder;
+import org.p2psip.front.relay.Transactions;
+import org.p2psip.front.status.FrontStats;
+import org.p2psip.front.wire.Branches;
+import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.SipParser;
 
 /**
  * The front's periodic work, run on one event-loop thread every probe interval: an OPTIONS probe

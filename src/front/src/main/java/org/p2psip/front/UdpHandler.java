@@ -6,6 +6,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import java.text.ParseException;
+import org.p2psip.front.flows.Keepalive;
+import org.p2psip.front.relay.Inbound;
+import org.p2psip.front.wire.Backlog;
+import org.p2psip.front.wire.DatagramBatch;
+import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.SipParser;
 
 /** One datagram, one SIP message (RFC 3261 §18.3). Stateless, so shared. */
 @ChannelHandler.Sharable

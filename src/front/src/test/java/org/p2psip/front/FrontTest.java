@@ -1,6 +1,5 @@
 package org.p2psip.front;
 
-import org.p2psip.lazysip.ToTag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +17,9 @@ import javax.sip.header.RetryAfterHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.config.Config;
+import org.p2psip.front.nodes.Node;
+import org.p2psip.front.wire.Branches;
+import org.p2psip.lazysip.ToTag;
 
 /** The front over real loopback sockets, between test clients and small test nodes. */
 class FrontTest {

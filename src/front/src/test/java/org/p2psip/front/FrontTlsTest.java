@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.config.Config;
+import org.p2psip.front.relay.Forwarder;
 
 /**
  * The front's TLS listener over real loopback sockets: a JDK TLS client that trusts the front's

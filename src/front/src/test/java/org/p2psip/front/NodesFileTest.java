@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.config.Config;
+import org.p2psip.front.nodes.Node;
+import org.p2psip.front.nodes.Nodes;
 
 /** The nodes changed while the front runs: Nodes.set, and the nodes file a deployment rewrites. */
 class NodesFileTest {

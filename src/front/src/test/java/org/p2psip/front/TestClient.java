@@ -17,6 +17,7 @@ import java.util.Arrays;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
+import org.p2psip.front.wire.SipParser;
 
 /**
  * A SIP user agent client for tests, over a real loopback UDP socket (or a TCP or TLS connection):

@@ -1,6 +1,5 @@
 package org.p2psip.front;
 
-import org.p2psip.lazysip.ToTag;
 import gov.nist.javax.sip.message.SIPMessage;
 import gov.nist.javax.sip.message.SIPRequest;
 import gov.nist.javax.sip.message.SIPResponse;
@@ -22,6 +21,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.p2psip.front.wire.SipParser;
+import org.p2psip.front.wire.ViaPath;
+import org.p2psip.lazysip.ToTag;
 
 /**
  * A small SIP responder standing in for a node: on loopback UDP, parses with the front's parser,

@@ -1,0 +1,55 @@
+package org.p2psip.front.calls;
+
+import gov.nist.javax.sip.message.SIPMessage;
+import gov.nist.javax.sip.message.SIPRequest;
+import gov.nist.javax.sip.message.SIPResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A {@link Hop} that keeps what was sent and when, on a {@link ScriptedTimers} clock. */
+final class RecordingHop implements Hop {
+
+    record Sent(long at, SIPMessage message) {
+        String what() {
+            return message instanceof SIPRequest r ? r.getMethod()
+                    : String.valueOf(((SIPResponse) message).getStatusCode());
+        }
+    }
+
+    private final Timers clock;
+    private final boolean reliable;
+    private final List<Sent> sent = new ArrayList<>();
+
+    RecordingHop(Timers clock, boolean reliable) {
+        this.clock = clock;
+        this.reliable = reliable;
+    }
+
+    @Override
+    public synchronized void send(SIPMessage message) {
+        sent.add(new Sent(clock.nowMillis(), message));
+    }
+
+    @Override
+    public boolean reliable() {
+        return reliable;
+    }
+
+    synchronized List<Sent> sent() {
+        return List.copyOf(sent);
+    }
+
+    /** When each message whose method or status is {@code what} ("INVITE", "ACK", "486") was sent. */
+    synchronized List<Long> times(String what) {
+        return sent.stream().filter(s -> s.what().equals(what)).map(Sent::at).toList();
+    }
+
+    /** The methods and statuses sent, in order. */
+    synchronized List<String> whats() {
+        return sent.stream().map(Sent::what).toList();
+    }
+
+    synchronized SIPMessage last() {
+        return sent.get(sent.size() - 1).message();
+    }
+}
