@@ -35,6 +35,7 @@ import org.p2psip.front.relay.Forwarder;
 import org.p2psip.front.relay.Inbound;
 import org.p2psip.front.relay.Transactions;
 import org.p2psip.front.status.FrontStats;
+import org.p2psip.front.status.Readings;
 import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.DatagramBatch;
@@ -48,7 +49,7 @@ import org.p2psip.front.wire.Transport;
  * same IP address if configured, Netty event loops, and the periodic prober. Requests reach the
  * nodes over UDP from the front's own socket, so the nodes' answers come back to it. Thread-safe; {@link #close} may be called from any thread.
  */
-public final class Front implements AutoCloseable {
+public final class Front implements AutoCloseable, Readings {
 
     private static final Logger LOG = System.getLogger(Front.class.getName());
     /**
@@ -107,8 +108,7 @@ public final class Front implements AutoCloseable {
                     + listen.getAddress().getHostAddress());
         }
         int tlsPort = config.get(FrontOptions.TLS_PORT);
-        SslContext tlsContext = tlsPort == 0 ? null : TlsServerContext.load(config.get(FrontOptions.TLS_KEY_STORE),
-                config.get(FrontOptions.TLS_STORE_PASSWORD));
+        SslContext tlsContext = tlsPort == 0 ? null : tlsContext(config);
         var nodes = new Nodes(Addresses.parseList(config.get(FrontOptions.NODES)));
         FrontState state = FrontState.parse(config.get(FrontOptions.STATE));
         StateSplit split = state == FrontState.STATELESS ? null : new StateSplit(state.initialFraction());
@@ -228,7 +228,22 @@ public final class Front implements AutoCloseable {
         }
     }
 
+    /**
+     * The TLS listener's context from the key store the options name; IllegalArgumentException,
+     * naming the flag an operator must give or the key store's defect, if there is none to read.
+     */
+    static SslContext tlsContext(Config config) {
+        String keyStore = config.get(FrontOptions.TLS_KEY_STORE);
+        if (keyStore.isBlank()) {
+            throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.TLS_PORT) + " needs "
+                    + FrontOptions.flag(FrontOptions.TLS_KEY_STORE)
+                    + " (a PKCS#12 file with the front's key and certificate)");
+        }
+        return TlsServerContext.load(keyStore, config.get(FrontOptions.TLS_STORE_PASSWORD));
+    }
+
     /** The address it listens on (the bound port if the option said 0). */
+    @Override
     public InetSocketAddress address() {
         return address;
     }
@@ -238,31 +253,37 @@ public final class Front implements AutoCloseable {
         return tls == null ? null : (InetSocketAddress) tls.localAddress();
     }
 
+    @Override
     public FrontStats stats() {
         return stats;
     }
 
     /** The nodes, in the order configured. */
+    @Override
     public List<Node> nodes() {
         return nodes.all();
     }
 
     /** Call-IDs remembered now. */
+    @Override
     public int affinityEntries() {
         return affinity.size();
     }
 
     /** Clients' TCP and TLS connections open now. */
+    @Override
     public int openConnections() {
         return connections.size();
     }
 
     /** The share of new calls from UDP clients whose state the front keeps now: 0 stateless, 1 stateful. */
+    @Override
     public double stateFraction() {
         return split == null ? 0 : split.fraction();
     }
 
     /** Calls and in-dialog requests whose state the front keeps now. */
+    @Override
     public int keptEntries() {
         return kept.size();
     }

@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HashMap;
 import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.config.Option;
-import org.p2psip.front.flows.TlsServerContext;
 import org.p2psip.front.nodes.Node;
 import org.p2psip.front.policies.Policies;
 import org.p2psip.front.status.FrontStatus;
@@ -46,7 +46,8 @@ public final class FrontMain {
         }
         FrontStatus status;
         try {
-            status = FrontStatus.start(config, front);
+            status = FrontStatus.start(config.get(FrontOptions.STATUS),
+                    NodeOptions.list(config.get(FrontOptions.STATUS_MEMBERS)), config.get(FrontOptions.POLICY), front);
         } catch (RuntimeException e) { // its address taken, or not one of this host's
             System.err.println("p2psip-front: " + e.getMessage());
             front.close();
@@ -152,7 +153,7 @@ public final class FrontMain {
             throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.TLS_PORT) + " " + port
                     + " is the listen port, where plain TCP is; TLS needs a port of its own");
         }
-        TlsServerContext.load(config.get(FrontOptions.TLS_KEY_STORE), config.get(FrontOptions.TLS_STORE_PASSWORD));
+        Front.tlsContext(config);
     }
 
     private static void usage(PrintStream out) {

@@ -22,8 +22,8 @@ import javax.sip.header.ViaHeader;
 import javax.sip.message.Request;
 import org.p2psip.front.nodes.Node;
 import org.p2psip.front.nodes.Nodes;
-import org.p2psip.front.relay.Forwarder;
 import org.p2psip.front.status.FrontStats;
+import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
 import org.p2psip.front.wire.Outlet;
@@ -409,7 +409,7 @@ public final class KeptCalls {
     /** The front's URI in the dialogs it keeps: its inner address, where the nodes and the callees reach it. */
     private String ownUri() {
         InetSocketAddress self = listeners.inner();
-        return "<sip:" + USER + "@" + Forwarder.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort() + ";lr>";
+        return "<sip:" + USER + "@" + Addresses.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort() + ";lr>";
     }
 
     /** The next hop of an in-dialog request: its top Route if it has one left (loose routing), else its Request-URI. */

@@ -14,7 +14,6 @@ import java.security.KeyStore;
 import java.util.Collections;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
-import org.p2psip.front.FrontOptions;
 
 /**
  * The TLS server side of the front's TLS listener, made once at start from its PKCS#12 key store:
@@ -46,11 +45,6 @@ public final class TlsServerContext {
      * operator can act on if it cannot be read, the password is wrong, or it holds no private key.
      */
     public static SslContext load(String path, String password) {
-        if (path.isBlank()) {
-            throw new IllegalArgumentException(FrontOptions.flag(FrontOptions.TLS_PORT) + " needs "
-                    + FrontOptions.flag(FrontOptions.TLS_KEY_STORE)
-                    + " (a PKCS#12 file with the front's key and certificate)");
-        }
         if (!Files.isRegularFile(Path.of(path)) || !Files.isReadable(Path.of(path))) {
             throw new IllegalArgumentException("TLS key store " + path + " is not a readable file");
         }

@@ -24,6 +24,7 @@ import org.p2psip.front.nodes.NodeLoad;
 import org.p2psip.front.nodes.Nodes;
 import org.p2psip.front.policies.Policy;
 import org.p2psip.front.status.FrontStats;
+import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
@@ -558,7 +559,7 @@ public final class Forwarder {
     private String ownViaLine(String branch, long connection) {
         String host = self.getAddress().getHostAddress();
         var line = new StringBuilder(96).append("Via: SIP/2.0/UDP ")
-                .append(uriHost(host)).append(':').append(self.getPort())
+                .append(Addresses.uriHost(host)).append(':').append(self.getPort())
                 .append(";branch=").append(branch);
         if (connection != Outlet.UDP) {
             line.append(';').append(CONNECTION_PARAM).append('=').append(connection);
@@ -664,15 +665,10 @@ public final class Forwarder {
         }
     }
 
-    /** An IP address as a SIP URI or Via writes it: an IPv6 literal in brackets (RFC 3261 §25.1). */
-    public static String uriHost(String address) {
-        return address.indexOf(':') >= 0 ? "[" + address + "]" : address;
-    }
-
     /** The URI of a flow at this front, for a Path or a Record-Route. */
     private String flowUri(String token, boolean ob) {
         String host = self.getAddress().getHostAddress();
-        return "<sip:" + token + "@" + uriHost(host) + ":" + self.getPort()
+        return "<sip:" + token + "@" + Addresses.uriHost(host) + ":" + self.getPort()
                 + ";lr" + (ob ? ";ob" : "") + ">";
     }
 

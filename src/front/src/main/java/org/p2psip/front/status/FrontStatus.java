@@ -10,12 +10,8 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
 import java.time.Duration;
-import org.p2psip.config.Config;
-import org.p2psip.config.NodeOptions;
-import org.p2psip.front.Front;
-import org.p2psip.front.FrontOptions;
+import java.util.List;
 import org.p2psip.front.nodes.Node;
-import org.p2psip.front.relay.Transactions;
 import org.p2psip.front.wire.Addresses;
 import org.p2psip.metrics.Json;
 import org.p2psip.metrics.Members;
@@ -26,7 +22,7 @@ import org.p2psip.metrics.StatusBoard;
 
 /**
  * The front's status page and Prometheus metrics, on the JDK's HTTP server at
- * {@link FrontOptions#STATUS} (on its own dispatcher thread: a scrape or a page every second or
+ * the status address ({@code p2psip.front.status}) (on its own dispatcher thread: a scrape or a page every second or
  * two is all it serves, never on the front's event loops): its counters, and per node whether it is up, its
  * open transactions and calls, and how many the policy chose it for.
  */
@@ -42,9 +38,11 @@ public final class FrontStatus implements AutoCloseable {
         this.board = board;
     }
 
-    /** Null when no status address is configured. */
-    public static FrontStatus start(Config config, Front front) {
-        String address = config.get(FrontOptions.STATUS);
+    /**
+     * Serves {@code front}'s page at {@code address} (IP:port), listing the status pages of
+     * {@code members} and naming {@code policy}; null when {@code address} is blank (no status page).
+     */
+    public static FrontStatus start(String address, List<String> members, String policy, Readings front) {
         if (address.isBlank()) {
             return null;
         }
@@ -55,10 +53,8 @@ public final class FrontStatus implements AutoCloseable {
                 .rate("requests", stats::requestsForwarded)
                 .rate("responses_error", () -> stats.answered400() + stats.answered416() + stats.answered483()
                         + stats.answered503() + stats.answered505());
-        var members = new Members(NodeOptions.list(config.get(FrontOptions.STATUS_MEMBERS)),
-                Duration.ofSeconds(1), System::currentTimeMillis);
-        String policy = config.get(FrontOptions.POLICY);
-        var board = new StatusBoard(metrics, history, new RecentErrors(20, System::currentTimeMillis), members,
+        var pages = new Members(members, Duration.ofSeconds(1), System::currentTimeMillis);
+        var board = new StatusBoard(metrics, history, new RecentErrors(20, System::currentTimeMillis), pages,
                 () -> self(front, policy), "p2psip-front-status");
         try {
             HttpServer server = HttpServer.create(Addresses.parse(address), 16);
@@ -72,7 +68,7 @@ public final class FrontStatus implements AutoCloseable {
         }
     }
 
-    private static void meters(Metrics metrics, Front front) {
+    private static void meters(Metrics metrics, Readings front) {
         MeterRegistry registry = metrics.registry();
         metrics.follow("p2psip.front", front.stats()::snapshot, name -> false);
         for (Node node : front.nodes()) {
@@ -84,11 +80,11 @@ public final class FrontStatus implements AutoCloseable {
             FunctionCounter.builder("p2psip.front.node.chosen", node, Node::chosen).tag("node", name)
                     .description("Transactions the policy sent to the node").register(registry);
         }
-        Gauge.builder("p2psip.front.connections", front, Front::openConnections).register(registry);
-        Gauge.builder("p2psip.front.affinity.entries", front, Front::affinityEntries).register(registry);
-        Gauge.builder("p2psip.front.state.fraction", front, Front::stateFraction)
+        Gauge.builder("p2psip.front.connections", front, Readings::openConnections).register(registry);
+        Gauge.builder("p2psip.front.affinity.entries", front, Readings::affinityEntries).register(registry);
+        Gauge.builder("p2psip.front.state.fraction", front, Readings::stateFraction)
                 .description("Share of new calls from UDP clients whose transaction state the front keeps").register(registry);
-        Gauge.builder("p2psip.front.kept.entries", front, Front::keptEntries)
+        Gauge.builder("p2psip.front.kept.entries", front, Readings::keptEntries)
                 .description("Calls and in-dialog requests whose transaction state the front keeps now").register(registry);
     }
 
@@ -97,7 +93,7 @@ public final class FrontStatus implements AutoCloseable {
         return node.address().getHostString() + ":" + node.address().getPort();
     }
 
-    private static String self(Front front, String policy) {
+    private static String self(Readings front, String policy) {
         var nodes = new StringBuilder(",\"nodes\":[");
         for (Node node : front.nodes()) {
             nodes.append(nodes.charAt(nodes.length() - 1) == '[' ? "" : ",").append("{\"address\":")

@@ -34,4 +34,9 @@ public final class Addresses {
     public static List<InetSocketAddress> parseList(String text) {
         return NodeOptions.list(text).stream().map(Addresses::parse).toList();
     }
+
+    /** An IP address as a SIP URI or Via writes it: an IPv6 literal in brackets (RFC 3261 §25.1). */
+    public static String uriHost(String address) {
+        return address.indexOf(':') >= 0 ? "[" + address + "]" : address;
+    }
 }
