@@ -28,7 +28,7 @@ import org.p2psip.dht.bamboo.routing.Pastry;
 /**
  * Bamboo's periodic recovery: on timers, never in reaction to each failure, so that churn does
  * not turn into message storms. Each leaf-set period the node pings the members it has not heard
- * from for a keepalive (which is how a dead member is found) and, when its {@link Pace} says so,
+ * from for a keepalive (which is how a dead member is found) and, when its {@link Rounds} say so,
  * exchanges leaf sets with one member chosen at random; one routing-table row is refreshed each
  * table round, from a neighbour of that row (local tuning) and by a lookup for an empty slot
  * (global tuning). Both exchanges slow down, doubling their wait up to an idle period, while
@@ -47,8 +47,8 @@ final class Maintenance {
     private final Duration leafPeriod;
     private final Duration tablePeriod;
     private final Duration keepalive;
-    private final Pace leafPace;
-    private final Pace tablePace;
+    private final Rounds leafRounds;
+    private final Rounds tableRounds;
     private final Duration repairPeriod;
     private final Duration sweepPeriod;
     private final int replicas;
@@ -69,8 +69,8 @@ final class Maintenance {
         this.side = config.get(BambooOptions.LEAF_SET_SIDE);
         this.lastRepaired = new LeafSet(node.self(), side);
         this.keepalive = config.get(BambooOptions.KEEPALIVE);
-        this.leafPace = new Pace(leafPeriod, config.get(BambooOptions.LEAF_SET_IDLE), node.nanoTime());
-        this.tablePace = new Pace(tablePeriod, config.get(BambooOptions.TABLE_IDLE), node.nanoTime());
+        this.leafRounds = new Rounds(leafPeriod, config.get(BambooOptions.LEAF_SET_IDLE), node.nanoTime());
+        this.tableRounds = new Rounds(tablePeriod, config.get(BambooOptions.TABLE_IDLE), node.nanoTime());
     }
 
     void start() {
@@ -92,7 +92,7 @@ final class Maintenance {
         node.liveness().pruneDead();
         node.liveness().keepAlive(keepalive);
         List<NodeHandle> members = node.leafSet().members();
-        if (members.isEmpty() || !leafPace.due(node.nanoTime())) {
+        if (members.isEmpty() || !leafRounds.due(node.nanoTime())) {
             return CompletableFuture.completedFuture(null);
         }
         return exchangeWith(members.get(node.random().nextInt(members.size())));
@@ -137,12 +137,12 @@ final class Maintenance {
 
     /** The routing table gained or lost an entry: its rounds return to the base period. */
     void tableChanged() {
-        tablePace.changed(node.nanoTime());
+        tableRounds.changed(node.nanoTime());
     }
 
     /** A leaf-set change moves responsibility for keys: check replicas once the change has settled. */
     void leafSetChanged() {
-        leafPace.changed(node.nanoTime());
+        leafRounds.changed(node.nanoTime());
         if (repairPending || node.isClosed()) {
             return;
         }
@@ -258,7 +258,7 @@ final class Maintenance {
     }
 
     private CompletionStage<Void> tableRound() {
-        return tablePace.due(node.nanoTime()) ? tuneTable() : CompletableFuture.completedFuture(null);
+        return tableRounds.due(node.nanoTime()) ? tuneTable() : CompletableFuture.completedFuture(null);
     }
 
     /**

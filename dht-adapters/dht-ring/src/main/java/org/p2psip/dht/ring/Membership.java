@@ -151,7 +151,7 @@ public final class Membership {
                 task.run();
                 paced(pace, task);
             }
-        }, pace.next());
+        }, Math.max(1, pace.next().toMillis()));
     }
 
     /**
