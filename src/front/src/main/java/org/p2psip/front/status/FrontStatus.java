@@ -21,8 +21,8 @@ import org.p2psip.metrics.SelfReport;
 import org.p2psip.metrics.StatusBoard;
 
 /**
- * The front's status page and Prometheus metrics, on the JDK's HTTP server at
- * the status address ({@code p2psip.front.status}) (on its own dispatcher thread: a scrape or a page every second or
+ * The front's status page and Prometheus metrics, on the JDK's HTTP server at the status address
+ * ({@code p2psip.front.status}), on its own dispatcher thread (a scrape or a page every second or
  * two is all it serves, never on the front's event loops): its counters, and per node whether it is up, its
  * open transactions and calls, and how many the policy chose it for.
  */
