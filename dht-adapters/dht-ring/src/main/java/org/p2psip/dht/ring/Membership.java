@@ -74,6 +74,8 @@ public final class Membership {
     private NodeRef handingTo;
     /** Told of each peer this node dropped as failed or that said it leaves. */
     private Consumer<NodeRef> dropped = peer -> { };
+    /** When this node's loop last ran its upkeep or an answer as owner ({@link #ran}); 0 before {@link #start}. */
+    private long ranNanos;
 
     /** @param prefix the backend's name, before every counter this keeps ("chord", "bryan") */
     public Membership(RoutingTable table, Store store, RingSettings settings, Loop loop, RingMessages messages,
@@ -90,6 +92,7 @@ public final class Membership {
         this.messages = messages;
         this.counters = counters;
         this.prefix = prefix;
+        store.beforeOwning(this::ran);
     }
 
     public NodeRef self() {
@@ -170,8 +173,10 @@ public final class Membership {
     }
 
     private void schedule() {
+        ranNanos = loop.nanoTime();
         paced(stabilizePace, this::stabilize);
         every(settings.stabilize(), () -> {
+            ran();
             if (joined.isDone()) {
                 store.maintainReplicas();
             }
@@ -609,6 +614,29 @@ public final class Membership {
             placedNanos = loop.nanoTime();
             rejoining = true;
             joinThrough(table.successor(), settings.operationTimeout()).whenComplete((again, failure) -> rejoining = false);
+        }
+    }
+
+    /**
+     * Notes that this node's loop runs now, every stabilisation interval and before every answer
+     * as owner. A loop that stood still longer than a peer waits for one answer (the process
+     * stopped, or starved of the CPU) may have been taken for failed: its successor then owns its
+     * range and takes writes there that this node has not seen. Such a node owns nothing until its
+     * successor hands it its records again, as a fresh node's (the higher stamp of each kept):
+     * otherwise a change that waited for it, applied to the record it kept, would be stamped as
+     * high as the successor's newer one, and win the hand-over back (a removal acknowledged while
+     * the owner was stopped came back so in a fault run).
+     */
+    private void ran() {
+        long now = loop.nanoTime();
+        long stood = now - ranNanos;
+        ranNanos = now;
+        if (stood > settings.stabilize().plus(settings.requestTimeout()).toNanos() && joined.isDone()
+                && !table.successor().equals(self()) && !table.awaitingRecords()) {
+            counters.increment(prefix + ".stalls");
+            table.awaitingRecords(true);
+            placedNanos = now;
+            stabilizePace.changed();
         }
     }
 

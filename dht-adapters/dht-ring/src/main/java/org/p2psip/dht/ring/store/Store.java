@@ -42,6 +42,8 @@ public final class Store {
     /** The next slot the sweep walks, or -1 when no sweep is walking. */
     private int sweeping = -1;
     private final Loop loop;
+    /** Run before this node decides it owns a key: the membership's check that its loop did not stand still. */
+    private Runnable beforeOwning = () -> { };
 
     /**
      * @param prefix  the backend's name, before every counter this store keeps ("chord", "bryan")
@@ -83,7 +85,17 @@ public final class Store {
 
     /** Whether this node owns {@code key} now (and so may answer for it). */
     public boolean owns(Id key) {
+        beforeOwning.run();
         return table.owns(key);
+    }
+
+    /**
+     * Runs {@code check} before every answer as owner: the membership's (Membership#ran), which
+     * gives up this node's range when its loop stood still, before a request that waited
+     * meanwhile is answered from the records kept.
+     */
+    public void beforeOwning(Runnable check) {
+        this.beforeOwning = check;
     }
 
     /** The set a get of {@code aor} (whose key is {@code key}) reads here: absent when none is live. */
@@ -100,7 +112,7 @@ public final class Store {
     public CompletableFuture<Write> put(BindingSet next, NodeRef asker) {
         counters.increment(prefix + ".owner.puts");
         Id key = Id.hash(next.aor());
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);
@@ -122,7 +134,7 @@ public final class Store {
     public CompletableFuture<Write> update(String aor, byte[] change, NodeRef asker) {
         counters.increment(prefix + ".owner.updates");
         Id key = Id.hash(aor);
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);
@@ -143,7 +155,7 @@ public final class Store {
     /** Removes {@code aor}'s set when its version is {@code version}: a removal marker takes its place. */
     public CompletableFuture<Write> remove(Id key, String aor, long version, NodeRef asker) {
         counters.increment(prefix + ".owner.removes");
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);
