@@ -26,10 +26,10 @@ class RegistrarRulesTest {
 
     static final String AOR = "sip:alice@example.com";
     final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
-    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1));
     final Config config = Config.of(Map.of("p2psip.registrar.min-expires", "60", "p2psip.registrar.max-expires", "7200",
             "p2psip.registrar.default-expires", "3600", "p2psip.registrar.max-contacts", "3",
             "p2psip.registrar.retention", "1h"));
+    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(config));
     final RegistrarService service = new RegistrarService(dht, config, clock);
     long cseq = 1;
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
@@ -127,7 +128,8 @@ public final class Store {
     /**
      * Applies a change to {@code aor}'s set with this node's {@link Updater}, as one step on the
      * loop: what a put is, without the writer having read first. UNCHANGED, with the set as it
-     * stands, when the rules write nothing; MALFORMED when the change cannot be read.
+     * stands, when the rules write nothing; MALFORMED when the change cannot be read. A stored or
+     * unchanged write carries the rules' answer for the change's maker.
      *
      * @param asker the node whose routed change this is; null for this node's own
      */
@@ -139,17 +141,18 @@ public final class Store {
         }
         byte[] held = records.get(key);
         BindingSet current = visible(held, aor);
-        BindingSet next;
+        Updated decided;
         try {
-            next = updater.next(current, change, clock.millis());
+            decided = updater.next(current, change, clock.millis());
         } catch (MalformedBindingException e) {
             counters.increment(prefix + ".updates.malformed");
             return CompletableFuture.completedFuture(Write.malformed());
         }
-        if (next == null) {
-            return CompletableFuture.completedFuture(Write.unchanged(current));
+        if (!decided.written()) {
+            return CompletableFuture.completedFuture(Write.unchanged(current, decided.answer()));
         }
-        return write(Record.of(next.stored(), stampAfter(held)), asker);
+        byte[] answer = decided.answer();
+        return write(Record.of(decided.record().stored(), stampAfter(held)), asker).thenApply(w -> w.answering(answer));
     }
 
     /** Removes {@code aor}'s set when its version is {@code version}: a removal marker takes its place. */
