@@ -177,8 +177,10 @@ def test_the_recorded_history_of_a_removal_that_came_back_after_a_pause_shows_it
     then a rolling restart; seed 1): client c0 removed every contact (`Contact: *`, 200 listing
     none, through node 1, 19.7 s in) while client c1's add of another contact through node 4 was
     timing out (503 DHT Timeout twice, then 200); reads 4 s later, through nodes 5, 0 and 4, listed
-    c0's removed contact again, with its old expiry running. Kept so that the checker keeps seeing
-    it until the node code that let a timed-out write carry the removed binding back is fixed."""
+    c0's removed contact again, with its old expiry running. Kept so that a change to the checker
+    cannot stop seeing it. The node code that let it happen (the stopped owner, running again,
+    applied the add that waited for it to the record it kept, stamped as high as its successor's
+    removal, and kept it when the range came back) is tested in dht-chord's PauseTest."""
     file = tmp_path / "history.jsonl"
     file.write_bytes(gzip.decompress(
         (Path(__file__).parent / "data" / "chord-pause-removal-came-back.history.jsonl.gz").read_bytes()))

@@ -175,6 +175,23 @@ def test_an_add_without_an_answer_may_land_long_after_the_removal():
     assert kinds(h.check()) == []
 
 
+def test_a_late_add_of_another_contact_explains_that_contact_not_the_removed_one():
+    """The kept fault run's shape: B removed by an acknowledged `Contact: *` while an add of A
+    timed out (503 DHT Timeout: it may land any time later). A read listing A is explained by the
+    late add; one listing B too is stale, since the add named A only: had it landed on the record
+    as the store held it after the removal, B would be gone."""
+    h = Ops()
+    h.add(B, 0, 1, [B])
+    h.add(A, 2, 4, None, status=503, reason="DHT Timeout")
+    h.op(REMOVE_ALL, 3, 3.5, listed=[])
+    h.query(6, 7, [A])
+    assert kinds(h.check()) == []
+    stale = h.query(8, 9, [A, B])
+    verdict = h.check()
+    assert kinds(verdict) == [history.STALE]
+    assert verdict.violations[0].read is stale and verdict.violations[0].contact == B
+
+
 def test_a_refused_add_explains_nothing():
     h = Ops()
     h.add(A, 0, 1, [A])

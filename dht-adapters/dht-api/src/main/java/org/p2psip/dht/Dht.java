@@ -42,11 +42,11 @@ public interface Dht extends AutoCloseable {
     /**
      * {@link #put}, and when another writer came first, the AOR's record as it now stands (what
      * {@link #get} would answer): completes empty when {@code next} was stored. A writer may then
-     * start from a guess, an absent AOR say, and apply its change again to what it gets back,
-     * without reading first: compare-and-set keeps the guess harmless, since a wrong one is only
-     * refused. The default reads after a refused put; a backend whose owner answers the conflict
-     * with the record overrides it, so that a write to a new AOR costs one round trip and one to
-     * an existing AOR two, as a read and a put did.
+     * start from a guess and apply its change again to what it gets back, without reading first:
+     * compare-and-set keeps the guess harmless, since a wrong one is only refused. The registrar
+     * writes with {@link #update}; the overlay simulator's workload writes so, from the version it
+     * last saw acknowledged, and each backend implements {@link #put} with it. The default reads
+     * after a refused put; a backend whose owner answers the conflict with the record overrides it.
      */
     default CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         return put(next).thenCompose(stored -> stored
@@ -65,11 +65,12 @@ public interface Dht extends AutoCloseable {
     /**
      * Applies {@code change} to the AOR's record where the record is stored, with the backend's
      * {@link Updater}, as one compare-and-set step there: one round trip, where a read and a put
-     * cost two (a refresh) and a guessed put one or two. Completes with the record as it then
-     * stands. Fails with {@link DhtException} as a put does, and with {@link
-     * MalformedBindingException} when the owner could not read the change (nothing written).
-     * Only when {@link #appliesChanges()}; otherwise the stage fails with
-     * {@link UnsupportedOperationException}.
+     * cost two. Completes with what the rules decided there: the record as it then stands, whether
+     * it was written, and the rules' answer for the change's maker ({@link Updated#answer}), so
+     * that the maker answers without applying the rules again. Fails with {@link DhtException} as
+     * a put does, and with {@link MalformedBindingException} when the owner could not read the
+     * change (nothing written). Only when {@link #appliesChanges()}; otherwise the stage fails
+     * with {@link UnsupportedOperationException}.
      */
     default CompletionStage<Updated> update(String aor, byte[] change) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getSimpleName()

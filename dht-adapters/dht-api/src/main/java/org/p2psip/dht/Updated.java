@@ -1,11 +1,38 @@
 package org.p2psip.dht;
 
 /**
- * What an AOR's record is after a change was applied where it is stored ({@link Dht#update}).
+ * What the rules decided for a change where its AOR's record is stored ({@link Updater}), and what
+ * the record is after it ({@link Dht#update}).
  *
- * @param record  the record as stored after the change: the one written, or when nothing was
- *                written the one found (live bindings only, {@link BindingSet#absent} when none)
+ * @param record  as the updater answers it: the set to store when {@code written} (carrying the
+ *                version it was computed from), else the record it was given. As an update
+ *                completes with it: the record as stored after the change, the one written or,
+ *                when nothing was written, the one found (live bindings only, {@link
+ *                BindingSet#absent} when none)
  * @param written whether the change wrote {@code record}
+ * @param answer  what the rules tell the change's maker besides the record, in their own encoding
+ *                (the registrar's: its outcome, a refusal with its status), carried back unread by
+ *                the backend so that the maker answers from it without applying the rules again;
+ *                empty when they tell nothing
  */
-public record Updated(BindingSet record, boolean written) {
+public record Updated(BindingSet record, boolean written, byte[] answer) {
+
+    public Updated {
+        answer = answer.clone();
+    }
+
+    /** An outcome with nothing to tell besides the record. */
+    public Updated(BindingSet record, boolean written) {
+        this(record, written, new byte[0]);
+    }
+
+    @Override
+    public byte[] answer() {
+        return answer.clone();
+    }
+
+    /** The same decision about {@code stored}: the record as the store holds it once written, or as it found it. */
+    public Updated about(BindingSet stored) {
+        return new Updated(stored, written, answer);
+    }
 }

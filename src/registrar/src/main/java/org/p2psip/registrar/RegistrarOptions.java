@@ -22,7 +22,7 @@ public final class RegistrarOptions {
     public static final Option<Integer> FLOW_TIMER = Option.integer("p2psip.registrar.flow-timer", 120, "60",
             "Seconds between the keep-alives an outbound client should send on its flow (RFC 5626 §4.4.1): the Flow-Timer of the 200 to a REGISTER that uses outbound; 0 leaves it out.");
     public static final Option<Integer> CAS_ATTEMPTS = Option.integer("p2psip.registrar.cas-attempts", 8, "16",
-            "How often a REGISTER applies its change again when another node wrote the same AOR first; then 503.");
+            "How often the removal of a failed flow's binding (after a 430) reads and writes again when another node wrote the AOR first; then it gives up.");
     public static final Option<Duration> DHT_DEADLINE = Option.duration("p2psip.dht.deadline", Duration.ofSeconds(2), "500ms",
             "Deadline of one REGISTER's or one lookup's whole DHT work; past it the request gets 503 with Retry-After.");
     public static final Option<Integer> MAX_IN_FLIGHT = Option.integer("p2psip.admission.max-in-flight", 2000, "5000",

@@ -16,10 +16,12 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 
 /**
- * Registration and location over a {@link Dht}: applies the {@link Registrar} rules to an AOR's
- * record, writes with compare-and-set and, when another node wrote the AOR first, applies them
- * again to the record the refused write answered. Never blocks: every method returns a stage that completes within the deadline,
- * failing with {@link DhtException} when the DHT does not answer in time. Thread-safe.
+ * Registration and location over a {@link Dht} whose owners apply changes ({@link
+ * Dht#appliesChanges}): a REGISTER travels to the node storing its AOR, which applies the {@link
+ * Registrar} rules there ({@link RegistrarUpdater}) and answers their outcome with the record; this
+ * node answers the client from that outcome, so the rules run once per REGISTER and it is sent
+ * once. Never blocks: every method returns a stage that completes within the deadline, failing
+ * with {@link DhtException} when the DHT does not answer in time. Thread-safe.
  */
 public final class RegistrarService {
 
@@ -33,7 +35,12 @@ public final class RegistrarService {
     private final Duration deadline;
     private final Gruus gruus;
 
+    /** @throws IllegalArgumentException when {@code dht} applies no changes at the owner (built without the registrar's rules) */
     public RegistrarService(Dht dht, Config config, Clock clock) {
+        if (!dht.appliesChanges()) {
+            throw new IllegalArgumentException(dht.getClass().getSimpleName()
+                    + " applies no changes at the owner: build it with the registrar's rules (RegistrarUpdater)");
+        }
         this.dht = dht;
         this.registrar = new Registrar(config);
         this.gruus = Gruus.from(config);
@@ -43,23 +50,17 @@ public final class RegistrarService {
     }
 
     /**
-     * Applies a REGISTER atomically to its AOR. Where the DHT {@link Dht#appliesChanges applies
-     * changes} the REGISTER travels to the node storing the AOR, which applies the same rules
-     * there: one round trip, a refresh included. Otherwise a REGISTER that changes bindings starts from the
-     * guess that the AOR has no record and writes at once: right for a first registration, which
-     * then costs one DHT round trip instead of a read and a write; when wrong, the refused write
-     * answers the record (see {@link Dht#putOrCurrent}) and the change is applied to it. A query,
-     * and a change whose outcome on the guess is not a write, read first. What the request alone
-     * refuses is refused before any DHT work.
+     * Applies a REGISTER atomically to its AOR: it travels to the node storing the AOR, which
+     * applies the rules there, in one round trip whether it adds, refreshes, removes or is
+     * refused, and answers their outcome. A query reads the record and the rules answer it here.
+     * What the request alone refuses is refused before any DHT work.
      */
     public CompletionStage<Reply> register(RegisterRequest request) {
         Rejection unfit = registrar.refusalOf(request);
         if (unfit != null) {
             return CompletableFuture.completedFuture(new Reply.Refused(unfit, 0));
         }
-        CompletionStage<Reply> work = request.isQuery() ? readAndApply(request, 1)
-                : dht.appliesChanges() ? applyAtOwner(request, RegisterCodec.encode(request), 1)
-                : apply(request, BindingSet.absent(request.aor()), true, 1);
+        CompletionStage<Reply> work = request.isQuery() ? query(request) : applyAtOwner(request);
         return withDeadline(work, "REGISTER of " + request.aor());
     }
 
@@ -82,8 +83,11 @@ public final class RegistrarService {
     /**
      * Removes the binding of {@code aor} whose contact is {@code contact} (RFC 3261 §19.1.4
      * equivalence), whose flow an edge proxy answered 430 (RFC 5626 §5.3, "a flow's failure removing only its
-     * binding"): the binding's other flows and the AOR's other bindings stay. Compare-and-set as a
-     * REGISTER's write; completes with whether a binding was removed.
+     * binding"): the binding's other flows and the AOR's other bindings stay. A read, then a
+     * compare-and-set put of the record without it, read again when another writer came first, at
+     * most {@code p2psip.registrar.cas-attempts} times: no REGISTER says this removal, so the
+     * owner's rules, which read REGISTERs, cannot apply it. Completes with whether a binding was
+     * removed.
      */
     public CompletionStage<Boolean> dropFlow(String aor, String contact) {
         return withDeadline(dropFlow(aor, contact, 1), "removal of a failed flow of " + aor);
@@ -130,74 +134,32 @@ public final class RegistrarService {
         return new Location.Found(set.bindings().stream().sorted(BY_PREFERENCE).toList());
     }
 
-    private CompletionStage<Reply> readAndApply(RegisterRequest request, int attempt) {
-        return dht.get(request.aor()).thenCompose(current -> apply(request, current, false, attempt));
-    }
-
-    /**
-     * Applies the rules to {@code current}, the record read or (when {@code guessed}) assumed, and
-     * writes the outcome; a refused write applies them again to the record it answered. Refusals
-     * and unchanged answers are only given on a record read: a guess may not speak for the store.
-     */
-    private CompletionStage<Reply> apply(RegisterRequest request, BindingSet current, boolean guessed, int attempt) {
-        long now = clock.millis();
-        Outcome outcome = registrar.apply(request, current, now);
-        if (guessed && !(outcome instanceof Outcome.Store)) {
-            return readAndApply(request, attempt);
-        }
-        Reply withoutWriting = withoutWriting(request, outcome, now);
-        if (withoutWriting != null) {
-            return CompletableFuture.completedFuture(withoutWriting);
-        }
-        BindingSet next = ((Outcome.Store) outcome).next();
-        return dht.putOrCurrent(next).thenCompose(answered -> {
-            if (answered.isEmpty()) {
-                return CompletableFuture.completedFuture(registered(request, next.bindings(), now));
-            }
-            if (guessed) {
-                return apply(request, answered.get(), false, attempt); // a wrong guess lost no race
-            }
-            if (attempt >= casAttempts) {
-                throw new DhtException(DhtException.Reason.OVERLOADED,
-                        attempt + " writers in a row updated " + request.aor() + " first");
-            }
-            return apply(request, answered.get(), false, attempt + 1);
-        });
-    }
-
-    /**
-     * Sends the change to the AOR's owner, which applied it when the answer says written. When it
-     * wrote nothing, the rules applied here to the record it answered give the reply (a refusal, or
-     * the bindings unchanged); should they want a write after all (a binding expired between the
-     * two clocks, or the record moved on), the change is sent again.
-     */
-    private CompletionStage<Reply> applyAtOwner(RegisterRequest request, byte[] change, int attempt) {
-        return dht.update(request.aor(), change).thenCompose(updated -> {
+    /** A query (no Contact): the rules answer it on the record read, with nothing to write. */
+    private CompletionStage<Reply> query(RegisterRequest request) {
+        return dht.get(request.aor()).thenApply(current -> {
             long now = clock.millis();
-            if (updated.written()) {
-                return CompletableFuture.completedFuture(registered(request, updated.record().bindings(), now));
+            Outcome outcome = registrar.apply(request, current, now);
+            if (outcome instanceof Outcome.Refused refused) {
+                return new Reply.Refused(refused.rejection(), refused.minExpires());
             }
-            Reply withoutWriting = withoutWriting(request, registrar.apply(request, updated.record(), now), now);
-            if (withoutWriting != null) {
-                return CompletableFuture.completedFuture(withoutWriting);
+            if (outcome instanceof Outcome.Unchanged unchanged) {
+                return registered(request, unchanged.current().bindings(), now);
             }
-            if (attempt >= casAttempts) {
-                throw new DhtException(DhtException.Reason.OVERLOADED,
-                        "the owner of " + request.aor() + " wrote nothing " + attempt + " times where this node would");
-            }
-            return applyAtOwner(request, change, attempt + 1);
+            throw new IllegalStateException("the rules wrote on a query of " + request.aor());
         });
     }
 
-    /** The reply to an outcome that writes nothing (a refusal, or the bindings unchanged); null for a Store. */
-    private Reply withoutWriting(RegisterRequest request, Outcome outcome, long now) {
-        if (outcome instanceof Outcome.Refused refused) {
-            return new Reply.Refused(refused.rejection(), refused.minExpires());
-        }
-        if (outcome instanceof Outcome.Unchanged unchanged) {
-            return registered(request, unchanged.current().bindings(), now);
-        }
-        return null;
+    /**
+     * Sends the REGISTER to the AOR's owner, which applied the rules there, and answers from what
+     * they decided: their refusal, or 200 with the record as it stands after them (written or left
+     * unchanged). Nothing is applied or sent again here.
+     */
+    private CompletionStage<Reply> applyAtOwner(RegisterRequest request) {
+        return dht.update(request.aor(), RegisterCodec.encode(request)).thenApply(updated -> {
+            Outcome.Refused refused = RegistrarUpdater.refusalIn(updated.answer());
+            return refused != null ? new Reply.Refused(refused.rejection(), refused.minExpires())
+                    : registered(request, updated.record().bindings(), clock.millis());
+        });
     }
 
     /** The 200's bindings, and their GRUUs when the client supports them (RFC 5627 §5.2). */

@@ -11,15 +11,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Binding;
-import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.DhtException;
-import org.p2psip.dht.Updated;
 import org.p2psip.dht.contract.MutableClock;
 import org.p2psip.dht.memory.MemoryDht;
 
@@ -74,24 +69,6 @@ class OwnerUpdatesTest {
         var reply = assertInstanceOf(Reply.Registered.class, await(service.register(wildcard)));
         assertEquals(List.of(), reply.bindings());
         assertFalse(await(memory.get(AOR)).exists(), "calls to it stay 404, not 480");
-    }
-
-    @Test
-    void anOwnerThatKeepsWritingNothingWhereTheRulesWouldFailsOverloadedAfterTheAttempts() {
-        var stale = new RegistrarServiceTest.DelegatingDht(memory) {
-            @Override
-            public boolean appliesChanges() {
-                return true;
-            }
-
-            @Override
-            public CompletionStage<Updated> update(String aor, byte[] change) {
-                return CompletableFuture.completedFuture(new Updated(BindingSet.absent(aor), false));
-            }
-        };
-        var tried = new RegistrarService(stale, Config.of(Map.of("p2psip.registrar.cas-attempts", "3")), clock);
-        var failure = RegistrarServiceTest.failureOf(tried.register(request("sip:bob@a", "c")));
-        assertEquals(DhtException.Reason.OVERLOADED, failure.reason());
     }
 
     private Map<String, Long> costs() {

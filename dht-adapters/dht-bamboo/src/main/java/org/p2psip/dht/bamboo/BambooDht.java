@@ -203,14 +203,14 @@ public final class BambooDht implements Dht {
         return node.appliesChanges();
     }
 
-    /** One routed Apply: the root answers the record it wrote, or the live one it left. */
+    /** One routed Apply: the root answers the record it wrote, or the live one it left, and the rules' answer. */
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
         Id key = key(aor);
         long now = clock.millis();
-        return node.apply(key, aor, change, secret(key)).thenApply(outcome -> {
-            BindingSet set = outcome.current().length == 0 ? null : readable(aor, outcome.current(), now);
-            return new Updated(set == null ? BindingSet.absent(aor) : set.liveAt(now), outcome.ok());
+        return node.apply(key, aor, change, secret(key)).thenApply(applied -> {
+            BindingSet set = applied.current().length == 0 ? null : readable(aor, applied.current(), now);
+            return new Updated(set == null ? BindingSet.absent(aor) : set.liveAt(now), applied.written(), applied.answer());
         });
     }
 

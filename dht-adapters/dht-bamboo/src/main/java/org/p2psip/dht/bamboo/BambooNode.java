@@ -255,11 +255,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /**
      * Applies a change to {@code aor}'s versioned record at the key's root with the root's
-     * {@link Updater}: the record's bytes as the root then holds them (empty for none), and
-     * whether the change wrote them.
+     * {@link Updater}: the record's bytes as the root then holds them (empty for none), whether
+     * the change wrote them, and the rules' answer.
      */
-    public CompletionStage<Outcome> apply(Id key, String aor, byte[] change, byte[] secret) {
-        return route(new Apply(key, aor, change, secret)).thenApply(m -> (Outcome) m);
+    public CompletionStage<Applied> apply(Id key, String aor, byte[] change, byte[] secret) {
+        return route(new Apply(key, aor, change, secret)).thenApply(m -> (Applied) m);
     }
 
     /** Compare-and-remove of a versioned record at the key's root. */

@@ -69,7 +69,7 @@ final class RootService {
 
     /**
      * Applies the change in one storage transaction; the answer carries the record written, or the
-     * live one left. A change the updater cannot read fails the transaction, and the asker hears
+     * live one left, and the rules' answer. A change the updater cannot read fails the transaction, and the asker hears
      * a Failure; nothing is written.
      */
     private CompletionStage<Message> apply(Apply a) {
@@ -77,13 +77,12 @@ final class RootService {
             return BambooNode.done(new Failure(Reason.UNREACHABLE, "a change for " + a.aor() + " under another key"));
         }
         byte[] secretHash = Id.sha1(a.secret());
-        byte[][] answer = {new byte[0]};
-        boolean[] done = {false};
+        Applied[] applied = {null};
         return storage.update(a.key(), current -> VersionedRecord.apply(current, a.aor(), a.change(), updater,
-                        secretHash, node.clock().millis(), done, answer))
-                .thenCompose(values -> done[0]
-                        ? replicate(a.key(), values).thenApply(v -> (Message) new Outcome(true, answer[0]))
-                        : BambooNode.done(new Outcome(false, answer[0])));
+                        secretHash, node.clock().millis(), applied))
+                .thenCompose(values -> applied[0].written()
+                        ? replicate(a.key(), values).thenApply(v -> (Message) applied[0])
+                        : BambooNode.done(applied[0]));
     }
 
     private CompletionStage<Message> outcome(Id key, List<StoredValue> values, boolean done) {

@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Updated;
 import org.p2psip.dht.Updater;
+import org.p2psip.dht.bamboo.wire.Message.Applied;
 import org.p2psip.dht.bamboo.storage.StoredValue;
 
 /**
@@ -40,25 +42,28 @@ final class VersionedRecord {
 
     /**
      * The next values of the key after {@code updater} applied {@code change} to its live record,
-     * or null when it writes nothing (or the record was put under another secret).
-     * {@code answer[0]} is then the live value's bytes, else the bytes written.
+     * or null when it writes nothing (or the record was put under another secret: nothing
+     * written, and no answer of the rules). {@code applied[0]} says what became of it, with the
+     * bytes written or the live value's.
      */
     static List<StoredValue> apply(List<StoredValue> current, String aor, byte[] change, Updater updater,
-                                   byte[] secretHash, long now, boolean[] done, byte[][] answer) {
+                                   byte[] secretHash, long now, Applied[] applied) {
         StoredValue live = newestLive(current, now);
-        answer[0] = live == null ? new byte[0] : live.value();
+        byte[] left = live == null ? new byte[0] : live.value();
+        applied[0] = new Applied(false, left, new byte[0]);
         if (!sameSecret(live, secretHash)) {
             return null;
         }
         BindingSet found = live == null ? BindingSet.absent(aor) : BindingCodec.decode(live.value()).liveAt(now);
-        BindingSet next = updater.next(found, change, now);
-        if (next == null) {
+        Updated decided = updater.next(found, change, now);
+        if (!decided.written()) {
+            applied[0] = new Applied(false, left, decided.answer());
             return null;
         }
-        BindingSet stored = next.stored();
-        answer[0] = BindingCodec.encode(stored);
-        done[0] = true;
-        return List.of(new StoredValue(answer[0], stored.retainUntil(), StoredValue.maxStamp(current) + 1, secretHash, false));
+        BindingSet stored = decided.record().stored();
+        byte[] written = BindingCodec.encode(stored);
+        applied[0] = new Applied(true, written, decided.answer());
+        return List.of(new StoredValue(written, stored.retainUntil(), StoredValue.maxStamp(current) + 1, secretHash, false));
     }
 
     /** The key's values with its record made a tombstone, if the stored version is {@code version}; else null. */

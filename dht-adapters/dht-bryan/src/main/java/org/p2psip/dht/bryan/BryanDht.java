@@ -153,7 +153,8 @@ public final class BryanDht implements Dht {
 
     /**
      * One routed REGISTER: the owner applies the change and answers 200 with the record written
-     * (or, to a replica asking, with the copy it keeps), or 412 with the record it left.
+     * (or, to a replica asking, with the copy it keeps), or 412 with the record it left, each with
+     * the rules' answer.
      */
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
@@ -168,11 +169,28 @@ public final class BryanDht implements Dht {
         System.arraycopy(name, 0, body, 2, name.length);
         System.arraycopy(change, 0, body, 2 + name.length, change.length);
         return operation(new OpHeader(OpHeader.Op.UPDATE, Id.hash(aor), -1), RecordsBody.CHANGE_TYPE, body, false,
-                outcome -> new Updated(updated(aor, outcome), outcome.status() == 200));
+                outcome -> updated(aor, outcome));
+    }
+
+    /** An update's answer: the record it carries and the rules' answer ({@link RecordsBody#UPDATED_TYPE}). */
+    private static Updated updated(String aor, Outcome outcome) {
+        if (!RecordsBody.UPDATED_TYPE.equals(outcome.contentType())) {
+            throw new DhtException(Reason.UNREACHABLE, "an update answer without the rules' answer: " + outcome.status()
+                    + " " + outcome.reason());
+        }
+        RecordsBody.Updated body;
+        try {
+            body = RecordsBody.updated(outcome.body());
+        } catch (MalformedBindingException e) {
+            throw new DhtException(Reason.UNREACHABLE, "an update answer with a bad body: " + e.getMessage());
+        }
+        Outcome carried = new Outcome(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(),
+                body.contentType(), body.body());
+        return new Updated(record(aor, carried), outcome.status() == 200, body.answer());
     }
 
     /** The record an update's answer carries: a set, or the replica's copy of the record written. */
-    private static BindingSet updated(String aor, Outcome outcome) {
+    private static BindingSet record(String aor, Outcome outcome) {
         if (!RecordsBody.TYPE.equals(outcome.contentType())) {
             return record(aor, outcome, "update");
         }

@@ -156,9 +156,20 @@ final class Handlers {
      * acknowledged, though it stays stored here. When the asker is a replica its copy travels in
      * the 200 (a records body, which the asker keeps before it acknowledges the write) instead of
      * in a copy REGISTER of its own: with two peers, half of all copies. An answer lost on the way
-     * fails the write at the asker, which then acknowledged nothing.
+     * fails the write at the asker, which then acknowledged nothing. An update's 200 or 412 wraps
+     * its body with the rules' answer for the change's maker ({@link RecordsBody#UPDATED_TYPE}).
      */
     private static Outcome written(BryanPeer peer, Write write, OpHeader.Op op) {
+        Outcome outcome = outcome(peer, write, op);
+        if (op != OpHeader.Op.UPDATE || !(write.outcome() == Write.Outcome.STORED || write.outcome() == Write.Outcome.UNCHANGED)) {
+            return outcome;
+        }
+        return new Outcome(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(), RecordsBody.UPDATED_TYPE,
+                RecordsBody.updated(write.answer(), outcome.contentType(), outcome.body()));
+    }
+
+    /** A write's answer but for an update's rules' answer, which {@link #written} wraps it with. */
+    private static Outcome outcome(BryanPeer peer, Write write, OpHeader.Op op) {
         boolean put = op == OpHeader.Op.PUT;
         return switch (write.outcome()) {
             case STORED -> write.carried()
@@ -189,11 +200,20 @@ final class Handlers {
 
     /** Keeps the copy a write's 200 carried to this peer (see {@link #written}); false when the body is unreadable. */
     static boolean keepCarried(BryanPeer peer, Answer answer) {
-        if (answer.status() != 200 || !RecordsBody.TYPE.equals(answer.contentType())) {
+        if (answer.status() != 200) {
             return true;
         }
         try {
-            peer.store().merge(RecordsBody.decode(answer.body()));
+            String type = answer.contentType();
+            byte[] body = answer.body();
+            if (RecordsBody.UPDATED_TYPE.equals(type)) {
+                var updated = RecordsBody.updated(body);
+                type = updated.contentType();
+                body = updated.body();
+            }
+            if (RecordsBody.TYPE.equals(type)) {
+                peer.store().merge(RecordsBody.decode(body));
+            }
             return true;
         } catch (MalformedBindingException e) {
             return false;

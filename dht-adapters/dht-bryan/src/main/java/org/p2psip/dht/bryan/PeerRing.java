@@ -273,9 +273,8 @@ final class PeerRing implements RingMessages, RecordLink {
         if (!membership().joined().isDone() || membership().isClosing()) {
             return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
         }
-        RoutingTable table = table();
         // a peer that has not got its own records yet would hand the newcomer an empty range
-        if (table.awaitingRecords()) {
+        if (!membership().servesOwnRange()) {
             return peer.reply(480, "Not serving yet", null, peer.links().headers(peer.linkExpires(), false), "",
                     new byte[0]);
         }

@@ -29,6 +29,16 @@ final class RecordsBody {
     static final String SET_TYPE = "application/vnd.p2psip.bindings";
     /** The body of an update: the AOR (u16 length, UTF-8), then the change as its maker encoded it. */
     static final String CHANGE_TYPE = "application/vnd.p2psip.change";
+    /**
+     * The body of an update's answer: the rules' answer for the change's maker (u16 length, then
+     * its bytes), then the Content-Type (UTF) and the body the answer carries besides: the set, or
+     * the asker's copy of the record written ({@value #TYPE}).
+     */
+    static final String UPDATED_TYPE = "application/vnd.p2psip.updated";
+
+    /** An update's answer read ({@value #UPDATED_TYPE}): the rules' answer, and the body it wraps with its type. */
+    record Updated(byte[] answer, String contentType, byte[] body) {
+    }
 
     private RecordsBody() {
     }
@@ -85,6 +95,39 @@ final class RecordsBody {
             return records;
         } catch (IOException e) {
             throw new MalformedBindingException("record body truncated: " + e);
+        }
+    }
+
+    /** An update's answer body (see {@link #UPDATED_TYPE}). */
+    static byte[] updated(byte[] answer, String contentType, byte[] body) {
+        if (answer.length > 0xFFFF) {
+            throw new IllegalStateException("the rules answered " + answer.length + " bytes, more than 65535");
+        }
+        var bytes = new ByteArrayOutputStream();
+        try (var out = new DataOutputStream(bytes)) {
+            out.writeShort(answer.length);
+            out.write(answer);
+            out.writeUTF(contentType);
+            out.write(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Reads an update's answer body; MalformedBindingException when it is cut short. */
+    static Updated updated(byte[] body) {
+        var in = new DataInputStream(new ByteArrayInputStream(body));
+        try {
+            int length = in.readUnsignedShort();
+            byte[] answer = in.readNBytes(length);
+            if (answer.length < length || in.available() < 2) {
+                throw new MalformedBindingException("an update's answer cut short");
+            }
+            String type = in.readUTF();
+            return new Updated(answer, type, in.readAllBytes());
+        } catch (IOException e) {
+            throw new MalformedBindingException("an update's answer cut short: " + e);
         }
     }
 

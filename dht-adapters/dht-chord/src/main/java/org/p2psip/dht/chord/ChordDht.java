@@ -155,14 +155,19 @@ public final class ChordDht implements Dht {
         return appliesChanges;
     }
 
-    /** One request: the owner applies the change and answers the record written (OK) or found (UNCHANGED). */
+    /**
+     * One request: the owner applies the change and answers the record written (OK) or found
+     * (UNCHANGED), with the rules' answer.
+     */
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("chord.updates");
         byte[] payload = new Wire.Writer().string(aor).blob(change).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.UPDATE, payload, false, (status, body) -> switch (status) {
-            case MessageType.OK -> new Updated(record(aor, body), true);
-            case MessageType.UNCHANGED -> new Updated(record(aor, body), false);
+            case MessageType.OK, MessageType.UNCHANGED -> {
+                var in = new Wire.Reader(body);
+                yield new Updated(record(aor, in.blob()), status == MessageType.OK, in.blob());
+            }
             default -> throw new MalformedBindingException(node.self() + ": the owner of " + aor
                     + " could not read the change (status " + status + ")");
         });

@@ -29,8 +29,9 @@ final class MessageType {
     /** () -> (). "Everything of yours I held is with you now": the end of a fresh node's hand-over. */
     static final int HANDED = 10;
     /**
-     * aor:str, change:blob -> status:u8, record:blob. The owner applies the change with its
-     * Updater: OK with the record written, UNCHANGED with the record as it stands.
+     * aor:str, change:blob -> status:u8, body:blob. The owner applies the change with its
+     * Updater: OK with the record written, UNCHANGED with the record as it stands, the body
+     * record:blob then the rules' answer for the change's maker, answer:blob.
      */
     static final int UPDATE = 11;
     /**

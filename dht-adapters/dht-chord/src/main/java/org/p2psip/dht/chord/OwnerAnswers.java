@@ -95,16 +95,16 @@ final class OwnerAnswers {
      * A write's answer. A write some replica did not take is not acknowledged: a crash of the owner
      * would lose it (the writer hears a failure and may try again). A refused put carries the record
      * as a get would read it (CONFLICT), so that the writer can apply its change again at once; a
-     * refused remove carries nothing. An update carries the record it wrote or found; a write this
-     * place does not own, the owner its node's view names.
+     * refused remove carries nothing. An update carries the record it wrote or found and the rules'
+     * answer ({@link #updated}); a write this place does not own, the owner its node's view names.
      */
     private byte[] answer(Write write, int type, String aor, NodeRef asker) {
         return switch (write.outcome()) {
             case STORED -> carried(write, asker, encode(MessageType.OK,
-                    type == MessageType.UPDATE ? body(write.record().set()) : new byte[0]));
+                    type == MessageType.UPDATE ? updated(write.record().set(), write) : new byte[0]));
             case UNREPLICATED -> encode(MessageType.UNREPLICATED, new byte[0]);
             case CONFLICT -> encode(MessageType.CONFLICT, type == MessageType.PUT ? body(write.current()) : new byte[0]);
-            case UNCHANGED -> encode(MessageType.UNCHANGED, body(write.current()));
+            case UNCHANGED -> encode(MessageType.UNCHANGED, updated(write.current(), write));
             case MALFORMED -> encode(MessageType.MALFORMED, new byte[0]);
             case NOT_OWNER -> encode(MessageType.NOT_OWNER, owner(aor));
         };
@@ -116,6 +116,11 @@ final class OwnerAnswers {
             return answer;
         }
         return new Wire.Writer().raw(answer).id(asker.id()).record(write.record()).bytes();
+    }
+
+    /** An update's answer body: record:blob (as {@link #body}), then the rules' answer:blob. */
+    private static byte[] updated(BindingSet record, Write write) {
+        return new Wire.Writer().blob(body(record)).blob(write.answer()).bytes();
     }
 
     /** A record in an answer: its encoding, or nothing when the AOR has none. */

@@ -25,7 +25,7 @@ import org.p2psip.overlay.OverlaySettings;
 /** An in-process Chord ring for tests: nodes joined through the first, with fast maintenance. */
 final class Ring implements AutoCloseable {
 
-    final InProcessNetwork network = new InProcessNetwork(2);
+    final InProcessNetwork network;
     final List<ChordDht> nodes = new ArrayList<>();
     private final Clock clock;
     private final boolean tcp;
@@ -33,8 +33,14 @@ final class Ring implements AutoCloseable {
     private Config base = fastConfig();
 
     Ring(Clock clock, boolean tcp) {
+        this(clock, tcp, 2);
+    }
+
+    /** In-process nodes on {@code threads} loop threads: one each when a test stops a node's loop alone. */
+    Ring(Clock clock, boolean tcp, int threads) {
         this.clock = clock;
         this.tcp = tcp;
+        this.network = new InProcessNetwork(threads);
     }
 
     static Config fastConfig() {

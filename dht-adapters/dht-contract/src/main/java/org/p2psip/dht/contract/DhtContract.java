@@ -41,20 +41,25 @@ public abstract class DhtContract {
 
     /**
      * The rules a backend under test applies to changes ({@link Dht#update}), for its tests to
-     * build it with: a change is a contact URI in UTF-8, bound for an hour unless the AOR already
-     * has it (then nothing is written); an empty change cannot be read.
+     * build it with: a change is a contact URI in UTF-8, bound for an hour and answered "added",
+     * unless the AOR already has it (nothing written, answered "present"); a change "refuse:WHY"
+     * writes nothing and answers "refused:WHY", as the registrar's rules answer a refusal; an empty
+     * change cannot be read.
      */
     public static final Updater ADD_CONTACT = (current, change, now) -> {
         if (change.length == 0) {
             throw new MalformedBindingException("an empty change");
         }
         String contact = new String(change, StandardCharsets.UTF_8);
+        if (contact.startsWith("refuse:")) {
+            return new Updated(current, false, utf8("refused:" + contact.substring("refuse:".length())));
+        }
         if (current.bindings().stream().anyMatch(b -> b.contact().equals(contact))) {
-            return null;
+            return new Updated(current, false, utf8("present"));
         }
         var next = new ArrayList<>(current.bindings());
         next.add(new Binding(current.aor(), contact, now + 3_600_000, 1000, "call-" + contact, 1, List.of(), "", 0));
-        return current.next(next, Math.max(current.retainUntil(), now + 86_400_000));
+        return new Updated(current.next(next, Math.max(current.retainUntil(), now + 86_400_000)), true, utf8("added"));
     };
 
     /** The clock every backend under test reads expiry from; tests move it instead of sleeping. */
@@ -313,11 +318,19 @@ public abstract class DhtContract {
         String aor = "sip:frank@example.com";
         Updated first = await(other().update(aor, utf8("sip:frank@a")));
         assertTrue(first.written(), "a change to an absent AOR writes");
+        assertEquals("added", new String(first.answer(), StandardCharsets.UTF_8), "the rules' answer comes back with the write");
         assertEquals(1, first.record().version());
         assertEquals(first.record(), await(dht.get(aor)), "what the update answered is what a get reads");
         Updated again = await(dht.update(aor, utf8("sip:frank@a")));
         assertFalse(again.written(), "a change with nothing to change writes nothing");
+        assertEquals("present", new String(again.answer(), StandardCharsets.UTF_8), "the rules' answer comes back unwritten too");
         assertEquals(first.record(), again.record());
+        Updated refused = await(other().update(aor, utf8("refuse:Interval Too Brief")));
+        assertFalse(refused.written(), "a refused change writes nothing");
+        assertEquals("refused:Interval Too Brief", new String(refused.answer(), StandardCharsets.UTF_8),
+                "the rules' refusal comes back to the node that asked, whichever node owns the record");
+        assertEquals(first.record(), refused.record(), "a refused change answers the record as it stands");
+        assertEquals(first.record(), await(dht.get(aor)), "a refused change leaves the record as it was");
         CompletableFuture<?>[] many = new CompletableFuture<?>[20];
         for (int i = 0; i < many.length; i++) {
             Dht via = i % 2 == 0 ? dht : other();

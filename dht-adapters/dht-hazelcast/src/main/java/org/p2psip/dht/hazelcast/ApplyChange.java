@@ -10,14 +10,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.Updated;
 import org.p2psip.dht.Updater;
 
 /**
  * {@link org.p2psip.dht.Dht#update} as Hazelcast runs it, on the partition thread that owns the
  * AOR: the member's {@link Updater} (which {@link Processors} hands to every instance it makes)
  * applied to the stored record, and the result stored with the record's retention as its
- * time-to-live, in one step, as {@link CompareAndSet} is. Answers a flag byte (1 written, 0 not)
- * followed by the record's bytes as then stored (none for no record). The backups take the
+ * time-to-live, in one step, as {@link CompareAndSet} is. Answers a flag byte (1 written, 0 not),
+ * the rules' answer for the writer (a length:u16 and its bytes), then the record's bytes as then
+ * stored (none for no record): {@link #read} turns them into the {@link Updated} again. The backups take the
  * written bytes as they are ({@link #getBackupProcessor}), not the change: the rules run once.
  * Used by one thread at a time.
  */
@@ -50,15 +52,15 @@ final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, Ident
     public byte[] process(Map.Entry<String, byte[]> entry) {
         byte[] held = entry.getValue();
         BindingSet current = StoredRecord.readAt(aor, held, now);
-        BindingSet next = updater.next(current, change, now);
-        if (next == null) {
-            return answer(0, current.exists() ? BindingCodec.encode(current) : new byte[0]);
+        Updated decided = updater.next(current, change, now);
+        if (!decided.written()) {
+            return answer(decided, current.exists() ? BindingCodec.encode(current) : new byte[0]);
         }
-        BindingSet stored = next.stored();
+        BindingSet stored = decided.record().stored();
         written = BindingCodec.encode(stored);
         ttlMillis = Math.max(1, stored.retainUntil() - now); // Hazelcast reads 0 as "for ever"
         ((ExtendedMapEntry<String, byte[]>) entry).setValue(written, ttlMillis, TimeUnit.MILLISECONDS);
-        return answer(1, written);
+        return answer(decided, written);
     }
 
     @Override
@@ -66,11 +68,25 @@ final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, Ident
         return written == null ? null : new SetStored(written, ttlMillis);
     }
 
-    private static byte[] answer(int flag, byte[] record) {
-        byte[] answer = new byte[1 + record.length];
-        answer[0] = (byte) flag;
-        System.arraycopy(record, 0, answer, 1, record.length);
-        return answer;
+    private static byte[] answer(Updated decided, byte[] record) {
+        byte[] said = decided.answer();
+        if (said.length > 0xFFFF) {
+            throw new IllegalStateException("the rules answered " + said.length + " bytes, more than 65535");
+        }
+        var out = java.nio.ByteBuffer.allocate(3 + said.length + record.length);
+        out.put((byte) (decided.written() ? 1 : 0)).putShort((short) said.length).put(said).put(record);
+        return out.array();
+    }
+
+    /** The {@link Updated} an answer of {@link #process} says, its record read at {@code now}. */
+    static Updated read(String aor, byte[] answer, long now) {
+        var in = java.nio.ByteBuffer.wrap(answer);
+        boolean written = in.get() == 1;
+        byte[] said = new byte[Short.toUnsignedInt(in.getShort())];
+        in.get(said);
+        byte[] record = new byte[in.remaining()];
+        in.get(record);
+        return new Updated(StoredRecord.readAt(aor, record.length == 0 ? null : record, now), written, said);
     }
 
     @Override

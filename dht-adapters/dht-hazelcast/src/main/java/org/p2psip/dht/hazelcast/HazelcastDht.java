@@ -131,10 +131,7 @@ public final class HazelcastDht implements Dht {
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("hazelcast.updates");
         long now = clock.millis();
-        return call("update", aor, () -> map.submitToKey(aor, new ApplyChange(updater, aor, change, now)), answer -> {
-            byte[] record = java.util.Arrays.copyOfRange(answer, 1, answer.length);
-            return new Updated(StoredRecord.readAt(aor, record.length == 0 ? null : record, now), answer[0] == 1);
-        });
+        return call("update", aor, () -> map.submitToKey(aor, new ApplyChange(updater, aor, change, now)), answer -> ApplyChange.read(aor, answer, now));
     }
 
     @Override

@@ -104,9 +104,13 @@ public final class MemoryDht implements Dht {
         try {
             records.compute(aor, (key, current) -> {
                 BindingSet visible = visible(key, current, now);
-                BindingSet next = updater.next(visible, change, now);
-                result[0] = new Updated(next == null ? visible : next.stored(), next != null);
-                return next == null ? current : next.stored();
+                Updated decided = updater.next(visible, change, now);
+                if (!decided.written()) {
+                    result[0] = decided.about(visible);
+                    return current;
+                }
+                result[0] = decided.about(decided.record().stored());
+                return result[0].record();
             });
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

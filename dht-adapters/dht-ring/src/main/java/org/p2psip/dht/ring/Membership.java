@@ -74,6 +74,10 @@ public final class Membership {
     private NodeRef handingTo;
     /** Told of each peer this node dropped as failed or that said it leaves. */
     private Consumer<NodeRef> dropped = peer -> { };
+    /** When this node's loop last ran its upkeep or an answer as owner ({@link #ran}); 0 before {@link #start}. */
+    private long ranNanos;
+    /** Whether this node waits for its records after a stall rather than after its join: it holds some. */
+    private boolean stalled;
 
     /** @param prefix the backend's name, before every counter this keeps ("chord", "bryan") */
     public Membership(RoutingTable table, Store store, RingSettings settings, Loop loop, RingMessages messages,
@@ -90,6 +94,7 @@ public final class Membership {
         this.messages = messages;
         this.counters = counters;
         this.prefix = prefix;
+        store.beforeOwning(this::ran);
     }
 
     public NodeRef self() {
@@ -170,8 +175,10 @@ public final class Membership {
     }
 
     private void schedule() {
+        ranNanos = loop.nanoTime();
         paced(stabilizePace, this::stabilize);
         every(settings.stabilize(), () -> {
+            ran();
             if (joined.isDone()) {
                 store.maintainReplicas();
             }
@@ -546,9 +553,13 @@ public final class Membership {
         return true;
     }
 
-    /** Whether this node holds its own range's records: it was handed them, or it is alone. */
-    private boolean servesOwnRange() {
-        return !table.awaitingRecords() || (table.predecessor() == null && table.successors().isEmpty());
+    /**
+     * Whether this node holds its own range's records: it was handed them, or it is alone, or it
+     * waits for them again after a stall ({@link #ran}) and holds the ones it had, which a
+     * successor's hand-over keeps only where their stamps are higher.
+     */
+    public boolean servesOwnRange() {
+        return !table.awaitingRecords() || stalled || (table.predecessor() == null && table.successors().isEmpty());
     }
 
     /**
@@ -589,6 +600,7 @@ public final class Membership {
         if ((placedBy != null && sender.equals(placedBy.address()))
                 || (joined.isDone() && sender.equals(table.successor().address()))) {
             table.awaitingRecords(false);
+            stalled = false;
             handedEarly = null;
             checkPlaced();
         } else {
@@ -609,6 +621,32 @@ public final class Membership {
             placedNanos = loop.nanoTime();
             rejoining = true;
             joinThrough(table.successor(), settings.operationTimeout()).whenComplete((again, failure) -> rejoining = false);
+        }
+    }
+
+    /**
+     * Notes that this node's loop runs now, every stabilisation interval and before every answer
+     * as owner. A loop that stood still as long as its peers take to drop a silent node (timeouts
+     * before failure times the request timeout: the process stopped, or starved of the CPU) may
+     * have been taken for failed: its successor then owns its range and takes writes there that
+     * this node has not seen. Such a node owns nothing until its successor hands it its records
+     * again, as a fresh node's (the higher stamp of each kept): otherwise a change that waited for
+     * it, applied to the record it kept, would be stamped as high as the successor's newer one,
+     * and win the hand-over back (a removal acknowledged while the owner was stopped came back so
+     * in a fault run). Unlike a fresh node it still holds records, and hands them on when asked
+     * ({@link #servesOwnRange}): when every node stood still at once, each waits for another.
+     */
+    private void ran() {
+        long now = loop.nanoTime();
+        long stood = now - ranNanos;
+        ranNanos = now;
+        if (stood >= settings.requestTimeout().multipliedBy(settings.timeoutsBeforeFailure()).toNanos()
+                && joined.isDone() && !table.successor().equals(self()) && !table.awaitingRecords()) {
+            counters.increment(prefix + ".stalls");
+            stalled = true;
+            table.awaitingRecords(true);
+            placedNanos = now;
+            stabilizePace.changed();
         }
     }
 

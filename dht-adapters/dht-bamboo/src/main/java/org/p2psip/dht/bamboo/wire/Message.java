@@ -77,8 +77,7 @@ public sealed interface Message {
 
     /**
      * A change to an AOR's versioned record, which the root applies with its {@link
-     * org.p2psip.dht.Updater}; answered by {@link Outcome}: done, or not (nothing to change),
-     * with the record as it then stands either way.
+     * org.p2psip.dht.Updater}; answered by {@link Applied}.
      */
     record Apply(Id key, String aor, byte[] change, byte[] secret) implements Keyed {
     }
@@ -99,9 +98,17 @@ public sealed interface Message {
     /**
      * Whether a Swap, Apply or Forget was done; when a Swap was not, {@code current} is the live
      * value that refused it (empty for none), so that the writer can apply its change again at
-     * once. An Apply's {@code current} is the value it wrote, or the live one it left.
+     * once.
      */
     record Outcome(boolean ok, byte[] current) implements Message {
+    }
+
+    /**
+     * What an Apply did: whether it wrote, the value it wrote or the live one it left ({@code
+     * current}, empty for none), and the rules' answer for the change's maker ({@link
+     * org.p2psip.dht.Updated#answer}).
+     */
+    record Applied(boolean written, byte[] current, byte[] answer) implements Message {
     }
 
     record Values(List<ValueStore.Found> found, byte[] placemark) implements Message {

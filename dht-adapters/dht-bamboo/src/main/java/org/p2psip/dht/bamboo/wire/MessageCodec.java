@@ -141,6 +141,11 @@ public final class MessageCodec {
             out.writeByte(15);
             out.writeBoolean(o.ok());
             bytes(out, o.current());
+        } else if (m instanceof Applied a) {
+            out.writeByte(21);
+            out.writeBoolean(a.written());
+            bytes(out, a.current());
+            bytes(out, a.answer());
         } else if (m instanceof Values v) {
             out.writeByte(16);
             found(out, v.found());
@@ -182,6 +187,7 @@ public final class MessageCodec {
             case 17 -> new Removed(ValueStore.Removal.values()[in.readUnsignedByte()]);
             case 18 -> new Redirect(hop(in));
             case 20 -> new Apply(id(in), string(in), bytes(in), bytes(in));
+            case 21 -> new Applied(in.readBoolean(), bytes(in), bytes(in));
             case 19 -> new Failure(DhtException.Reason.values()[in.readUnsignedByte()], string(in));
             default -> throw new MalformedMessageException("unknown message type " + type);
         };

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.MalformedBindingException;
+import org.p2psip.dht.Updated;
 import org.p2psip.dht.Updater;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
@@ -42,6 +43,8 @@ public final class Store {
     /** The next slot the sweep walks, or -1 when no sweep is walking. */
     private int sweeping = -1;
     private final Loop loop;
+    /** Run before this node decides it owns a key: the membership's check that its loop did not stand still. */
+    private Runnable beforeOwning = () -> { };
 
     /**
      * @param prefix  the backend's name, before every counter this store keeps ("chord", "bryan")
@@ -83,7 +86,17 @@ public final class Store {
 
     /** Whether this node owns {@code key} now (and so may answer for it). */
     public boolean owns(Id key) {
+        beforeOwning.run();
         return table.owns(key);
+    }
+
+    /**
+     * Runs {@code check} before every answer as owner: the membership's (Membership#ran), which
+     * gives up this node's range when its loop stood still, before a request that waited
+     * meanwhile is answered from the records kept.
+     */
+    public void beforeOwning(Runnable check) {
+        this.beforeOwning = check;
     }
 
     /** The set a get of {@code aor} (whose key is {@code key}) reads here: absent when none is live. */
@@ -100,7 +113,7 @@ public final class Store {
     public CompletableFuture<Write> put(BindingSet next, NodeRef asker) {
         counters.increment(prefix + ".owner.puts");
         Id key = Id.hash(next.aor());
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);
@@ -115,35 +128,37 @@ public final class Store {
     /**
      * Applies a change to {@code aor}'s set with this node's {@link Updater}, as one step on the
      * loop: what a put is, without the writer having read first. UNCHANGED, with the set as it
-     * stands, when the rules write nothing; MALFORMED when the change cannot be read.
+     * stands, when the rules write nothing; MALFORMED when the change cannot be read. A stored or
+     * unchanged write carries the rules' answer for the change's maker.
      *
      * @param asker the node whose routed change this is; null for this node's own
      */
     public CompletableFuture<Write> update(String aor, byte[] change, NodeRef asker) {
         counters.increment(prefix + ".owner.updates");
         Id key = Id.hash(aor);
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);
         BindingSet current = visible(held, aor);
-        BindingSet next;
+        Updated decided;
         try {
-            next = updater.next(current, change, clock.millis());
+            decided = updater.next(current, change, clock.millis());
         } catch (MalformedBindingException e) {
             counters.increment(prefix + ".updates.malformed");
             return CompletableFuture.completedFuture(Write.malformed());
         }
-        if (next == null) {
-            return CompletableFuture.completedFuture(Write.unchanged(current));
+        if (!decided.written()) {
+            return CompletableFuture.completedFuture(Write.unchanged(current, decided.answer()));
         }
-        return write(Record.of(next.stored(), stampAfter(held)), asker);
+        byte[] answer = decided.answer();
+        return write(Record.of(decided.record().stored(), stampAfter(held)), asker).thenApply(w -> w.answering(answer));
     }
 
     /** Removes {@code aor}'s set when its version is {@code version}: a removal marker takes its place. */
     public CompletableFuture<Write> remove(Id key, String aor, long version, NodeRef asker) {
         counters.increment(prefix + ".owner.removes");
-        if (!table.owns(key)) {
+        if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
         byte[] held = records.get(key);

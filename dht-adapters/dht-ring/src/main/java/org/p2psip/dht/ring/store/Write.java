@@ -11,8 +11,14 @@ import org.p2psip.dht.BindingSet;
  * @param record  for a stored write, the record as stored; else null
  * @param carried whether the asker is a replica whose copy travels in the answer instead of a copy
  *                message of its own (the backend puts {@code record} in the answer)
+ * @param answer  for an update stored or unchanged, the rules' answer for the change's maker
+ *                ({@link org.p2psip.dht.Updated#answer}); else empty
  */
-public record Write(Outcome outcome, BindingSet current, Record record, boolean carried) {
+public record Write(Outcome outcome, BindingSet current, Record record, boolean carried, byte[] answer) {
+
+    public Write(Outcome outcome, BindingSet current, Record record, boolean carried) {
+        this(outcome, current, record, carried, new byte[0]);
+    }
 
     public enum Outcome {
         /** Stored here and taken by every replica: acknowledge it. */
@@ -33,8 +39,13 @@ public record Write(Outcome outcome, BindingSet current, Record record, boolean 
         return new Write(Outcome.CONFLICT, current, null, false);
     }
 
-    static Write unchanged(BindingSet current) {
-        return new Write(Outcome.UNCHANGED, current, null, false);
+    static Write unchanged(BindingSet current, byte[] answer) {
+        return new Write(Outcome.UNCHANGED, current, null, false, answer);
+    }
+
+    /** This write, carrying the rules' answer for the change's maker. */
+    Write answering(byte[] answer) {
+        return new Write(outcome, current, record, carried, answer);
     }
 
     static Write malformed() {
