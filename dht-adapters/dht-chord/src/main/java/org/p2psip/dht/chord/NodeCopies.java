@@ -22,7 +22,7 @@ import org.p2psip.overlay.Transport;
  * places per node the writes of one place are few, and its batches carried about one copy each:
  * a REGISTER cost two frames, two answers and four HMACs for its copies however loaded the node.
  * Per physical node the copies of all places meet, and under load one frame carries many. A STORE
- * larger than {@link #ALONE_BYTES} (a hand-over's or a full copy's) travels alone, as before, so
+ * larger than {@link #ALONE_BYTES} (a hand-over's or a full copy's) travels alone, in a STORE of its own, so
  * that write copies never wait behind it; so does every STORE to a node not known to read COPIES
  * (one that never gossiped its view: an earlier build, which would refuse the frame). Not
  * thread-safe: runs on the node's loop, where the transport's answers complete.

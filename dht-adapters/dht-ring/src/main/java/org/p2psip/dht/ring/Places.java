@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The places one physical node takes on the ring (virtual nodes): place 0 is the hash of its
- * address, as a node with one place has always been; place i > 0 the hash of
+ * address, the identifier a node with one place takes; place i > 0 the hash of
  * {@code address + "#" + i}. With a single place per node the key space is shared badly among few
  * nodes (two nodes: one owned 0.88 of the ring); with 64 the largest share among N nodes stays
  * within 1.5/N. Each place is a full ring member of its own ({@link RoutingTable},
