@@ -343,10 +343,16 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "results" / "example"
 
 def test_the_example_report_is_what_the_report_code_makes_of_the_examples_raw_results(tmp_path):
     # regenerate it with `bench/run --report-only bench/results/example`, never by hand
-    for name in ("run.tsv", "steps.csv", "summary.csv"):
+    for name in ("run.tsv", "steps.csv", "summary.csv", "headline.txt", "overload.csv"):
         shutil.copy(EXAMPLE / name, tmp_path / name)
     meta, described = cli._read_meta(tmp_path)
     made = report.write_report(tmp_path, summary.read_summary(tmp_path / "summary.csv"), described, meta).read_text()
     kept = (EXAMPLE / "report.md").read_text()
     assert made == kept, "bench/results/example/report.md is stale: run bench/run --report-only bench/results/example"
-    assert "**Indicative figures.** This is an older quick run" in kept
+    # a headline run: every target it lists has a verdict, each of the four kinds
+    rows = [line for line in kept.split("## Headline targets", 1)[1].split("\n## ", 1)[0].splitlines()
+            if line.startswith("| ") and not line.startswith("| target")]
+    assert len(rows) >= 20, "the example's headline table lists its targets"
+    for row in rows:
+        verdict = row.rstrip(" |").rsplit(" | ", 1)[1]
+        assert verdict in ("met", "not met", "informative") or verdict.startswith("not judged: "), row
