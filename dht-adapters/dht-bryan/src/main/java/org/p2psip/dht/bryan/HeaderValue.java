@@ -73,15 +73,9 @@ record HeaderValue(String head, Map<String, String> params) {
         if (v == null) {
             return absent;
         }
-        long n;
-        try {
-            n = DIGITS.matcher(v).matches() ? Long.parseLong(v) : -1;
-        } catch (NumberFormatException e) {
-            n = -1; // 19 digits above 2^63-1
-        }
-        if (n < 0 || n > max) {
+        if (!DIGITS.matcher(v).matches() || Long.parseLong(v) > max) {
             throw new MalformedHeaderException(header, text, name + " must be a number 0.." + max);
         }
-        return n;
+        return Long.parseLong(v);
     }
 }

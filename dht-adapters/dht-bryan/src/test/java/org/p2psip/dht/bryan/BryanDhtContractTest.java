@@ -17,11 +17,7 @@ class BryanDhtContractTest extends DhtContract {
 
     @Override
     protected Dht createDht(Clock clock) {
-        return remember(Peers.ring(3, clock));
-    }
-
-    /** Keeps {@code ring} for {@link #anotherNode} and closing; its first peer is the kit's node. */
-    Dht remember(Peers ring) {
+        Peers ring = Peers.ring(3, clock);
         rings.add(ring);
         return ring.live.get(0);
     }
