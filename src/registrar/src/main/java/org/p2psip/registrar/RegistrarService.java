@@ -140,7 +140,7 @@ public final class RegistrarService {
             long now = clock.millis();
             Outcome outcome = registrar.apply(request, current, now);
             if (outcome instanceof Outcome.Refused refused) {
-                return new Reply.Refused(refused.rejection(), refused.minExpires());
+                return refusal(refused);
             }
             if (outcome instanceof Outcome.Unchanged unchanged) {
                 return registered(request, unchanged.current().bindings(), now);
@@ -157,12 +157,17 @@ public final class RegistrarService {
     private CompletionStage<Reply> applyAtOwner(RegisterRequest request) {
         return dht.update(request.aor(), RegisterCodec.encode(request)).thenApply(updated -> {
             Outcome.Refused refused = RegistrarUpdater.refusalIn(updated.answer());
-            return refused != null ? new Reply.Refused(refused.rejection(), refused.minExpires())
+            return refused != null ? refusal(refused)
                     : registered(request, updated.record().bindings(), clock.millis());
         });
     }
 
     /** The 200's bindings, and their GRUUs when the client supports them (RFC 5627 §5.2). */
+    /** The reply to the rules' refusal, wherever they ran. */
+    private static Reply refusal(Outcome.Refused refused) {
+        return new Reply.Refused(refused.rejection(), refused.minExpires());
+    }
+
     private Reply registered(RegisterRequest request, List<Binding> bindings, long now) {
         List<Binding> live = bindings.stream().filter(b -> b.isLiveAt(now)).toList();
         return new Reply.Registered(live, now, request.supports("gruu") ? gruus.issueFor(live) : Map.of());
