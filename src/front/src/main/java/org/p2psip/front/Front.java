@@ -22,6 +22,7 @@ import org.p2psip.config.Config;
 import org.p2psip.front.calls.ExecutorTimers;
 import org.p2psip.front.calls.FrontState;
 import org.p2psip.front.calls.KeptCalls;
+import org.p2psip.front.calls.FrontLoad;
 import org.p2psip.front.calls.StateSplit;
 import org.p2psip.front.flows.Connections;
 import org.p2psip.front.flows.StreamPipeline;
@@ -161,7 +162,7 @@ public final class Front implements AutoCloseable, Readings {
                     new InetSocketAddress(listening.getAddress(), tlsPort), reusePort,
                     new StreamPipeline(tlsContext, inbound, connections, maxMessage));
             var prober = new Prober(self, nodes, forwarder, transactions, affinity, outlet, stats, kept,
-                    state == FrontState.DYNAMIC ? split : null,
+                    state == FrontState.DYNAMIC ? split : null, new FrontLoad(backlog::busyNanos),
                     config.get(FrontOptions.PROBE_TIMEOUT).toNanos(),
                     config.get(FrontOptions.TRANSACTION_TIMEOUT).toNanos(),
                     config.get(FrontOptions.INVITE_TIMEOUT).toNanos());

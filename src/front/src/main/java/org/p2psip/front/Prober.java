@@ -44,16 +44,20 @@ final class Prober {
     private final long inviteTimeoutNanos;
     private final KeptCalls kept;
     private final StateSplit split;
-    private final FrontLoad load = new FrontLoad();
+    private final FrontLoad load;
     private final AtomicLong sequence = new AtomicLong();
     private long lastReportNanos = System.nanoTime();
 
-    /** {@code split}: the dynamic split this prober feeds with the loads, null when the front's mode is fixed. */
+    /**
+     * {@code split}: the dynamic split this prober feeds with the loads ({@code load} the front's),
+     * null when the front's mode is fixed.
+     */
     Prober(InetSocketAddress self, Nodes nodes, Forwarder forwarder, Transactions transactions, AffinityTable affinity,
-            Outlet outlet, FrontStats stats, KeptCalls kept, StateSplit split, long probeTimeoutNanos,
+            Outlet outlet, FrontStats stats, KeptCalls kept, StateSplit split, FrontLoad load, long probeTimeoutNanos,
             long transactionTimeoutNanos, long inviteTimeoutNanos) {
         this.kept = kept;
         this.split = split;
+        this.load = load;
         this.self = self;
         this.nodes = nodes;
         this.forwarder = forwarder;

@@ -1,6 +1,7 @@
 package org.p2psip.front.wire;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,6 +51,8 @@ public final class Backlog {
     private int datagrams;
     private long readStart = -1;
     private volatile double share;
+    /** Every read's busy time so far: the dynamic state split reads the loop's utilisation from it. */
+    private final LongAdder busyTotal = new LongAdder();
 
     /** A backlog judged by the loop's busy time alone. */
     public Backlog() {
@@ -84,6 +87,7 @@ public final class Backlog {
             return;
         }
         busy += nanos - readStart;
+        busyTotal.add(nanos - readStart);
         readStart = -1;
         long elapsed = nanos - windowStart;
         if (elapsed >= WINDOW_NANOS) {
@@ -99,6 +103,14 @@ public final class Backlog {
             busy = 0;
             datagrams = 0;
         }
+    }
+
+    /**
+     * The loop's busy time since it started, in nanoseconds of wall time: what it spent reading and
+     * forwarding, waiting for a core included. Any thread.
+     */
+    public long busyNanos() {
+        return busyTotal.sum();
     }
 
     /** The share of new requests the front answers 503 itself now, 0 to 1. */

@@ -217,6 +217,53 @@ class StateSplitTest {
         }
     }
 
+    /**
+     * The chain of the other tests on one machine of two cores that the front and both nodes
+     * share, at 20,000 calls/s: the machine is saturated, and no process gets more than the part
+     * of the cores a runnable process gets among three, two thirds of a core. As CPU shares of the
+     * two cores each may use, the loads stay below a half and never say "busy". As the front's
+     * loop busy share ({@link FrontLoad}) and the nodes' queue waits (the front's {@code NodeLoad}),
+     * a process reads its demand over that two thirds, up to 1 once it falls behind: the nodes read
+     * 1, the front less, so the front takes calls until its own loop is busy all the time too. There
+     * both read 1 and nothing moves: a signal that tops out at "behind" cannot tell which of two
+     * sides that are both behind is further behind, so the share stops between that point and the
+     * one where the demands are equal.
+     */
+    @Test
+    void onSharedCoresTheLoopsBusyShareAndTheNodesQueuesMoveTheShareWhereCpuSharesCannot() {
+        double runnableShare = 2.0 / 3;
+        for (long seed = 1; seed <= 10; seed++) {
+            var chain = new Chain(20_000, 0.03, seed);
+            var random = new Random(seed);
+            var blind = new StateSplit(0);
+            var seeing = new StateSplit(0);
+            var shares = new ArrayList<Double>();
+            for (int second = 0; second < 120; second++) {
+                double b = blind.fraction();
+                blind.observe(Math.min(chain.frontLoad(b), runnableShare) / 2, Math.min(chain.nodeLoad(b), runnableShare) / 2);
+                double p = seeing.fraction();
+                seeing.observe(busy(chain.frontLoad(p) / runnableShare, random), busy(chain.nodeLoad(p) / runnableShare, random));
+                shares.add(seeing.fraction());
+            }
+            assertEquals(0, blind.fraction(), "seed " + seed + ": CPU shares below a half never move the share");
+            double frontJustBehind = (runnableShare - chain.frontLoad(0)) / (chain.frontLoad(1) - chain.frontLoad(0));
+            assertTrue(chain.nodeLoad(frontJustBehind) > runnableShare, "the nodes are still behind there");
+            assertTrue(shares.get(29) >= frontJustBehind - 0.05, "seed " + seed + ": within 30 s the front takes calls"
+                    + " until its own loop is behind, from " + round(frontJustBehind) + "; shares " + rounded(shares.subList(0, 30)));
+            List<Double> steady = shares.subList(60, 120);
+            assertTrue(range(steady) < 0.1 && reversals(steady) <= 4, "seed " + seed + ": then it stays; " + rounded(steady));
+            // both read "behind" from there on, so the lag's overshoot stays; it never passes the point
+            // where the front would be the only one behind
+            assertTrue(seeing.fraction() < chain.equalPoint(), "seed " + seed + ": " + round(seeing.fraction())
+                    + " short of " + round(chain.equalPoint()));
+        }
+    }
+
+    /** A busy share as measured: the time a loop could not rest, at most all of it, with noise. */
+    private static double busy(double demandOverShare, Random random) {
+        return Math.max(0, Math.min(1, demandOverShare + 0.03 * random.nextGaussian()));
+    }
+
     @Test
     void equalLoadsWithinTheDeadBandDoNotMoveTheShare() {
         var split = new StateSplit(0.4);

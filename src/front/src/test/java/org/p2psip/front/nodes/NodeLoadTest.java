@@ -12,17 +12,26 @@ import org.junit.jupiter.api.Test;
 class NodeLoadTest {
 
     @Test
-    void cpuOverCoresIsTheUtilisation() {
-        assertEquals(0.685, NodeLoad.parse("cpu=1.37;cores=2;queue=2.5"), 1e-9);
-        assertEquals(0.42, NodeLoad.parse("cpu=0.42;queue=3.5"), 1e-9, "no cores: one");
+    void cpuOverCoresIsTheUtilisationWhileItsRequestsHardlyWait() {
+        assertEquals(0.685, NodeLoad.parse("cpu=1.37;cores=2;queue=0.1"), 1e-9);
+        assertEquals(0.42, NodeLoad.parse("cpu=0.42;queue=0.0"), 1e-9, "no cores: one");
         assertEquals(0.5, NodeLoad.parse(" cpu = 2.00 ; cores = 4 "), 1e-9);
     }
 
     @Test
-    void aValueWithoutAReadableCpuGivesNothing() {
-        assertTrue(Double.isNaN(NodeLoad.parse("queue=2.5")));
+    void aNodeOnSharedCoresWhoseRequestsWaitReadsAsBusyThoughItsCpuShareIsLow() {
+        // three processes saturating two cores: a third of the node's cores, 9 ms in its queue
+        assertEquals(0.9, NodeLoad.parse("cpu=0.67;cores=2;queue=9.0"), 1e-9);
+        assertEquals(0.5, NodeLoad.parse("cpu=0.10;cores=2;queue=1.0"), 1e-9, "a wait of one service time: half busy");
+        assertEquals(0.75, NodeLoad.parse("queue=3.0"), 1e-9, "a node that cannot tell its CPU: the queue alone");
+    }
+
+    @Test
+    void aValueWithNeitherAReadableCpuNorAQueueGivesNothing() {
+        assertTrue(Double.isNaN(NodeLoad.parse("cores=2")));
         assertTrue(Double.isNaN(NodeLoad.parse("cpu=lots;cores=2")));
         assertTrue(Double.isNaN(NodeLoad.parse("cpu=-1")));
+        assertTrue(Double.isNaN(NodeLoad.parse("cpu=-1;queue=-1")));
     }
 
     @Test
