@@ -35,7 +35,7 @@ public final class ProxyRules {
      * What to do with {@code request} for an AOR found at {@code location}. {@code read} reads a
      * stored contact's URI, null when it cannot (such a binding is skipped, the reader says so).
      */
-    public Decision decide(Request request, Location location, Function<String, Hop> read) {
+    public Decision decide(Request request, Location location, Function<String, UriParts> read) {
         if (location instanceof Location.Unknown) {
             return new Decision.Refuse(Refusal.NOT_FOUND);
         }
@@ -64,13 +64,13 @@ public final class ProxyRules {
      * instance at a time, its latest first). A sips: request keeps only sips: contacts; a contact
      * that is this node is left out, so that the node never proxies to itself.
      */
-    private List<List<Target>> groups(boolean secure, List<Binding> bindings, Function<String, Hop> read) {
+    private List<List<Target>> groups(boolean secure, List<Binding> bindings, Function<String, UriParts> read) {
         List<Target> first = new ArrayList<>();
         List<Target> laterFlows = new ArrayList<>();
         Set<String> instances = new HashSet<>();
         for (Binding binding : bindings) {
-            Hop hop = read.apply(binding.contact());
-            if (hop == null || secure && !hop.secure() || isThisNode(hop)) {
+            UriParts uri = read.apply(binding.contact());
+            if (uri == null || secure && !uri.secure() || isThisNode(uri)) {
                 continue;
             }
             boolean firstOfInstance = binding.instance().isEmpty() || instances.add(binding.instance());
@@ -96,7 +96,7 @@ public final class ProxyRules {
         return groups;
     }
 
-    private boolean isThisNode(Hop hop) {
-        return hop.host() != null && domains.isNode(hop.host(), hop.port());
+    private boolean isThisNode(UriParts uri) {
+        return uri.host() != null && domains.isNode(uri.host(), uri.port());
     }
 }

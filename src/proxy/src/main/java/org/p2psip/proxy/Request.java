@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * The facts of a request out of a dialog that the proxy's rules read: its method, its
- * Request-URI as a {@link Hop}, its Max-Forwards, whether its To carries a tag, and the values
+ * Request-URI as a {@link UriParts}, its Max-Forwards, whether its To carries a tag, and the values
  * of its Request-Disposition headers (RFC 3841; the compact form "d" included). Immutable.
  */
-public record Request(String method, Hop requestUri, int maxForwards, boolean toTagged, List<String> dispositions) {
+public record Request(String method, UriParts requestUri, int maxForwards, boolean toTagged, List<String> dispositions) {
 
     public Request {
         dispositions = List.copyOf(dispositions);

@@ -33,7 +33,7 @@ class ProxyRulesTest {
     }
 
     /** A contact read as the container reads it, far enough for the rules: scheme, host, port; null when it has no scheme. */
-    private static Hop read(String uri) {
+    private static UriParts read(String uri) {
         int colon = uri.indexOf(':');
         if (colon < 0) {
             return null;
@@ -41,8 +41,8 @@ class ProxyRulesTest {
         String rest = uri.substring(colon + 1).replaceFirst("[;?].*", "");
         String hostPort = rest.substring(rest.indexOf('@') + 1);
         int portAt = hostPort.lastIndexOf(':');
-        return portAt < 0 ? new Hop(uri.substring(0, colon), hostPort, -1)
-                : new Hop(uri.substring(0, colon), hostPort.substring(0, portAt), Integer.parseInt(hostPort.substring(portAt + 1)));
+        return portAt < 0 ? new UriParts(uri.substring(0, colon), hostPort, -1)
+                : new UriParts(uri.substring(0, colon), hostPort.substring(0, portAt), Integer.parseInt(hostPort.substring(portAt + 1)));
     }
 
     private Decision decide(Request request, Binding... bindings) {

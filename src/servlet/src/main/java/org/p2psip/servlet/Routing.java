@@ -17,7 +17,7 @@ import javax.servlet.sip.TooManyHopsException;
 import javax.servlet.sip.URI;
 import org.p2psip.config.Config;
 import org.p2psip.proxy.Decision;
-import org.p2psip.proxy.Hop;
+import org.p2psip.proxy.UriParts;
 import org.p2psip.proxy.ProxyRules;
 import org.p2psip.proxy.Redirection;
 import org.p2psip.proxy.Refusal;
@@ -145,7 +145,7 @@ final class Routing {
     }
 
     private void route(SipServletRequest request, Location location) {
-        Decision decision = rules.decide(facts(request), location, this::hopOf);
+        Decision decision = rules.decide(facts(request), location, this::uriPartsOf);
         if (decision instanceof Decision.Refuse refuse) {
             refuse(request, refuse.refusal());
         } else if (decision instanceof Decision.Redirect redirect) {
@@ -166,13 +166,13 @@ final class Routing {
         for (String name : Redirection.HEADER_NAMES) {
             request.getHeaders(name).forEachRemaining(dispositions::add);
         }
-        return new Request(request.getMethod(), hop(request.getRequestURI()), request.getMaxForwards(),
+        return new Request(request.getMethod(), uriParts(request.getRequestURI()), request.getMaxForwards(),
                 request.getTo().getParameter("tag") != null, dispositions);
     }
 
-    private static Hop hop(URI uri) {
-        return uri instanceof SipURI sip ? new Hop(uri.getScheme(), sip.getHost(), sip.getPort())
-                : new Hop(uri.getScheme(), null, -1);
+    private static UriParts uriParts(URI uri) {
+        return uri instanceof SipURI sip ? new UriParts(uri.getScheme(), sip.getHost(), sip.getPort())
+                : new UriParts(uri.getScheme(), null, -1);
     }
 
     /**
@@ -340,9 +340,9 @@ final class Routing {
     }
 
     /** A stored contact read by the container's parser, which makes the branches too; null when it cannot. */
-    private Hop hopOf(String contact) {
+    private UriParts uriPartsOf(String contact) {
         URI uri = uriOf(contact);
-        return uri == null ? null : hop(uri);
+        return uri == null ? null : uriParts(uri);
     }
 
     /** Answers with one of the proxy's refusals, counted (and logged once when it points at a mistake). */

@@ -5,7 +5,7 @@ package org.p2psip.proxy;
  * (-1 when it names none; host null for another scheme). The servlet reads it with the
  * container's parser, which also makes the branches, so both see the same URI. Immutable.
  */
-public record Hop(String scheme, String host, int port) {
+public record UriParts(String scheme, String host, int port) {
 
     /** Whether the URI is a sips: URI (RFC 3261 §19.1: the scheme in any letter case). */
     public boolean secure() {
