@@ -19,6 +19,8 @@ import javax.sip.header.Header;
 import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.DhtException;
+import org.p2psip.proxy.Redirection;
+import org.p2psip.proxy.Target;
 import org.p2psip.registrar.Gruus;
 import org.p2psip.intake.Sessions;
 
@@ -106,15 +108,22 @@ final class Answers {
     }
 
     /**
-     * 302 to an INVITE that asked for a redirect (RFC 3841 §9.1; {@link Redirection}): a Contact
-     * per target, in the order given, each with its q (when the binding has one) and the seconds
-     * left on its binding; a target with a Path carries it as an escaped Route header in its URI
-     * (RFC 3261 §19.1.5), so that the redirected request passes the edge proxy that holds the flow.
+     * 302 to an INVITE that asked for a redirect (RFC 3841 §9.1; src/proxy's {@link Redirection}):
+     * a Contact per target, in the order given, each with its q (when the binding has one) and the
+     * seconds left on its binding; a target with a Path carries it as an escaped Route header in
+     * its URI (RFC 3261 §19.1.5), so that the redirected request passes the edge proxy that holds
+     * the flow. A target whose URI the container cannot read is left out and counted.
      */
-    void moved(SipServletRequest request, List<Forking.Target> targets, long now) {
+    void moved(SipServletRequest request, List<Target> targets, long now) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_MOVED_TEMPORARILY, "Moved Temporarily");
-        for (Forking.Target target : targets) {
-            URI uri = target.uri().clone();
+        for (Target target : targets) {
+            URI uri;
+            try {
+                uri = factory.createURI(target.uri());
+            } catch (ServletParseException e) {
+                counters.problem("stored-contact-unparsable", target.uri());
+                continue;
+            }
             if (!target.path().isEmpty() && uri instanceof SipURI sip) {
                 sip.setHeader("Route", Redirection.route(target.path())); // the container writes it as given
             }

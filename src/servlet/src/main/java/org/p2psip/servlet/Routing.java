@@ -16,7 +16,14 @@ import javax.servlet.sip.SipURI;
 import javax.servlet.sip.TooManyHopsException;
 import javax.servlet.sip.URI;
 import org.p2psip.config.Config;
-import org.p2psip.dht.Binding;
+import org.p2psip.proxy.Decision;
+import org.p2psip.proxy.UriParts;
+import org.p2psip.proxy.ProxyRules;
+import org.p2psip.proxy.Redirection;
+import org.p2psip.proxy.Refusal;
+import org.p2psip.proxy.Request;
+import org.p2psip.proxy.Search;
+import org.p2psip.proxy.Target;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.Location;
 import org.p2psip.registrar.RegistrarOptions;
@@ -24,14 +31,13 @@ import org.p2psip.registrar.Gruu;
 import org.p2psip.registrar.RegistrarService;
 
 /**
- * Requests out of a dialog other than REGISTER (RFC 3261 §16): an OPTIONS to the node itself
- * is answered here; anything else is for an AOR (or a GRUU: that instance's bindings), looked up
- * in the DHT and proxied to its contacts, the highest q class first, the contacts of one class at
- * once, record-routing so that the dialog's later requests pass through this node; or, when an
- * INVITE asks for it (RFC 3841 Request-Disposition: redirect), answered 302 with those contacts
- * instead ({@link Redirection}), the same refusals applying first. 404 for an AOR never registered, 480 when none of its
- * bindings is live (or, for a sips: Request-URI, none is sips:), 483 when Max-Forwards is spent,
- * 482 when the only contacts are this node.
+ * Requests out of a dialog other than REGISTER (RFC 3261 §16), as the container carries them:
+ * an OPTIONS to the node itself is answered here; anything else is for an AOR (or a GRUU: that
+ * instance's bindings), looked up in the DHT, and src/proxy's {@link ProxyRules} decide from
+ * what the lookup found: a refusal, a 302 (RFC 3841 Request-Disposition: redirect), or the q
+ * groups the container's proxy rings in turn, record-routing so that the dialog's later
+ * requests pass through this node. This class reads the container's request into the rules'
+ * {@link Request} and carries their {@link Decision} out.
  */
 final class Routing {
 
@@ -46,6 +52,7 @@ final class Routing {
     private final Authentication authentication;
     private final boolean relay;
     private final Clock clock;
+    private final ProxyRules rules;
 
     Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
             ContainerThreads threads, Config config, Domains domains, Authentication authentication, Clock clock) {
@@ -60,12 +67,13 @@ final class Routing {
         this.authentication = authentication;
         this.relay = config.get(RegistrarOptions.RELAY);
         this.clock = clock;
+        this.rules = new ProxyRules(domains);
     }
 
     void handle(SipServletRequest request) {
-        if (request.getMaxForwards() == 0) {
-            counters.problem("too-many-hops", request.getMethod() + " " + request.getRequestURI());
-            finish(request, 483, "Too Many Hops");
+        var refused = ProxyRules.refusedBeforeLookup(facts(request));
+        if (refused.isPresent()) {
+            refuse(request, refused.get());
             return;
         }
         URI target = request.getRequestURI();
@@ -137,64 +145,41 @@ final class Routing {
     }
 
     private void route(SipServletRequest request, Location location) {
-        if (location instanceof Location.Unknown) {
-            counters.count("route-404");
-            finish(request, 404, "Not Found");
-        } else if (location instanceof Location.Unavailable) {
-            counters.count("route-480");
-            finish(request, 480, "Temporarily Unavailable");
+        Decision decision = rules.decide(facts(request), location, this::uriPartsOf);
+        if (decision instanceof Decision.Refuse refuse) {
+            refuse(request, refuse.refusal());
+        } else if (decision instanceof Decision.Redirect redirect) {
+            counters.count("route-redirected");
+            answers.moved(request, redirect.contacts(), clock.millis());
+            answers.release(request);
         } else {
-            proxy(request, ((Location.Found) location).byPreference());
+            var fork = (Decision.Fork) decision;
+            List<List<Target>> groups = fork.groups();
+            Forking.keepLater(request, groups.subList(1, groups.size()));
+            startProxy(request, groups.get(0), fork.supervised(), "route-proxied");
         }
     }
 
-    private void proxy(SipServletRequest request, List<Binding> bindings) {
-        // a sips: request must reach its callee over TLS all the way (RFC 5630 §3.1.3): its sips contacts only
-        boolean secure = "sips".equalsIgnoreCase(request.getRequestURI().getScheme());
-        List<Forking.Target> targets = new ArrayList<>();
-        List<Forking.Target> laterFlows = new ArrayList<>();
-        var instances = new java.util.HashSet<String>();
-        for (Binding binding : bindings) {
-            URI uri = uriOf(binding);
-            if (uri == null || secure && !"sips".equalsIgnoreCase(uri.getScheme())) {
-                continue;
-            }
-            if (!isThisNode(uri)) {
-                // one flow per instance at a time (RFC 5626 §5.3), its latest first; the others wait
-                boolean firstOfInstance = binding.instance().isEmpty() || instances.add(binding.instance());
-                (firstOfInstance ? targets : laterFlows).add(new Forking.Target(uri, binding.path(), binding.q(),
-                        binding.expiresAt()));
-            }
+    /** The request's facts the proxy's rules read. */
+    private static Request facts(SipServletRequest request) {
+        List<String> dispositions = new ArrayList<>(1);
+        for (String name : Redirection.HEADER_NAMES) {
+            request.getHeaders(name).forEachRemaining(dispositions::add);
         }
-        if (targets.isEmpty() && secure && !bindings.isEmpty()) {
-            counters.count("route-480-no-sips");
-            finish(request, 480, "No Secure Contact");
-            return;
-        }
-        if (targets.isEmpty()) {
-            counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
-            finish(request, 482, "Loop Detected");
-            return;
-        }
-        List<List<Forking.Target>> classes = new ArrayList<>(Forking.byQ(targets));
-        laterFlows.forEach(flow -> classes.add(List.of(flow)));
-        if (Redirection.asked(request)) {
-            // the front keeps this call's transaction and forks it itself (RFC 3841 §9.1): it gets
-            // the very contacts this proxy would ring, in the order it would ring them
-            counters.count("route-redirected");
-            answers.moved(request, classes.stream().flatMap(List::stream).toList(), clock.millis());
-            answers.release(request);
-            return;
-        }
-        Forking.keepLater(request, classes.subList(1, classes.size()));
-        boolean flows = targets.stream().anyMatch(t -> !t.path().isEmpty());
-        startProxy(request, classes.get(0), classes.size() > 1 || flows, "route-proxied");
+        return new Request(request.getMethod(), uriParts(request.getRequestURI()), request.getMaxForwards(),
+                request.getTo().getParameter("tag") != null, dispositions);
+    }
+
+    private static UriParts uriParts(URI uri) {
+        return uri instanceof SipURI sip ? new UriParts(uri.getScheme(), sip.getHost(), sip.getPort())
+                : new UriParts(uri.getScheme(), null, -1);
     }
 
     /**
      * A branch's flow failed (430 from the edge proxy that holds it, RFC 5626 §5.3): its binding
      * is removed, so that no later request tries it, and the search goes on. The caller never
-     * hears 430, which speaks of a hop it does not know: a best response 430 goes up as 480.
+     * hears 430, which speaks of a hop it does not know: a best response 430 goes up as 480
+     * ({@link #failed}).
      */
     void flowFailed(SipServletResponse response) {
         counters.count("route-flow-failed");
@@ -210,19 +195,21 @@ final class Routing {
                 }
             });
         }
-        if (!response.isBranchResponse()) {
-            response.setStatus(480, "Temporarily Unavailable");
-        }
     }
 
     /**
      * The best final response of a proxied request, when every branch of its q class failed: if it
      * is no 6xx (which ends the search, RFC 3261 §16.7) and a lower class is left, rings that
-     * class, and the container waits for its answers instead of sending this one upstream.
+     * class, and the container waits for its answers instead of sending this one upstream; else
+     * it goes upstream as {@link Search#upstream} says (430 as 480, 503 as 500).
      */
     void failed(SipServletResponse best) {
-        if (best.getStatus() < 600) {
-            ringNextClass(best.getProxy());
+        if (Search.ringsNext(best.getStatus()) && ringNextClass(best.getProxy())) {
+            return;
+        }
+        Search.Answer upstream = Search.upstream(best.getStatus());
+        if (upstream != null) {
+            best.setStatus(upstream.status(), upstream.reason());
         }
     }
 
@@ -236,29 +223,32 @@ final class Routing {
     void timedOut(ProxyBranch branch) {
         counters.count("route-branch-timeout");
         Proxy proxy = branch.getProxy();
-        if (Forking.classFailed(proxy)) {
+        if (Forking.groupFailed(proxy)) {
             ringNextClass(proxy);
         }
     }
 
-    private void ringNextClass(Proxy proxy) {
+    /** Rings the request's next q group; false when none is left or it came too late. */
+    private boolean ringNextClass(Proxy proxy) {
         SipServletRequest original = proxy.getOriginalRequest();
-        List<Forking.Target> next = Forking.takeNext(original);
+        List<Target> next = Forking.takeNext(original);
         if (next == null) {
-            return;
+            return false;
         }
         try {
             addBranches(proxy, next);
             proxy.startProxy();
             counters.count("route-next-q-class");
+            return true;
         } catch (IllegalStateException e) { // the caller CANCELled, or the transaction ended meanwhile
             counters.problem("proxy-too-late", "next q class of " + original.getRequestURI() + ": " + e.getMessage());
+            return false;
         }
     }
 
     /** p2psip.proxy.relay: the request on to its Request-URI as it is, as an outbound proxy does. */
     private void relay(SipServletRequest request, URI target) {
-        startProxy(request, List.of(new Forking.Target(target, List.of(), 0, Long.MAX_VALUE)), false, "route-relayed");
+        startProxy(request, List.of(new Target(target.toString(), List.of(), 0, Long.MAX_VALUE)), false, "route-relayed");
     }
 
     /**
@@ -269,7 +259,7 @@ final class Routing {
      * best final response and {@link #flowFailed} a flow's 430. Each branch rings for at most
      * p2psip.proxy.branch-timeout, answered or not; {@link #timedOut} hears when it ran out.
      */
-    private void startProxy(SipServletRequest request, List<Forking.Target> targets, boolean supervised,
+    private void startProxy(SipServletRequest request, List<Target> targets, boolean supervised,
                             String counter) {
         try {
             Proxy proxy = request.getProxy();
@@ -281,16 +271,25 @@ final class Routing {
             proxy.startProxy();
             counters.count(counter);
         } catch (TooManyHopsException e) {
-            finish(request, 483, "Too Many Hops");
+            refuse(request, Refusal.TOO_MANY_HOPS);
         } catch (IllegalStateException e) {
             counters.problem("proxy-too-late", request.getMethod() + " ended before it was proxied: " + e.getMessage());
         }
     }
 
-    private void addBranches(Proxy proxy, List<Forking.Target> targets) {
-        List<ProxyBranch> branches = proxy.createProxyBranches(targets.stream().map(Forking.Target::uri).toList());
+    private void addBranches(Proxy proxy, List<Target> targets) {
+        List<Target> read = new ArrayList<>(targets.size());
+        List<URI> uris = new ArrayList<>(targets.size());
+        for (Target target : targets) {
+            URI uri = uriOf(target.uri());
+            if (uri != null) {
+                read.add(target);
+                uris.add(uri);
+            }
+        }
+        List<ProxyBranch> branches = proxy.createProxyBranches(uris);
         for (int i = 0; i < branches.size(); i++) {
-            pushPath(branches.get(i).getRequest(), targets.get(i).path());
+            pushPath(branches.get(i).getRequest(), read.get(i).path());
         }
     }
 
@@ -331,17 +330,29 @@ final class Routing {
         }
     }
 
-    private URI uriOf(Binding binding) {
+    private URI uriOf(String contact) {
         try {
-            return factory.createURI(binding.contact());
+            return factory.createURI(contact);
         } catch (ServletParseException e) {
-            counters.problem("stored-contact-unparsable", binding.contact());
+            counters.problem("stored-contact-unparsable", contact);
             return null;
         }
     }
 
-    private boolean isThisNode(URI uri) {
-        return uri instanceof SipURI sip && domains.isNode(sip.getHost(), sip.getPort());
+    /** A stored contact read by the container's parser, which makes the branches too; null when it cannot. */
+    private UriParts uriPartsOf(String contact) {
+        URI uri = uriOf(contact);
+        return uri == null ? null : uriParts(uri);
+    }
+
+    /** Answers with one of the proxy's refusals, counted (and logged once when it points at a mistake). */
+    private void refuse(SipServletRequest request, Refusal refusal) {
+        if (refusal.logged) {
+            counters.problem(refusal.counter, request.getMethod() + " " + request.getRequestURI());
+        } else {
+            counters.count(refusal.counter);
+        }
+        finish(request, refusal.status, refusal.reason);
     }
 
     /** Answers with the node's own final response and frees the request's session. */

@@ -1,7 +1,6 @@
 package org.p2psip.dht.chord;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
@@ -43,9 +42,10 @@ public final class ChordDht implements Dht {
      */
     private static final int TAKES_COPY = 1;
 
-    private final NodePlaces places;
+    /** Every place of the node; package-private so that this package's tests read inside it. */
+    final NodePlaces places;
     /** The first place: the node as a single-place ring knows it. */
-    private final ChordNode node;
+    final ChordNode node;
     private final Counters counters;
     private final boolean appliesChanges;
     private volatile boolean closed;
@@ -113,19 +113,6 @@ public final class ChordDht implements Dht {
     /** This node's overlay address and the id of its first place. */
     public NodeRef self() {
         return node.self();
-    }
-
-    /**
-     * The node itself, for this package's tests to read its table and store (on its loop, where
-     * they live); nothing outside needs to look inside a node.
-     */
-    ChordNode node() {
-        return node;
-    }
-
-    /** Every place of the node, the first first; for this package's tests, as {@link #node()}. */
-    List<ChordNode> places() {
-        return places.places();
     }
 
     @Override

@@ -32,7 +32,7 @@ class HandOverTest {
             ChordDht second = ring.add();
             Ring.get(second.joined());
             ring.network.silence(second.self().address());
-            ChordNode waiting = second.places().get(0);
+            ChordNode waiting = Ring.places(second).get(0);
             assertTrue(onLoop(waiting, () -> waiting.table().awaitingRecords()),
                     "the second node got its records before it was cut off: the test proves nothing");
             long deferredBefore = waiting.counters().get("chord.joins.deferred");

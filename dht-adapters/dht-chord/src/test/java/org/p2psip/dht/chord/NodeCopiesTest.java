@@ -60,12 +60,12 @@ class NodeCopiesTest {
 
     /** How many of the AORs any place of {@code node} holds, counted in one step of its loop (two nodes: each holds every record). */
     private static long held(ChordDht node) {
-        ChordNode first = node.node();
+        ChordNode first = Ring.first(node);
         return Ring.get(first.ringLoop().call(() -> {
             long count = 0;
             for (int i = 0; i < AORS; i++) {
                 Id key = Id.hash("sip:copy" + i + "@copies.example.com");
-                if (node.places().stream().anyMatch(place -> place.store().record(key) != null)) {
+                if (Ring.places(node).stream().anyMatch(place -> place.store().record(key) != null)) {
                     count++;
                 }
             }

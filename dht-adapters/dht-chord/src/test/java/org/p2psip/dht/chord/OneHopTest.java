@@ -108,7 +108,7 @@ class OneHopTest {
         long redirects = entry.metrics().get("chord.one-hop.redirects");
 
         // the entry node forgets the owner, and asks in the same step of its loop: gossip cannot mend it first
-        ChordNode node = entry.node();
+        ChordNode node = Ring.first(entry);
         BindingSet read = Ring.get(node.ringLoop().call(() -> {
             node.view().forget(owner.address());
             return entry.get(aor).toCompletableFuture();

@@ -43,7 +43,7 @@ class PauseTest {
             Ring.get(entry.update(AOR, "sip:b@192.0.2.2".getBytes(UTF_8)));
 
             CountDownLatch resume = new CountDownLatch(1);
-            owner.places().get(0).loop().execute(() -> {
+            Ring.places(owner).get(0).loop().execute(() -> {
                 try {
                     resume.await();
                 } catch (InterruptedException e) {

@@ -58,7 +58,7 @@ class PlacesTest {
         ChordDht again = ring.add(address);
         awaitWholeRing();
         for (ChordDht place : List.of(again)) {
-            for (ChordNode p : place.places()) {
+            for (ChordNode p : Ring.places(place)) {
                 NodeRef owner = Ring.get(Ring.lookup(ring.nodes.get(0), p.self().id())).owner();
                 assertEquals(p.self(), owner, "the restarted node's place owns its own id again");
             }
@@ -89,7 +89,7 @@ class PlacesTest {
         Ring.awaitTrue("the places of " + ring.nodes.size() + " nodes own the whole ring", () -> {
             long sum = 0;
             for (ChordDht node : ring.nodes) {
-                for (ChordNode place : node.places()) {
+                for (ChordNode place : Ring.places(node)) {
                     long ppm = place.table().rangePpm();
                     if (ppm < 0) {
                         return false;

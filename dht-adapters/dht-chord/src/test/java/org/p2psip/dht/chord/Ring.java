@@ -152,7 +152,7 @@ final class Ring implements AutoCloseable {
 
     /** Finds the owner of {@code key} from {@code node}, counted in its lookup metrics. */
     static CompletionStage<Route> lookup(ChordDht node, Id key) {
-        ChordNode n = node.node();
+        ChordNode n = first(node);
         return n.ringLoop().call(() -> n.lookup(key, false), n.self().toString());
     }
 
@@ -166,9 +166,19 @@ final class Ring implements AutoCloseable {
                 Duration.ofSeconds(30));
     }
 
+    /** The first place of {@code node}: the node as a single-place ring knows it. */
+    static ChordNode first(ChordDht node) {
+        return node.node;
+    }
+
+    /** Every place of {@code node}, the first first; their state is read on the node's loop. */
+    static List<ChordNode> places(ChordDht node) {
+        return node.places.places();
+    }
+
     /** Reads {@code node}'s state on its loop, where the state lives. */
     static <T> CompletionStage<T> read(ChordDht node, Function<ChordNode, T> read) {
-        ChordNode n = node.node();
+        ChordNode n = first(node);
         return n.ringLoop().call(() -> CompletableFuture.completedFuture(read.apply(n)), n.self().toString());
     }
 

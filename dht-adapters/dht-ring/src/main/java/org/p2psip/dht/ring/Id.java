@@ -89,16 +89,10 @@ public record Id(BigInteger value) implements Comparable<Id> {
         return new Id(value.add(BigInteger.ONE.shiftLeft(i)).mod(RING));
     }
 
-    /** The share of the circle in (this, to], in thousandths, rounded down; (a, a] is the whole circle, 1000. */
-    public long permilleTo(Id to) {
-        BigInteger distance = distanceTo(to);
-        return distance.signum() == 0 ? 1000 : distance.multiply(BigInteger.valueOf(1000)).divide(RING).longValue();
-    }
-
     /**
      * The share of the circle in (this, to], in millionths, rounded down; (a, a] is the whole
-     * circle, 1,000,000. Fine enough that the shares of a node's many places add up without
-     * the rounding of {@link #permilleTo} on each.
+     * circle, 1,000,000. Fine enough that the shares of a node's many places add up, each
+     * rounded down by at most a millionth.
      */
     public long ppmTo(Id to) {
         BigInteger distance = distanceTo(to);

@@ -2,10 +2,7 @@ package org.p2psip.dht.ring;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -151,29 +148,5 @@ public final class Places {
             KNOWN.clear();
         }
         return KNOWN.computeIfAbsent(count + " " + address, k -> Set.copyOf(ids(address, count))).contains(id);
-    }
-
-    /**
-     * The share of the ring each of {@code addresses} owns, in millionths, once every node took
-     * its {@code places} places and the ring settled: place p owns (its predecessor, p]. What a
-     * settled ring's nodes report (their places' {@link RoutingTable#rangePpm} summed), computed
-     * from the addresses alone. In the order of {@code addresses}.
-     */
-    public static Map<String, Long> sharesPpm(List<String> addresses, int places) {
-        record Place(Id id, String address) {
-        }
-        var all = new ArrayList<Place>();
-        for (String address : addresses) {
-            ids(address, places).forEach(id -> all.add(new Place(id, address)));
-        }
-        all.sort(Comparator.comparing(Place::id));
-        var shares = new LinkedHashMap<String, Long>();
-        addresses.forEach(a -> shares.put(a, 0L));
-        for (int i = 0; i < all.size(); i++) {
-            Place p = all.get(i);
-            Place before = all.get((i + all.size() - 1) % all.size());
-            shares.merge(p.address(), before.id().ppmTo(p.id()), Long::sum);
-        }
-        return shares;
     }
 }

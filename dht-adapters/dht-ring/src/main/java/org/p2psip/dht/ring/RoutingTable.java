@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * One node's view of the ring: predecessor, successor list and finger table (paper §4). Not
- * thread-safe: used only on the node's loop, except {@link #rangePermille}.
+ * thread-safe: used only on the node's loop, except {@link #rangePpm}.
  */
 public final class RoutingTable {
 
@@ -158,19 +158,13 @@ public final class RoutingTable {
     }
 
     /**
-     * The share of the ring this node owns, (predecessor, self], in thousandths: 1000 alone, -1
-     * while it has peers but no predecessor or awaits its records (it owns nothing then, see
-     * {@link #owns}). With ids the hash of an address the shares are uneven (two nodes split the
-     * ring anywhere from even to 999 to 1), and the busiest node carries its share of the load:
-     * the bench reports it.
-     * Thread-safe, unlike the rest of the table.
+     * The share of the ring this node owns, (predecessor, self], in millionths (the unit a node's
+     * places are summed in): all of it alone, -1 while it has peers but no predecessor or awaits
+     * its records (it owns nothing then, see {@link #owns}). With ids the hash of an address the
+     * shares are uneven (two nodes split the ring anywhere from even to 999 to 1), and the busiest
+     * node carries its share of the load: the bench reports it. Thread-safe, unlike the rest of
+     * the table.
      */
-    public long rangePermille() {
-        long ppm = rangePpm;
-        return ppm < 0 ? -1 : ppm / 1000;
-    }
-
-    /** {@link #rangePermille} in millionths: the unit a node's places are summed in. Thread-safe. */
     public long rangePpm() {
         return rangePpm;
     }

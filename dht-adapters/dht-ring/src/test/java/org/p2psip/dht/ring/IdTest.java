@@ -29,7 +29,7 @@ class IdTest {
         assertTrue(id(9).inOpen(id(4), id(4)));
         assertFalse(id(4).inOpen(id(4), id(4)));
         assertTrue(id(4).inHalfOpen(id(4), id(4)));
-        assertEquals(1000, id(4).permilleTo(id(4)));
+        assertEquals(Id.PPM, id(4).ppmTo(id(4)));
     }
 
     @Test

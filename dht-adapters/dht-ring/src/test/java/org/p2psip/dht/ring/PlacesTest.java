@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -16,9 +19,33 @@ class PlacesTest {
         return IntStream.range(0, n).mapToObj(i -> "127.0.0.1:" + (base + i)).toList();
     }
 
+    /**
+     * The share of the ring each of {@code addresses} owns, in millionths, once every node took
+     * its {@code places} places and the ring settled: place p owns (its predecessor, p]. What a
+     * settled ring's nodes report (their places' RoutingTable.rangePpm summed), computed
+     * from the addresses alone. In the order of {@code addresses}.
+     */
+    private static Map<String, Long> sharesPpm(List<String> addresses, int places) {
+        record Place(Id id, String address) {
+        }
+        var all = new ArrayList<Place>();
+        for (String address : addresses) {
+            Places.ids(address, places).forEach(id -> all.add(new Place(id, address)));
+        }
+        all.sort(Comparator.comparing(Place::id));
+        var shares = new LinkedHashMap<String, Long>();
+        addresses.forEach(a -> shares.put(a, 0L));
+        for (int i = 0; i < all.size(); i++) {
+            Place p = all.get(i);
+            Place before = all.get((i + all.size() - 1) % all.size());
+            shares.merge(p.address(), before.id().ppmTo(p.id()), Long::sum);
+        }
+        return shares;
+    }
+
     private static void assertEven(List<String> addresses, int places) {
         int n = addresses.size();
-        Map<String, Long> shares = Places.sharesPpm(addresses, places);
+        Map<String, Long> shares = sharesPpm(addresses, places);
         long sum = shares.values().stream().mapToLong(Long::longValue).sum();
         // each place's share is rounded down: at most one millionth lost per place
         assertTrue(sum <= Id.PPM && sum >= Id.PPM - (long) n * places, "shares add up to the ring, not " + sum);
@@ -48,7 +75,7 @@ class PlacesTest {
         // ports (its ids hash the SIP address), and those of ChordNodesIT (SIP 25100)
         for (int base : List.of(6070, 5070, 26100, 25100, 26250, 25250)) {
             List<String> four = deployed(base, 4);
-            Map<String, Long> shares = Places.sharesPpm(four, 64);
+            Map<String, Long> shares = sharesPpm(four, 64);
             shares.values().forEach(s -> assertTrue(s <= 375_000, "a share of four nodes at " + base
                     + " is at most 0.375: " + shares));
             long sum = shares.values().stream().mapToLong(Long::longValue).sum();
@@ -67,7 +94,7 @@ class PlacesTest {
 
     @Test
     void withOnePlaceTwoNodesSplitTheRingBadly() {
-        Map<String, Long> shares = Places.sharesPpm(deployed(6070, 2), 1);
+        Map<String, Long> shares = sharesPpm(deployed(6070, 2), 1);
         long largest = shares.values().stream().mapToLong(Long::longValue).max().orElseThrow();
         assertTrue(largest > 750_000, "the reason for places: one of two nodes at 6070 and 6071 owns "
                 + largest / 1e6 + " of the ring with one place each");

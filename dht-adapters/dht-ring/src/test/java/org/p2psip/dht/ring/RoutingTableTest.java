@@ -23,10 +23,10 @@ class RoutingTableTest {
     void aNodeAloneOwnsEveryKeyAndOneWithPeersButNoPredecessorOwnsNone() {
         var table = new RoutingTable(node(100), 4);
         assertTrue(table.owns(key(5)));
-        assertEquals(1000, table.rangePermille());
+        assertEquals(Id.PPM, table.rangePpm());
         table.successors(List.of(node(200)));
         assertFalse(table.owns(key(100)), "with peers but no predecessor");
-        assertEquals(-1, table.rangePermille());
+        assertEquals(-1, table.rangePpm());
         table.predecessor(node(50));
         assertTrue(table.owns(key(100)));
         assertTrue(table.owns(key(51)));

@@ -1,4 +1,4 @@
-package org.p2psip.servlet;
+package org.p2psip.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,46 +1,28 @@
-package org.p2psip.servlet;
+package org.p2psip.proxy;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javax.servlet.sip.SipServletRequest;
 
 /**
  * RFC 3841's {@code Request-Disposition: redirect} (§9.1): a stateful front that keeps a call's
  * transaction itself asks the node for the callee's contacts instead of the proxying, and forks
  * them itself. The node then answers 302 listing the contacts in the order it would have rung
- * them ({@link Answers#moved}); a contact registered through a Path (RFC 3327) carries that Path
- * as a Route header inside its URI (RFC 3261 §19.1.5), so that whoever follows the redirect
+ * them ({@link Decision.Redirect}); a contact registered through a Path (RFC 3327) carries that
+ * Path as a Route header inside its URI (RFC 3261 §19.1.5), so that whoever follows the redirect
  * reaches it through the same edge proxy, which alone holds the flow to it.
  */
-final class Redirection {
+public final class Redirection {
 
-    /** RFC 3841 §9.1; "d" is its compact form, which the container keeps under that name. */
-    private static final List<String> HEADER_NAMES = List.of("Request-Disposition", "d");
+    /** The header's names, RFC 3841 §9.1; "d" is its compact form, which the container keeps under that name. */
+    public static final List<String> HEADER_NAMES = List.of("Request-Disposition", "d");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private Redirection() {
     }
 
-    /**
-     * Whether the request is an INVITE out of a dialog that asks for a redirect. Other methods
-     * ignore the header: the front keeps state for calls only, and an INVITE with a To tag is
-     * a re-INVITE whose route is the dialog's, not a lookup's.
-     */
-    static boolean asked(SipServletRequest request) {
-        if (!"INVITE".equals(request.getMethod()) || request.getTo().getParameter("tag") != null) {
-            return false;
-        }
-        List<String> values = new ArrayList<>(1);
-        for (String name : HEADER_NAMES) {
-            request.getHeaders(name).forEachRemaining(values::add);
-        }
-        return listsRedirect(values);
-    }
-
     /** Whether any of the header values lists the directive {@code redirect} (a token: any letter case). */
-    static boolean listsRedirect(List<String> values) {
+    public static boolean listsRedirect(List<String> values) {
         for (String value : values) {
             for (String directive : value.split(",")) {
                 if (directive.strip().toLowerCase(Locale.ROOT).equals("redirect")) {
@@ -56,7 +38,7 @@ final class Redirection {
      * Path, escaped as a URI header value must be: the entries comma-joined, first on top, as
      * the proxy pushes them (RFC 3261 §19.1.1's hvalue allows no '<', ';', '@', ',', ...).
      */
-    static String route(List<String> path) {
+    public static String route(List<String> path) {
         return escaped(String.join(",", path));
     }
 
