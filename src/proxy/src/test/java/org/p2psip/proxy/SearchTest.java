@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** RFC 3261 §16.7 on scripted branch answers: when a group failed, which answer is best, what the caller is told. */
+/** RFC 3261 §16.7 on scripted branch answers: when a group failed, when the search ends, what the caller is told. */
 class SearchTest {
 
     private static Search.Branch answered(int status) {
@@ -38,32 +38,6 @@ class SearchTest {
         assertTrue(Search.ringsNext(408));
         assertTrue(Search.endsSearch(200) && Search.endsSearch(604));
         assertFalse(Search.endsSearch(302) || Search.endsSearch(180));
-    }
-
-    @Test
-    void theBestIsA6xxElseTheLowestClass() {
-        assertEquals(new Search.Best(1, 603, List.of()), Search.best(List.of(answered(200), answered(603))));
-        assertEquals(new Search.Best(1, 302, List.of()), Search.best(List.of(answered(486), answered(302), answered(500))));
-        assertEquals(new Search.Best(1, 404, List.of()), Search.best(List.of(answered(500), answered(404))));
-        assertEquals(new Search.Best(0, 486, List.of()), Search.best(List.of(answered(486), answered(404))),
-                "within a class the first received");
-        assertNull(Search.best(List.of(SILENT, RINGING)), "no final answer yet");
-    }
-
-    @Test
-    void aBranchThatRangOutCountsAs408() {
-        assertEquals(new Search.Best(0, 408, List.of()), Search.best(List.of(TIMED_OUT, answered(503))));
-        assertEquals(new Search.Best(1, 302, List.of()), Search.best(List.of(TIMED_OUT, answered(302))));
-        assertEquals(new Search.Best(0, 408, List.of()), Search.best(List.of(TIMED_OUT, SILENT)));
-    }
-
-    @Test
-    void challengesArePreferredAmong4xxAndEveryOneOfThemIsMerged() {
-        Search.Best best = Search.best(List.of(answered(486), answered(407), answered(404), answered(401)));
-        assertEquals(1, best.branch());
-        assertEquals(407, best.status());
-        assertEquals(List.of(1, 3), best.challenges(), "the 407's and the 401's challenges go up together");
-        assertEquals(List.of(), Search.best(List.of(answered(401), answered(200))).challenges(), "a 2xx wins; nothing to merge");
     }
 
     @Test
