@@ -108,9 +108,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, help="steps per search at most, confirmations apart (default: as many "
                                                  "as a limit up to --max-rate needs; headline 9)")
     p.add_argument("--confirmations", type=int,
-                   help="confirmation steps after each search: the rate found held for --confirm-seconds, lower "
-                        "after each that fails (5%%, 20%% past a p99 of 500 ms, or to what it completed: "
-                        "search.after_refusal); 0: none (quick 0, headline 3, full 3)")
+                   help="confirmation steps after each search, at most: the rate found held for --confirm-seconds, "
+                        "after one fails 10%%, 20%%, 40%% lower (or to what it completed: search.after_refusal) "
+                        "until one holds, then bisecting to --precision; 0: none (quick 0, headline 4, full 3)")
     p.add_argument("--confirm-seconds", type=float,
                    help=f"length of a confirmation step (default {search.SUSTAINED_S:g})")
     p.add_argument("--confirm-failures", action="store_true",
