@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import cpuuse, modes, overload, search, sipload, statereport
@@ -26,6 +26,7 @@ from .scraper import Scraper
 from .sipp import (AVALANCHE_PREFIX, FIRST_PREFIX, REGISTER_503, REGISTRATION_POOL, RTD_200, RTD_503, Call, Callee,
                    Pool, Registration, StepRunner, Target, Timing, avalanche)
 from .stats import Counts
+from .summary import UNITS
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
@@ -52,7 +53,7 @@ def opens_cold(system: str, workload: str) -> bool:
 
 
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "rate_p99_100ms", "p50_ms", "p99_ms", "retransmissions", "steps",
-                  "hops", "largest_range", "overload_rate", "overload_goodput", "cpu_ms_per_request", "note"]
+                  "hops", "largest_range", "overload_rate", "overload_goodput", "cpu_ms_per_request", "seconds", "note"]
 # How long `deploy/p2psip up` may take for nodes of the scale experiment, by the cores of their quota: a
 # node with a fraction of a core starts and warms up that much slower than deploy's 300 s allow for.
 UP_TIMEOUT_S = 300.0
@@ -82,6 +83,10 @@ class Settings:
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
     scale_quota: float = 0.2          # the scale experiment's cores per node (`deploy/p2psip up --cpu-quota`)
     register_pool: int = REGISTRATION_POOL   # AORs each deployment's registrations go round (bench/run --register-pool)
+    # Start a search at the rate the last search of the same unit (REGISTER/s, calls/s) found, not at the
+    # plan's start: most systems lie within a factor of a few of one another, and each growth step a
+    # search saves is one a 2 s search need not take (the headline profile).
+    start_known: bool = False
 
     def criteria_for(self, workload: str) -> search.Criteria:
         """Calls have their own p99 bound (search.CALL_P99_MS); every other workload registers."""
@@ -140,8 +145,11 @@ def full_collection(pid: int) -> None:
 
 
 class Runner:
-    def __init__(self, settings: Settings, out: Path, work: Path, processes: Processes) -> None:
+    def __init__(self, settings: Settings, out: Path, work: Path, processes: Processes, budget=None) -> None:
         self.settings = settings
+        # the run's time against its budget (budget.Budget: fits, why_not, affordable, finished); None: none
+        self.budget = budget
+        self._known: dict[str, int] = {}   # the rate the last search of each unit found (Settings.start_known)
         self.out = out
         self.work = work
         self.processes = processes
@@ -159,21 +167,46 @@ class Runner:
         """Every measurement's search; after those in `overloaded`, the overload steps at multiples
         of its result on the same deployment, and the avalanche where `avalanche_after` says so."""
         self.out.mkdir(parents=True, exist_ok=True)
+        if self.budget is not None:
+            self.budget.start()
         try:
             for system, nodes, group in deployments(measurements):
+                if not any(self._fits(m) for m in group):
+                    for measurement in group:
+                        self._left_out(measurement)
+                    continue
                 targets, front = self._start(system, nodes, group)
                 for measurement in group:
+                    if not self._fits(measurement):
+                        self._left_out(measurement)
+                        continue
                     chosen = _chosen(measurement, front if front_of(measurement.routing) else targets)
                     outcome = self._measure(measurement, chosen)
                     if measurement in overloaded:
                         self._overload(measurement, chosen, outcome.best)
                         if avalanche_after(measurement) and self.settings.avalanche_users > 0:
                             self._avalanche(measurement, chosen[0])
+                    if self.budget is not None:
+                        self.budget.finished(measurement)
                 self._stop()
         finally:
             self._stop()
             self.processes.stop_all()
         return self.summary
+
+    def _fits(self, measurement: Measurement) -> bool:
+        return self.budget is None or self.budget.fits(measurement)
+
+    def _left_out(self, measurement: Measurement) -> None:
+        """A row the budget leaves out, recorded with why (its verdicts read "not judged: over the hour")."""
+        note = self.budget.why_not(measurement)
+        self.budget.finished(measurement)
+        self.progress.end(f"{measurement.label}: left out, {note}")
+        row = {**{name: "" for name in SUMMARY_FIELDS}, "workload": measurement.workload,
+               "system": measurement.system, "nodes": measurement.nodes, "routing": measurement.routing,
+               "round": measurement.round, "rate": 0, "rate_p99_100ms": 0, "steps": 0, "seconds": 0, "note": note}
+        self.summary.append(row)
+        _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
 
     def _start(self, system: str, nodes: int, group: list[Measurement]) -> tuple[list[Target], list[Target]]:
         """Starts what `group` needs; returns the nodes' addresses and the front's (if any)."""
@@ -305,17 +338,24 @@ class Runner:
             steps = offering = Offering(steps)
             scraper = Scraper(self._deployment.http_addresses("front")[:1],
                               sample=lambda text: statereport.state_sample(text, offering.rate))
+        began = time.monotonic()
+        unit = UNITS.get(measurement.workload, measurement.workload)
         try:
             if warm:
                 self._warm_up(steps, workload, chosen, measurement.nodes, measurement.system)
             plan = plan_for(self.settings.plan, measurement.system)
-            outcome = search.run(plan, measure, cool_down)
+            if self.settings.start_known and unit in self._known:
+                plan = replace(plan, start=self._known[unit])
+            outcome = search.run(plan, measure, cool_down,
+                                 lambda confirmations: self.budget is None or self.budget.affordable(measurement))
         finally:
             if scraper:
                 scraper.stop()
                 if scraper.sample:
                     statereport.append_samples(self.out, measurement.system, measurement.nodes, measurement.routing,
                                                scraper.samples)
+        if outcome.found is not None:
+            self._known[unit] = outcome.found.rate
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
         deepest = outcome.overload
@@ -332,6 +372,7 @@ class Runner:
                "overload_rate": deepest.rate if deepest else "",
                "overload_goodput": search.goodput(deepest) if deepest else "",
                "cpu_ms_per_request": _number3(cpu_ms_per_request(meter, outcome)),
+               "seconds": f"{time.monotonic() - began:.0f}",
                "note": "; ".join(filter(None, [search_note(outcome, plan, "sipload" if mode else "SIPp"),
                                                scraper.note() if scraper else "", cpu_note(meter, outcome)]))}
         self.summary.append(row)
