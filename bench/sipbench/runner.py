@@ -194,6 +194,11 @@ class Runner:
             self.processes.stop_all()
         return self.summary
 
+    def _callee_pid(self) -> list[tuple[str, int]]:
+        """The callee's process, whose CPU a call step reads beside its callers' (sipp.generator_bound)."""
+        running = self._callee.process if self._callee is not None else None
+        return [("SIPp callee", running.pid)] if running is not None and running.poll() is None else []
+
     def _fits(self, measurement: Measurement) -> bool:
         return self.budget is None or self.budget.fits(measurement)
 
@@ -302,7 +307,7 @@ class Runner:
             workload = {"registration": lambda: Registration(self._registrations),
                         FIRST: lambda: Registration(self._firsts, name=FIRST), "call": Call}[measurement.workload]()
             steps = StepRunner(self.processes, folder, self.settings.timing,
-                               self.settings.criteria_for(measurement.workload))
+                               self.settings.criteria_for(measurement.workload), self._callee_pid)
         self.progress.label = measurement.label
 
         # Every search on a deployment of ours is metered: the register experiment's 1, 2 and 4
@@ -345,7 +350,7 @@ class Runner:
                 self._warm_up(steps, workload, chosen, measurement.nodes, measurement.system)
             plan = plan_for(self.settings.plan, measurement.system)
             if self.settings.start_known and unit in self._known:
-                plan = replace(plan, start=self._known[unit])
+                plan = replace(plan, start=min(self._known[unit], plan.max_rate))
             outcome = search.run(plan, measure, cool_down,
                                  lambda confirmations: self.budget is None or self.budget.affordable(measurement))
         finally:
@@ -544,6 +549,9 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
                 f"{plan.confirm_s:g} s (the search found {outcome.found.rate:,}/s in shorter steps)")
     if best is None:
         return "no step passed"
+    if short is not None and not search.generator_short(short.rate, short.offered_rate):
+        # offered in full, but a SIPp process was busy throughout (sipp.generator_bound)
+        return f"generator-limited: at {short.rate:,}/s {short.reason.split('; ')[-1]}, so the limit may be higher"
     if short is not None:
         return (f"generator-limited: {generator} offered {short.offered_rate:,.0f}/s of {short.rate:,}/s asked, "
                 "so the limit is higher than measured")
