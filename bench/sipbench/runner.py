@@ -30,7 +30,7 @@ from .summary import UNITS
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
-               "p50_ms", "p99_ms", "passed", "reason", "confirmation"]
+               "p50_ms", "p99_ms", "passed", "reason", "confirmation", "generator_cpu"]
 # A search that would start on cold JIT-compiled code gets at least COLD_WARMUP_S of warm-up, whatever
 # the profile's --warmup: a node opens warm for REGISTER only (p2psip.warmup), the container's ceiling
 # app not at all, and Kamailio is compiled. Measured cold, the ceiling's first 2 s call step at
@@ -466,7 +466,8 @@ class Runner:
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
             "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason,
-            "confirmation": int(confirmation)})
+            "confirmation": int(confirmation),
+            "generator_cpu": "; ".join(f"{name} {share:.0%}" for name, share in step.generator_cpu)})
 
 
 class Offering:

@@ -83,6 +83,8 @@ class Step:
     reason: str
     generator_short: bool = False
     confirmation: bool = False   # a step of `Plan.confirm_s` that confirms (or refuses) the rate found
+    # (load-generating process, share of a core it used over the step): which side was busy (sipp.CpuShares)
+    generator_cpu: tuple[tuple[str, float], ...] = ()
 
 
 def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,

@@ -338,9 +338,11 @@ class CpuShares:
 
 
 def generator_bound(step: Step, done: Offered) -> Step:
-    """A failed step during which a SIPp process was busy (GENERATOR_BUSY of a core or more) names it, and
-    counts as generator short: the load generator, not the server, may have bounded it (Kamailio's calls
-    passed 3,750/s in 2 s steps and completed 29% in 120 s, with one caller and one callee process)."""
+    """The step with the CPU its SIPp processes used (kept in steps.csv); a failed step during which a SIPp
+    process was busy (GENERATOR_BUSY of a core or more) names it, and counts as generator short: the load
+    generator, not the server, may have bounded it (Kamailio's calls passed 3,750/s in 2 s steps and
+    completed 29% in 120 s, with one caller and one callee process)."""
+    step = replace(step, generator_cpu=done.busy)
     busiest = done.busiest()
     if step.passed or not busiest:
         return step

@@ -46,13 +46,15 @@ def failed_step():
 def test_a_failed_step_with_a_busy_sipp_names_it_and_counts_as_the_generators():
     step = sipp.generator_bound(failed_step(), offered((("SIPp call #0", 0.97), ("SIPp callee", 0.55))))
     assert step.generator_short and not step.passed
+    assert step.generator_cpu == (("SIPp call #0", 0.97), ("SIPp callee", 0.55))
     assert step.reason.endswith("; SIPp call #0 at 97% of a core: the generator's side saturated")
     callee = sipp.generator_bound(failed_step(), offered((("SIPp call #0", 0.6), ("SIPp callee", 0.99))))
     assert "SIPp callee at 99% of a core" in callee.reason and "call #0" not in callee.reason
     # a server that failed while SIPp had room is the server's limit; a passing step stays as it was
     assert not sipp.generator_bound(failed_step(), offered((("SIPp call #0", 0.5),))).generator_short
     passed = search.judge(1000, 1000, stats.Counts(created=1000, successful=1000), 1000.0, 1.0, 2.0)
-    assert sipp.generator_bound(passed, offered((("SIPp call #0", 0.99),))) is passed
+    kept = sipp.generator_bound(passed, offered((("SIPp call #0", 0.99),)))
+    assert kept.passed and kept.reason == "ok" and kept.generator_cpu == (("SIPp call #0", 0.99),)
 
 
 def test_a_search_bounded_by_a_busy_caller_says_so_in_its_note():
