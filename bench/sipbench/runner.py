@@ -83,8 +83,8 @@ class Settings:
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
     scale_quota: float = 0.2          # the scale experiment's cores per node (`deploy/p2psip up --cpu-quota`)
     register_pool: int = REGISTRATION_POOL   # AORs each deployment's registrations go round (bench/run --register-pool)
-    # Start a search at the rate the last search of the same unit (REGISTER/s, calls/s) found, not at the
-    # plan's start: most systems lie within a factor of a few of one another, and each growth step a
+    # Start a search at the rate the last search of the same unit (REGISTER/s, calls/s) and kind (a
+    # reference, or ours) found, not at the plan's start: most systems lie within a factor of a few of one another, and each growth step a
     # search saves is one a 2 s search need not take (the headline profile).
     start_known: bool = False
 
@@ -149,7 +149,8 @@ class Runner:
         self.settings = settings
         # the run's time against its budget (budget.Budget: fits, why_not, affordable, finished); None: none
         self.budget = budget
-        self._known: dict[str, int] = {}   # the rate the last search of each unit found (Settings.start_known)
+        # the rate the last search of each unit found, references apart (Settings.start_known)
+        self._known: dict[tuple[str, bool], int] = {}
         self.out = out
         self.work = work
         self.processes = processes
@@ -344,13 +345,14 @@ class Runner:
             scraper = Scraper(self._deployment.http_addresses("front")[:1],
                               sample=lambda text: statereport.state_sample(text, offering.rate))
         began = time.monotonic()
-        unit = UNITS.get(measurement.workload, measurement.workload)
+        # references (16,000 REGISTER/s and more) and our nodes (2,000 to 14,000) each start from their own kind
+        kind = (UNITS.get(measurement.workload, measurement.workload), measurement.system in REFERENCES)
         try:
             if warm:
                 self._warm_up(steps, workload, chosen, measurement.nodes, measurement.system)
             plan = plan_for(self.settings.plan, measurement.system)
-            if self.settings.start_known and unit in self._known:
-                plan = replace(plan, start=min(self._known[unit], plan.max_rate))
+            if self.settings.start_known and kind in self._known:
+                plan = replace(plan, start=min(self._known[kind], plan.max_rate))
             outcome = search.run(plan, measure, cool_down,
                                  lambda confirmations: self.budget is None or self.budget.affordable(measurement))
         finally:
@@ -360,7 +362,7 @@ class Runner:
                     statereport.append_samples(self.out, measurement.system, measurement.nodes, measurement.routing,
                                                scraper.samples)
         if outcome.found is not None:
-            self._known[unit] = outcome.found.rate
+            self._known[kind] = outcome.found.rate
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
         deepest = outcome.overload
