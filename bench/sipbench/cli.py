@@ -21,11 +21,11 @@ from p2psip_deploy import cgroups, cpus
 
 from dataclasses import replace
 
-from . import (capacity, deploy, experiments, headline, machine, modes, network, overload, report, search, sipload,
+from . import (budget, capacity, deploy, experiments, headline, machine, modes, network, overload, report, search, sipload,
                summary, tcp, tools)
 from .capacityrun import CapacityRunner
 from .procs import BenchError, Processes
-from .runner import TRANSACTIONS_END_S, Runner, Settings, plan_for
+from .runner import Runner, Settings
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
 from .sipp import AVALANCHE, REGISTER, REGISTER_503, REGISTER_POOL, REGISTRATION_POOL, SCENARIOS, Timing
 
@@ -108,9 +108,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, help="steps per search at most, confirmations apart (default: as many "
                                                  "as a limit up to --max-rate needs; headline 9)")
     p.add_argument("--confirmations", type=int,
-                   help="confirmation steps after each search: the rate found held for --confirm-seconds, lower "
-                        "after each that fails (5%%, 20%% past a p99 of 500 ms, or to what it completed: "
-                        "search.after_refusal); 0: none (quick 0, headline 3, full 3)")
+                   help="confirmation steps after each search, at most: the rate found held for --confirm-seconds, "
+                        "after one fails 10%%, 20%%, 40%% lower (or to what it completed: search.after_refusal) "
+                        "until one holds, then bisecting to --precision; 0: none (quick 0, headline 4, full 3)")
     p.add_argument("--confirm-seconds", type=float,
                    help=f"length of a confirmation step (default {search.SUSTAINED_S:g})")
     p.add_argument("--confirm-failures", action="store_true",
@@ -197,6 +197,10 @@ def parser() -> argparse.ArgumentParser:
     # Absolute, since Kamailio and the nodes run in folders below it from other working directories.
     p.add_argument("--out", type=lambda text: Path(text).resolve(), default=BENCH / "results",
                    help="results root (default bench/results)")
+    p.add_argument("--budget-minutes", type=float,
+                   help="the run's budget: optional rows (a figure no judged target needs) run only while they and "
+                        "the required rows left fit in it, and a search confirms again only while that fits; 0: none "
+                        f"(headline {modes.HEADLINE_MINUTES:g}, quick and full none)")
     p.add_argument("--references-again", action=argparse.BooleanOptionalAction, default=None,
                    help="measure the references again at the end, to show drift (default: full mode yes, quick no)")
     p.add_argument("--report-only", type=Path, metavar="FOLDER",
@@ -314,7 +318,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
                         avalanche_window_s=AVALANCHE_WINDOW_S,
                         auth_users=args.auth_users, auth_algorithm=args.auth_algorithm,
                         state_cpus=(args.state_cpus or "") if experiments.STATE in chosen else "",
-                        scale_quota=args.scale_quota, register_pool=args.register_pool)
+                        scale_quota=args.scale_quota, register_pool=args.register_pool,
+                        start_known=mode["start_known"])
     commit = _commit()
     out = _fresh(args.out / f"{datetime.date.today().isoformat()}-{commit}")
     again = args.references_again if args.references_again is not None else profile == "full"
@@ -332,6 +337,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
     if headline and not args.experiments:
         measurements, overloaded_ones = experiments.headline_plan(backends)
         overloaded = frozenset(overloaded_ones)
+        measurements = budget.order(measurements, overloaded)
     else:
         measurements = experiments.plan(chosen, backends, nodes, again, policies, scale_nodes_of(args))
         overloaded = frozenset(experiments.overloaded(chosen, backends, policies))
@@ -354,10 +360,15 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
              f"{', '.join(capacity_backends)} ({capacity_settings.nodes} node(s) each)" if capacity_settings else "")
           + (f" (about {expected:.0f} minutes when every first confirmation holds, {worst:.0f} at most"
              if plan.confirmations > 1 else f" (about {worst:.0f} minutes at most")
-          + f", plus the start-ups of {len(experiments.deployments(measurements))} deployments); results in {out}",
+          + f", the start-ups of {len(experiments.deployments(measurements))} deployments included); results in {out}",
+          file=sys.stderr)
+    minutes = args.budget_minutes if args.budget_minutes is not None else mode["budget_minutes"]
+    limit = budget.Budget(minutes * 60 if minutes else None,
+                          budget.rows(measurements, overloaded, settings, min(1, plan.confirmations)), settings)
+    print("bench: the plan, each row's estimate with one confirmation:\n" + "\n".join(limit.plan_lines()),
           file=sys.stderr)
     described = machine.describe()
-    runner = Runner(settings, out, out / "work", processes)
+    runner = Runner(settings, out, out / "work", processes, limit)
     runner.run(measurements, overloaded)
     if tcp_settings:
         TcpRunner(settings, tcp_settings, out, out / "work", processes).run()
@@ -419,26 +430,13 @@ def headline_lines(out: Path) -> list[str]:
 
 def worst_minutes(measurements: list[experiments.Measurement], overloaded: frozenset, settings: Settings,
                   confirmations: int | None = None) -> float:
-    """The run's length in minutes, at most: a step lasts its length plus the time its last calls may
-    take (3 s), failed ones add the cool-down (half of them: a search fails about every other step); the
-    references' searches may take more steps (search.for_reference); each search ends with `confirmations`
-    confirmation steps (all its plan allows unless given), each but the last failed and rested
-    TRANSACTIONS_END_S;
-    each overload step rests a cool-down first and may wait a receive time-out for its last answers;
-    an avalanche takes about a minute."""
-    plan = settings.plan
-    confirming = plan.confirmations if confirmations is None else confirmations
-    step_cost = settings.timing.step_s + 3 + settings.cooldown_s / 2
-
-    def search_s(m: experiments.Measurement) -> float:
-        steps = plan_for(plan, m.system).max_steps
-        return (steps * step_cost + confirming * (plan.confirm_s + 3 + settings.cooldown_s / 2)
-                + max(0, confirming - 1) * TRANSACTIONS_END_S
-                + settings.warmup_for(m.nodes, m.system, m.workload) + settings.cooldown_s)
-    overload_s = len(settings.overload_multiples) * (settings.overload_step_s + settings.timing.recv_timeout_ms / 1000
-                                                     + settings.cooldown_s)
+    """The run's length in minutes, at most: each row's estimate (budget.rows: its search's steps, its
+    warm-up and rest, `confirmations` confirmation steps (all its plan allows unless given), each but the
+    last failed and rested, its overload steps, its deployment's start-up); an avalanche about a minute."""
+    confirming = settings.plan.confirmations if confirmations is None else confirmations
     avalanches = sum(1 for m in overloaded if experiments.avalanche_after(m)) if settings.avalanche_users else 0
-    return (sum(search_s(m) for m in measurements) + len(overloaded) * overload_s + avalanches * 60) / 60
+    return (sum(row.seconds for row in budget.rows(measurements, overloaded, settings, confirming))
+            + avalanches * 60) / 60
 
 
 def small_hosts_unavailable(mode_of_network: str) -> str:

@@ -22,24 +22,30 @@ from . import capacity, experiments, search
 QUICK = dict(experiments=["register", "call"], nodes=[1], step=3.0, start=200, precision=0.05, max_steps=None,
              cooldown=3.0, warmup=15.0, growth=3.0, recv_timeout_ms=4000, overload_step=20.0, avalanche_users=5000,
              capacity_users=capacity.QUICK_USERS, capacity_seconds=capacity.QUICK_SECONDS, confirmations=0,
-             confirm_s=search.SUSTAINED_S, overload_multiples=(2.0, 3.0), retry_first_failure=False)
+             confirm_s=search.SUSTAINED_S, overload_multiples=(2.0, 3.0), retry_first_failure=False,
+             budget_minutes=None, start_known=False)
 # Full mode's steps are sustained (search.SUSTAINED_S): a rate passes only when held 120 s, and once
 # more in its confirmation.
 FULL = dict(experiments=list(experiments.ALL), nodes=[1, 2, 4, 8], step=120.0, start=200, precision=0.05,
             max_steps=None, cooldown=15.0, warmup=60.0, growth=2.0, recv_timeout_ms=8000, overload_step=120.0,
             avalanche_users=20000, capacity_users=capacity.FULL_USERS, capacity_seconds=capacity.FULL_SECONDS,
             confirmations=3, confirm_s=search.SUSTAINED_S, overload_multiples=(2.0, 3.0, 5.0),
-            retry_first_failure=True)
-# Headline mode: 2 s steps only locate the limit, one 120 s step decides it (three confirmations at most).
+            retry_first_failure=True, budget_minutes=None, start_known=False)
+# Headline mode: 2 s steps only locate the limit, one 120 s step decides it (four confirmations at most:
+# down until one holds, then bisecting, search.next_confirmation).
 # Nine steps: from 1,000/s a limit up to 8,000/s is reached in 4 and bisected to 5% in 5 more (the
 # references' searches get 2 more, to 32,000/s). No warm-up of the bench's own: a node opens warm
 # (p2psip.warmup), and the 17 confirmations of 2 minutes leave the steps little room. Its experiments and
 # systems are experiments.headline_plan's; its length is cli.worst_minutes' (bench/README.md, "Headline").
+# Its budget: optional rows run while they and the required rows left fit in it (budget.py); each search
+# starts at the rate the last of its unit found (runner.Settings.start_known).
+HEADLINE_MINUTES = 60.0
 HEADLINE = dict(experiments=list(experiments.HEADLINE_EXPERIMENTS), nodes=[1], step=2.0, start=1000,
                 precision=0.05, max_steps=9, cooldown=1.0, warmup=0.0, growth=2.0, recv_timeout_ms=4000,
                 overload_step=60.0, avalanche_users=0, capacity_users=capacity.QUICK_USERS,
-                capacity_seconds=capacity.QUICK_SECONDS, confirmations=3, confirm_s=search.SUSTAINED_S,
-                overload_multiples=(2.0, 3.0), retry_first_failure=True)
+                capacity_seconds=capacity.QUICK_SECONDS, confirmations=4, confirm_s=search.SUSTAINED_S,
+                overload_multiples=(2.0, 3.0), retry_first_failure=True, budget_minutes=HEADLINE_MINUTES,
+                start_known=True)
 BY_NAME = {"quick": QUICK, "full": FULL, "headline": HEADLINE}
 # The heap of each JVM the rate searches start (nodes and the ceiling app), in every profile: the bench
 # finds what the CPU carries, and a call keeps about 12 KB in the container for the 32 s of its

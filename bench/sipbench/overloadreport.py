@@ -54,7 +54,7 @@ def target_cell(steps: list[OverloadStep], multiple: float, minimum: float) -> s
     if step is None:
         return "not measured"
     if step.generator_short:
-        return f"generator short (SIPp offered {step.offered_rate:,.0f}/s of {step.rate:,}/s)"
+        return f"the generator offered {step.offered_rate:,.0f}/s of {step.rate:,}/s"
     return f"{goodput_ratio(steps, multiple):.2f}"
 
 
@@ -71,7 +71,7 @@ def verdict(steps: list[OverloadStep], differ: list[str]) -> str:
         if step is None:
             why.append(f"{multiple:g}x not measured")
         elif step.generator_short:
-            why.append(f"{multiple:g}x generator short (SIPp offered {step.offered_rate:,.0f}/s of {step.rate:,}/s)")
+            why.append(f"{multiple:g}x: the generator offered {step.offered_rate:,.0f}/s of {step.rate:,}/s")
     if why:
         return "not judged: " + "; ".join(why)
     met = all(goodput_ratio(steps, multiple) >= minimum for multiple, minimum in TARGETS)

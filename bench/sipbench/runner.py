@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import cpuuse, modes, overload, search, sipload, statereport
@@ -26,10 +26,11 @@ from .scraper import Scraper
 from .sipp import (AVALANCHE_PREFIX, FIRST_PREFIX, REGISTER_503, REGISTRATION_POOL, RTD_200, RTD_503, Call, Callee,
                    Pool, Registration, StepRunner, Target, Timing, avalanche)
 from .stats import Counts
+from .summary import UNITS
 
 STEP_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "attempts", "successful", "failed",
                "retrans_timeouts", "recv_timeouts", "unexpected", "retransmissions", "offered_rate",
-               "p50_ms", "p99_ms", "passed", "reason", "confirmation"]
+               "p50_ms", "p99_ms", "passed", "reason", "confirmation", "generator_cpu"]
 # A search that would start on cold JIT-compiled code gets at least COLD_WARMUP_S of warm-up, whatever
 # the profile's --warmup: a node opens warm for REGISTER only (p2psip.warmup), the container's ceiling
 # app not at all, and Kamailio is compiled. Measured cold, the ceiling's first 2 s call step at
@@ -52,7 +53,7 @@ def opens_cold(system: str, workload: str) -> bool:
 
 
 SUMMARY_FIELDS = ["workload", "system", "nodes", "routing", "round", "rate", "rate_p99_100ms", "p50_ms", "p99_ms", "retransmissions", "steps",
-                  "hops", "largest_range", "overload_rate", "overload_goodput", "cpu_ms_per_request", "note"]
+                  "hops", "largest_range", "overload_rate", "overload_goodput", "cpu_ms_per_request", "seconds", "note"]
 # How long `deploy/p2psip up` may take for nodes of the scale experiment, by the cores of their quota: a
 # node with a fraction of a core starts and warms up that much slower than deploy's 300 s allow for.
 UP_TIMEOUT_S = 300.0
@@ -82,6 +83,10 @@ class Settings:
     state_cpus: str = ""              # the state experiment's `deploy/p2psip up --cpus` (bench/run --state-cpus); "": unpinned
     scale_quota: float = 0.2          # the scale experiment's cores per node (`deploy/p2psip up --cpu-quota`)
     register_pool: int = REGISTRATION_POOL   # AORs each deployment's registrations go round (bench/run --register-pool)
+    # Start a search at the rate the last search of the same unit (REGISTER/s, calls/s) and kind (a
+    # reference, or ours) found, not at the plan's start: most systems lie within a factor of a few of one another, and each growth step a
+    # search saves is one a 2 s search need not take (the headline profile).
+    start_known: bool = False
 
     def criteria_for(self, workload: str) -> search.Criteria:
         """Calls have their own p99 bound (search.CALL_P99_MS); every other workload registers."""
@@ -140,8 +145,12 @@ def full_collection(pid: int) -> None:
 
 
 class Runner:
-    def __init__(self, settings: Settings, out: Path, work: Path, processes: Processes) -> None:
+    def __init__(self, settings: Settings, out: Path, work: Path, processes: Processes, budget=None) -> None:
         self.settings = settings
+        # the run's time against its budget (budget.Budget: fits, why_not, affordable, finished); None: none
+        self.budget = budget
+        # the rate the last search of each unit found, references apart (Settings.start_known)
+        self._known: dict[tuple[str, bool], int] = {}
         self.out = out
         self.work = work
         self.processes = processes
@@ -159,21 +168,51 @@ class Runner:
         """Every measurement's search; after those in `overloaded`, the overload steps at multiples
         of its result on the same deployment, and the avalanche where `avalanche_after` says so."""
         self.out.mkdir(parents=True, exist_ok=True)
+        if self.budget is not None:
+            self.budget.start()
         try:
             for system, nodes, group in deployments(measurements):
+                if not any(self._fits(m) for m in group):
+                    for measurement in group:
+                        self._left_out(measurement)
+                    continue
                 targets, front = self._start(system, nodes, group)
                 for measurement in group:
+                    if not self._fits(measurement):
+                        self._left_out(measurement)
+                        continue
                     chosen = _chosen(measurement, front if front_of(measurement.routing) else targets)
                     outcome = self._measure(measurement, chosen)
                     if measurement in overloaded:
                         self._overload(measurement, chosen, outcome.best)
                         if avalanche_after(measurement) and self.settings.avalanche_users > 0:
                             self._avalanche(measurement, chosen[0])
+                    if self.budget is not None:
+                        self.budget.finished(measurement)
                 self._stop()
         finally:
             self._stop()
             self.processes.stop_all()
         return self.summary
+
+    def _callee_pid(self) -> list[tuple[str, int]]:
+        """The callee's process, whose CPU a call step reads beside its callers' (sipp.generator_bound)."""
+        running = self._callee.process if self._callee is not None else None
+        return [("SIPp callee", running.pid)] if running is not None and running.poll() is None else []
+
+    def _fits(self, measurement: Measurement) -> bool:
+        return self.budget is None or self.budget.fits(measurement)
+
+    def _left_out(self, measurement: Measurement) -> None:
+        """A row the budget leaves out, recorded with why (its verdicts read "not judged: over the hour")."""
+        note = self.budget.why_not(measurement)
+        self.budget.finished(measurement)
+        self.progress.end(f"{measurement.label}: left out, {note}")
+        row = {**{name: "" for name in SUMMARY_FIELDS}, "workload": measurement.workload,
+               "system": measurement.system, "nodes": measurement.nodes, "routing": measurement.routing,
+               "round": measurement.round, "rate": 0, "rate_p99_100ms": 0, "steps": 0, "seconds": 0, "note": note}
+        self.summary.append(row)
+        _append(self.out / "summary.csv", SUMMARY_FIELDS, row)
 
     def _start(self, system: str, nodes: int, group: list[Measurement]) -> tuple[list[Target], list[Target]]:
         """Starts what `group` needs; returns the nodes' addresses and the front's (if any)."""
@@ -269,7 +308,7 @@ class Runner:
             workload = {"registration": lambda: Registration(self._registrations),
                         FIRST: lambda: Registration(self._firsts, name=FIRST), "call": Call}[measurement.workload]()
             steps = StepRunner(self.processes, folder, self.settings.timing,
-                               self.settings.criteria_for(measurement.workload))
+                               self.settings.criteria_for(measurement.workload), self._callee_pid)
         self.progress.label = measurement.label
 
         # Every search on a deployment of ours is metered: the register experiment's 1, 2 and 4
@@ -305,17 +344,25 @@ class Runner:
             steps = offering = Offering(steps)
             scraper = Scraper(self._deployment.http_addresses("front")[:1],
                               sample=lambda text: statereport.state_sample(text, offering.rate))
+        began = time.monotonic()
+        # references (16,000 REGISTER/s and more) and our nodes (2,000 to 14,000) each start from their own kind
+        kind = (UNITS.get(measurement.workload, measurement.workload), measurement.system in REFERENCES)
         try:
             if warm:
                 self._warm_up(steps, workload, chosen, measurement.nodes, measurement.system)
             plan = plan_for(self.settings.plan, measurement.system)
-            outcome = search.run(plan, measure, cool_down)
+            if self.settings.start_known and kind in self._known:
+                plan = replace(plan, start=min(self._known[kind], plan.max_rate))
+            outcome = search.run(plan, measure, cool_down,
+                                 lambda confirmations: self.budget is None or self.budget.affordable(measurement))
         finally:
             if scraper:
                 scraper.stop()
                 if scraper.sample:
                     statereport.append_samples(self.out, measurement.system, measurement.nodes, measurement.routing,
                                                scraper.samples)
+        if outcome.found is not None:
+            self._known[kind] = outcome.found.rate
         best = outcome.best
         prompt = outcome.best_within(search.PROMPT_P99_MS)
         deepest = outcome.overload
@@ -332,6 +379,7 @@ class Runner:
                "overload_rate": deepest.rate if deepest else "",
                "overload_goodput": search.goodput(deepest) if deepest else "",
                "cpu_ms_per_request": _number3(cpu_ms_per_request(meter, outcome)),
+               "seconds": f"{time.monotonic() - began:.0f}",
                "note": "; ".join(filter(None, [search_note(outcome, plan, "sipload" if mode else "SIPp"),
                                                scraper.note() if scraper else "", cpu_note(meter, outcome)]))}
         self.summary.append(row)
@@ -420,7 +468,8 @@ class Runner:
             "unexpected": c.unexpected, "retransmissions": c.retransmissions,
             "offered_rate": f"{step.offered_rate:.1f}", "p50_ms": _number(step.p50_ms),
             "p99_ms": _number(step.p99_ms), "passed": int(step.passed), "reason": step.reason,
-            "confirmation": int(confirmation)})
+            "confirmation": int(confirmation),
+            "generator_cpu": "; ".join(f"{name} {share:.0%}" for name, share in step.generator_cpu)})
 
 
 class Offering:
@@ -503,6 +552,9 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
                 f"{plan.confirm_s:g} s (the search found {outcome.found.rate:,}/s in shorter steps)")
     if best is None:
         return "no step passed"
+    if short is not None and not search.generator_short(short.rate, short.offered_rate):
+        # offered in full, but a SIPp process was busy throughout (sipp.generator_bound)
+        return f"generator-limited: at {short.rate:,}/s {short.reason.split('; ')[-1]}, so the limit may be higher"
     if short is not None:
         return (f"generator-limited: {generator} offered {short.offered_rate:,.0f}/s of {short.rate:,}/s asked, "
                 "so the limit is higher than measured")

@@ -7,11 +7,13 @@ p99 of the response times stayed under the workload's bound (`REGISTER_P99_MS`, 
 The search multiplies the rate by `growth` from `start` until a step fails (or `max_rate`), then
 bisects between the highest pass and the lowest failure until they are within `precision` of each
 other (or `max_steps` ran). With `confirmations`, the rate found is then measured once more in one
-step of `confirm_s` (120 s, a sustained rate); a confirmation that fails steps the rate down by
-`CONFIRM_STEP_DOWN` (5%), by 20% when its p99 reached T1, or to 5% below the share of its calls it
-completed when that is lower (`after_refusal`), and confirms again, `confirmations` steps at most. The result is the
-highest passing step, and with confirmations only a confirmed one: an unconfirmed search has no
-result. With `confirm_failures` a failed step is measured once more (within
+step of `confirm_s` (120 s, a sustained rate). A confirmation that fails steps down (`after_refusal`:
+10%, 20% when its p99 reached T1, or to 5% below the share of its requests it completed when that is
+lower; doubled after each further refusal, so that the first step down large enough to pass comes
+within a few), and once one holds, the confirmations bisect between the highest that held and the lowest
+that failed, to `precision`; `confirmations` steps at most, fewer when `more` (the run's budget) says
+no. The result is the highest passing step, and with confirmations only a confirmed one: an
+unconfirmed search has no result. With `confirm_failures` a failed step is measured once more (within
 `max_steps`), and its rate passes if the repeat does. A search whose lowest failure above its
 result is a step SIPp could not offer measured the load generator there, not the server: it is
 "generator-limited", and the server's limit lies higher. The references' searches may grow to
@@ -81,6 +83,8 @@ class Step:
     reason: str
     generator_short: bool = False
     confirmation: bool = False   # a step of `Plan.confirm_s` that confirms (or refuses) the rate found
+    # (load-generating process, share of a core it used over the step): which side was busy (sipp.CpuShares)
+    generator_cpu: tuple[tuple[str, float], ...] = ()
 
 
 def judge(rate: int, attempts: int, counts: Counts, offered_rate: float,
@@ -121,17 +125,22 @@ class Plan:
     # then not again (the ceiling app's calls confirmed 484/s after its first steps at 1,000 and 500
     # failed, 880/s in a run where they passed). Within `max_steps`, as confirm_failures.
     retry_first_failure: bool = False
-    # Confirmation steps of `confirm_s` after the search, at its rate found and then lower after each
-    # that fails (after_refusal); 0: none, the search's best step is its result (quick mode)
+    # Confirmation steps of `confirm_s` after the search, at most: at its rate found, lower after each that
+    # fails until one holds, then bisecting (next_confirmation); 0: none, the search's best step is its
+    # result (quick mode)
     confirmations: int = 0
     confirm_s: float = SUSTAINED_S
 
 
-# After a failed confirmation the next one offers this much less: the search's own precision.
-CONFIRM_STEP_DOWN = 0.05
+# After a failed confirmation the next one offers this much less, doubled after each further refusal: a
+# system's p99 crosses its bound 10-15% below the rate it carries for 2 s (one Chord node failed 14,000,
+# 12,406 and 11,785 REGISTER/s, p99 452, 104 and 112 ms), and 5% steps never reached what it sustains.
+CONFIRM_STEP_DOWN = 0.10
 # ... or this much less when its p99 reached T1 (search.after_refusal).
 RETRANSMITTED_P99_MS = 500.0
 RETRANSMITTED_STEP_DOWN = 0.20
+# Below the share a failed confirmation completed, this much lower again.
+SHARE_MARGIN = 0.05
 
 
 def steps_needed(plan: Plan) -> int:
@@ -243,29 +252,63 @@ def next_rate(plan: Plan, steps: list[Step]) -> int | None:
     return middle if low < middle < high else None
 
 
-def after_refusal(failed: Step) -> int:
-    """The rate the next confirmation offers after `failed`: 5% lower, or lower still where the failed
-    step completed less, at the share it completed (5% below that), never below half its rate (a step
-    that completed next to nothing tells that the system stalled, not what it sustains); 20% lower
-    when its p99 reached T1, 500 ms: more than one request in a hundred was lost and retransmitted,
-    far past a limit (the ceiling app completed 99% of 968 calls/s in 120 s with a p99 of 3.5 s,
-    and 99.6% of 910). A system whose short steps outrun what it sustains (a JVM whose collector
-    falls behind only after half a minute: the ceiling app passed 1,625 calls/s in 2 s steps and
-    completed 59% in 120 s) is then confirmed near what it sustains rather than refused twice at
-    rates it never will."""
+def after_refusal(failed: Step, refusals: int = 1) -> int:
+    """The rate the next confirmation offers after `failed`, the `refusals`-th failed confirmation in a row
+    with none held yet: 10% lower, doubled after each further refusal (10, 20, 40%, half at most), so that a
+    system whose p99 crosses its bound well below its short-step limit is reached within a few steps; 20%
+    to begin with when its p99 reached T1, 500 ms: more than one request in a hundred was lost and
+    retransmitted, far past a limit (the ceiling app completed 99% of 968 calls/s in 120 s with a p99 of
+    3.5 s). Lower still where the failed step completed less, at the share it completed (5% below that),
+    never below half its rate (a step that completed next to nothing tells that the system stalled, not
+    what it sustains): a JVM whose collector falls behind only after half a minute (the ceiling app passed
+    1,625 calls/s in 2 s steps and completed 59% in 120 s) is then confirmed near what it sustains."""
     late = failed.p99_ms is not None and failed.p99_ms >= RETRANSMITTED_P99_MS
-    stepped = math.floor(failed.rate * (1 - (RETRANSMITTED_STEP_DOWN if late else CONFIRM_STEP_DOWN)))
+    down = min(0.5, (RETRANSMITTED_STEP_DOWN if late else CONFIRM_STEP_DOWN) * 2 ** (max(1, refusals) - 1))
+    stepped = math.floor(failed.rate * (1 - down))
     if failed.attempts <= 0:
         return stepped
     share = max(0.5, min(1.0, failed.counts.successful / failed.attempts))
-    return min(stepped, math.floor(failed.rate * share * (1 - CONFIRM_STEP_DOWN)))
+    return min(stepped, math.floor(failed.rate * share * (1 - SHARE_MARGIN)))
+
+
+def next_confirmation(plan: Plan, confirmations: list[Step]) -> int | None:
+    """The rate of the next confirmation given those so far (None: done): the found rate first; with
+    none held, below the last refusal (after_refusal); with one held and one failed above it, halfway
+    between the highest held and the lowest failed, until they are within `precision`."""
+    held = [s.rate for s in confirmations if s.passed]
+    if not held:
+        refusals = len(confirmations)
+        return max(1, after_refusal(confirmations[-1], refusals)) if confirmations[-1].rate > 1 else None
+    low = max(held)
+    high = min((s.rate for s in confirmations if not s.passed and s.rate > low), default=None)
+    if high is None or high - low <= plan.precision * low:
+        return None
+    middle = (low + high) // 2
+    return middle if low < middle < high else None
+
+
+def confirm(plan: Plan, found: int, measure: Callable[..., Step], between: Callable[[Step], None],
+            more: Callable[[list[Step]], bool]) -> list[Step]:
+    """The confirmations of a rate found (next_confirmation), `plan.confirmations` at most; `more(steps)`
+    is asked before each after the first whether the run can afford it."""
+    steps: list[Step] = []
+    rate: int | None = found
+    while rate is not None and len(steps) < plan.confirmations:
+        if steps and not more(steps):
+            break
+        step = replace(measure(rate, plan.confirm_s), confirmation=True)
+        steps.append(step)
+        between(step)
+        rate = next_confirmation(plan, steps)
+    return steps
 
 
 def run(plan: Plan, measure: Callable[..., Step],
-        between: Callable[[Step], None] = lambda step: None) -> Outcome:
+        between: Callable[[Step], None] = lambda step: None,
+        more: Callable[[list[Step]], bool] = lambda confirmations: True) -> Outcome:
     """Runs the search, then its confirmations; `measure(rate)` measures a step of the search,
     `measure(rate, seconds)` a confirmation of `plan.confirm_s`; `between` is called after each step
-    (cool-down, logging)."""
+    (cool-down, logging); `more(confirmations)` before each confirmation after the first (a budget)."""
     outcome = Outcome()
     while (rate := next_rate(plan, outcome.steps)) is not None:
         step = measure(rate)
@@ -278,14 +321,6 @@ def run(plan: Plan, measure: Callable[..., Step],
             outcome.steps.append(again)
             between(again)
     found = outcome.found
-    rate = found.rate if found is not None else 0
-    for _ in range(plan.confirmations):
-        if rate < 1:
-            break
-        step = replace(measure(rate, plan.confirm_s), confirmation=True)
-        outcome.steps.append(step)
-        between(step)
-        if step.passed:
-            break
-        rate = after_refusal(step)
+    if found is not None and plan.confirmations > 0:
+        outcome.steps += confirm(plan, found.rate, measure, between, more)
     return outcome

@@ -5,7 +5,11 @@ module only chooses the options: the rate (-r/-rp), how many calls (-m), a call 
 what the rate needs (-l) so that SIPp never throttles itself into a closed loop, statistics
 every second (-trace_stat -fd 1), every response time (-trace_rtt -rtt_freq 1), a receive
 timeout, and UDP on one socket (-t u1). Requests are spread over several nodes by running one
-SIPp per node at an equal share of the rate, each with its own slice of AORs. REGISTERs go round a
+SIPp per node at an equal share of the rate, each with its own slice of AORs; a share above what one
+SIPp process offers (`Workload.per_process`) is split again over up to `MAX_PROCESSES` processes per
+node, each its own port and AORs, their counters summed. While a step runs, the CPU of its SIPp
+processes (and of the callee) is read from /proc: a failed step where one of them was busy
+(`GENERATOR_BUSY`) names it and counts as generator short, since the load generator may have bounded it. REGISTERs go round a
 pool of AORs per deployment with one fixed Contact (scenarios/register-pool.xml), so that no table
 grows with the length of a search; the overload steps run the bench's own variant of it
 (scenarios/register-503.xml), which takes a 503 as a final answer; the avalanche runs
@@ -17,14 +21,14 @@ from __future__ import annotations
 
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 # sipp-scenarios' own helpers (how SIPp is started, AOR files); bench/run puts sipp-scenarios/ on the path
 from sipphelp import registering, sipprun
 
-from . import stats
+from . import profile, stats
 from .procs import BenchError, Processes, port_taken, require_ports_free, wait_until
 from .search import Criteria, Step, judge
 
@@ -54,6 +58,10 @@ AVALANCHE = SCENARIOS / "avalanche" / "avalanche.xml"
 DOMAIN = "p2psip.test"
 CALLEE = "callee"
 HOLD_MS = 100  # as sipp-scenarios/call/run: ACK and BYE, forwarded on different threads, stay in order
+# SIPp processes per target at most: each takes CPU from the two cores the server runs on.
+MAX_PROCESSES = 3
+# A SIPp process that used this share of a core over a failed step may be what bounded it.
+GENERATOR_BUSY = 0.9
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,8 @@ class Workload:
 
     name = "workload"
     unit = "/s"
+    # the rate one SIPp process is asked at most; above it a target's share is split over more processes
+    per_process = 10**9
 
     def scenario(self) -> Path:
         raise NotImplementedError
@@ -118,6 +128,9 @@ class Registration(Workload):
     binding all the same (RFC 3261 section 10.3, step 7)."""
 
     unit = "REGISTER/s"
+    # one SIPp process offered at most 26,000 to 38,000 REGISTER/s here, short of 2x and 3x of the
+    # references' 16,000-21,000: 2 x 16,000 and 3 x 16,000 are offered by two and three
+    per_process = 16_000
 
     def __init__(self, pool: Pool, scenario: Path = REGISTER_POOL, name: str = "registration") -> None:
         self.pool = pool
@@ -138,6 +151,9 @@ class Call(Workload):
 
     name = "call"
     unit = "calls/s"
+    # a caller runs a dialog of five messages per call; Kamailio passed 3,750 calls/s in 2 s steps with one
+    # caller and completed 29% of them in 120 s: above 2,000/s two callers share the rate
+    per_process = 2_000
 
     def scenario(self) -> Path:
         return SCENARIOS / "call" / "uac.xml"
@@ -180,6 +196,12 @@ class Offered:
     attempts: int
     counts: stats.Counts
     offered_rate: float
+    busy: tuple[tuple[str, float], ...] = ()   # (SIPp process, share of a core it used) of the step
+
+    def busiest(self) -> list[tuple[str, float]]:
+        """The processes at GENERATOR_BUSY of a core or more, busiest first."""
+        return sorted(((name, share) for name, share in self.busy if share >= GENERATOR_BUSY),
+                      key=lambda item: -item[1])
 
     def response_times(self, rtd: int | None = None) -> list[float]:
         return [t for path in self.folder.glob("*_rtt.csv") for t in stats.read_response_times(path, rtd)]
@@ -189,11 +211,12 @@ class StepRunner:
     """Runs one step (all instances in parallel) and judges it."""
 
     def __init__(self, processes: Processes, folder: Path, timing: Timing,
-                 criteria: Criteria = Criteria()) -> None:
+                 criteria: Criteria = Criteria(), watched: Callable[[], list[tuple[str, int]]] = lambda: []) -> None:
         self.processes = processes
         self.folder = folder
         self.timing = timing
         self.criteria = criteria
+        self.watched = watched   # other load-generating processes whose CPU a step reads: (name, PID), the callee
         self._steps = 0
 
     def run(self, workload: Workload, targets: list[Target], rate: int,
@@ -201,8 +224,8 @@ class StepRunner:
         """One step at `rate` for `seconds` (the timing's step length by default), judged."""
         done = self.offer(workload, targets, rate, progress, seconds)
         times = done.response_times()
-        return judge(rate, done.attempts, done.counts, done.offered_rate, stats.percentile(times, 50),
-                     stats.percentile(times, 99), self.criteria)
+        return generator_bound(judge(rate, done.attempts, done.counts, done.offered_rate, stats.percentile(times, 50),
+                                     stats.percentile(times, 99), self.criteria), done)
 
     def offer(self, workload: Workload, targets: list[Target], rate: int,
               progress: Progress = lambda rate, counts, elapsed: None, seconds: float | None = None) -> Offered:
@@ -211,10 +234,9 @@ class StepRunner:
         self._steps += 1
         folder = self.folder / f"step-{self._steps:03d}-{rate}"
         folder.mkdir(parents=True, exist_ok=True)
-        shares = _split(rate, len(targets))
         total = 0
         running = []
-        for i, (target, share) in enumerate(zip(targets, shares)):
+        for i, (target, share) in enumerate(_instances(targets, rate, workload.per_process)):
             if share <= 0:
                 continue
             count = max(1, round(share * step_s))
@@ -228,18 +250,20 @@ class StepRunner:
             running.append((i, count, process))
         started = time.monotonic()
         deadline = step_s + self.timing.recv_timeout_ms / 1000 + 30
+        meter = CpuShares([(f"SIPp {workload.name} #{i}", p.pid) for i, _, p in running] + self.watched())
         while any(p.poll() is None for _, _, p in running):
             elapsed = time.monotonic() - started
             if elapsed > deadline:
                 break
             progress(rate, self._counts(folder, running), elapsed)
             time.sleep(0.5)
+            meter.read()
         for i, _, process in running:
             code = self.processes.wait(process, timeout_s=1.0)
             check_ran(code, folder / f"stat-{i}.stat.csv", folder / f"sipp-{i}.log")
         counts = self._counts(folder, running)
         progress(rate, counts, time.monotonic() - started)
-        return Offered(folder, total, counts, self._offered(folder, running, step_s))
+        return Offered(folder, total, counts, self._offered(folder, running, step_s), meter.shares())
 
     @staticmethod
     def _counts(folder: Path, running) -> stats.Counts:
@@ -276,6 +300,54 @@ def check_ran(code: int | None, stat: Path, log: Path) -> None:
 def _split(rate: int, parts: int) -> list[int]:
     base, extra = divmod(rate, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def _instances(targets: list[Target], rate: int, per_process: int) -> list[tuple[Target, int]]:
+    """(target, rate) of each SIPp process of a step: an equal share per target, split again over as many
+    processes as a share above `per_process` needs (MAX_PROCESSES at most)."""
+    found = []
+    for target, share in zip(targets, _split(rate, len(targets))):
+        parts = min(MAX_PROCESSES, max(1, -(-share // per_process)))
+        found += [(target, part) for part in _split(share, parts)]
+    return found
+
+
+class CpuShares:
+    """The share of a core each of a step's processes used, from /proc/PID/stat read through the step: the
+    last reading over the time since the first (a process gone by then keeps its last reading)."""
+
+    def __init__(self, processes: list[tuple[str, int]]) -> None:
+        self.processes = processes
+        self.first: dict[str, tuple[float, float]] = {}
+        self.last: dict[str, tuple[float, float]] = {}
+        self.read()
+
+    def read(self) -> None:
+        now = time.monotonic()
+        for name, pid in self.processes:
+            try:
+                seconds = profile.cpu_seconds(pid)
+            except (OSError, ValueError, IndexError):
+                continue
+            self.first.setdefault(name, (now, seconds))
+            self.last[name] = (now, seconds)
+
+    def shares(self) -> tuple[tuple[str, float], ...]:
+        return tuple((name, (self.last[name][1] - began[1]) / (self.last[name][0] - began[0]))
+                     for name, began in self.first.items() if self.last[name][0] - began[0] >= 1.0)
+
+
+def generator_bound(step: Step, done: Offered) -> Step:
+    """The step with the CPU its SIPp processes used (kept in steps.csv); a failed step during which a SIPp
+    process was busy (GENERATOR_BUSY of a core or more) names it, and counts as generator short: the load
+    generator, not the server, may have bounded it (Kamailio's calls passed 3,750/s in 2 s steps and
+    completed 29% in 120 s, with one caller and one callee process)."""
+    step = replace(step, generator_cpu=done.busy)
+    busiest = done.busiest()
+    if step.passed or not busiest:
+        return step
+    names = ", ".join(f"{name} at {share:.0%} of a core" for name, share in busiest)
+    return replace(step, reason=f"{step.reason}; {names}: the generator's side saturated", generator_short=True)
 
 
 @dataclass(frozen=True)

@@ -82,9 +82,9 @@ def test_a_step_sipp_could_not_offer_is_generator_short_and_never_judged():
     steps = steps[:-1] + [short]
     assert overloadreport.goodput_ratio(steps, 4.0) is None
     cell = overloadreport.target_cell([step(2.0, 0.95, offered_share=0.5)], 2.0, 0.9)
-    assert cell == "generator short (SIPp offered 1,000/s of 2,000/s)"
+    assert cell == "the generator offered 1,000/s of 2,000/s"
     assert overloadreport.verdict([step(2.0, 0.95, offered_share=0.5), step(3.0, 0.9)], []) == \
-        "not judged: 2x generator short (SIPp offered 1,000/s of 2,000/s)"
+        "not judged: 2x: the generator offered 1,000/s of 2,000/s"
     table = "\n".join(overloadreport.deployment_table("chord 1 node directly", steps))
     row_4x = next(line for line in table.splitlines() if line.startswith("| 4 |"))
     assert row_4x.endswith("| generator short: SIPp did not offer the rate; not a server result |")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sipbench import cli, cpuuse, experiments, modes, runner, scalereport, search, sipp
+from sipbench import budget, cli, cpuuse, experiments, modes, runner, scalereport, search, sipp
 from sipbench.experiments import Measurement
 from sipbench.stats import Counts
 
@@ -228,7 +228,7 @@ def test_the_estimate_counts_each_scale_search_with_its_warm_up_per_node():
                                    frozenset(), settings)
     step_cost = settings.timing.step_s + 3 + settings.cooldown_s / 2
     one_search = settings.plan.max_steps * step_cost + settings.cooldown_s
-    added = 2 * one_search + settings.warmup_s * (1 + 2)
+    added = 2 * one_search + settings.warmup_s * (1 + 2) + 2 * budget.STARTUP_S   # two deployments more
     assert with_scale - without == pytest.approx(added / 60)
 
 
