@@ -27,7 +27,8 @@ import org.p2psip.dht.ring.NodeRef;
 /**
  * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of
  * SHA-1(AOR) on a Chord ring the peers keep with SIP REGISTERs; get, put and remove are peer
- * REGISTERs routed to it iteratively (302).
+ * REGISTERs sent to it in one hop while the peer's view of a small overlay names it, else routed to
+ * it iteratively (302).
  *
  * <p>Thread-safe: every call hops onto the peer's loop and returns at once.
  */
@@ -233,7 +234,8 @@ public final class BryanDht implements Dht {
 
     @Override
     public Set<String> levels() {
-        return Set.of("bryan.records", "bryan.range.permille", "bryan.range.ppm", "bryan.places");
+        return Set.of("bryan.records", "bryan.range.permille", "bryan.range.ppm", "bryan.places", "bryan.members",
+                "bryan.members.large");
     }
 
     @Override
@@ -241,13 +243,15 @@ public final class BryanDht implements Dht {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.updates", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
-                "bryan.places.refused", "bryan.refused",
+                "bryan.places.refused", "bryan.refused", "bryan.one-hop", "bryan.one-hop.redirects", "bryan.one-hop.fallbacks", "bryan.operation.hops",
                 ReplayGuard.REPLAYED, ReplayGuard.STALE));
         all.put("bryan.records", places.records());
         long ppm = places.rangePpm();
         all.put("bryan.range.permille", ppm < 0 ? -1 : ppm / 1000);
         all.put("bryan.range.ppm", ppm);
         all.put("bryan.places", (long) places.places().size());
+        all.put("bryan.members", (long) places.view().size());
+        all.put("bryan.members.large", places.view().isLarge() ? 1L : 0L);
         return all;
     }
 

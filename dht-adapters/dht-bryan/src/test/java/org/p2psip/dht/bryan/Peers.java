@@ -138,6 +138,102 @@ final class Peers implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Waits until every place of every peer knows its range and the ranges add up to the ring (no
+     * gap, no overlap: each place's predecessor is the place before it), and every peer settled.
+     */
+    void awaitWholeRing() {
+        long started = System.nanoTime();
+        long[] said = {started};
+        try {
+            Peers.await(() -> {
+                if (System.nanoTime() - said[0] > 10_000_000_000L) {
+                    said[0] = System.nanoTime();
+                    System.out.printf("bryan places: after %.0f s, %s; %s%n", (said[0] - started) / 1e9, lastSeen(), progress());
+                }
+                return ownWholeRing(live);
+            }, "the places of " + live.size() + " peers to own the whole ring", Duration.ofMinutes(6));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last seen: " + lastSeen() + ";" + progress(), e);
+        }
+        System.out.printf("bryan places: %d peers own the whole ring after %.1f s%n", live.size(),
+                (System.nanoTime() - started) / 1e9);
+        for (BryanDht p : live) {
+            try {
+                p.settled().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(p.self() + " did not settle", e);
+            }
+        }
+    }
+
+    /**
+     * Whether every place of {@code ring} knows its range and the ranges add up to the ring (no gap,
+     * no overlap: each place's predecessor is the place before it). Read off the loops: the shares are
+     * thread-safe.
+     */
+    static boolean ownWholeRing(List<BryanDht> ring) {
+        long sum = 0;
+        int places = 0;
+        for (BryanDht peer : ring) {
+            for (BryanPeer place : peer.places()) {
+                long ppm = place.links().table().rangePpm();
+                if (ppm < 0) {
+                    return false;
+                }
+                sum += ppm;
+                places++;
+            }
+        }
+        return sum <= Id.PPM && sum > Id.PPM - places;
+    }
+
+    /** The first place that knows no range yet, else how much of the ring the places own. */
+    private String lastSeen() {
+        for (BryanDht peer : live) {
+            for (BryanPeer place : peer.places()) {
+                if (place.links().table().rangePpm() < 0) {
+                    boolean joined = place.joined().isDone();
+                    return place.self() + " knows no range yet, joined " + joined
+                            + (joined ? Peers.<String>read(peer, any -> describe(place)) : "");
+                }
+            }
+        }
+        return "the places own " + live.stream().mapToLong(p -> p.metrics().get("bryan.range.ppm")).sum() + " ppm";
+    }
+
+    static String describe(BryanPeer place) {
+        var table = place.links().table();
+        return " (predecessor " + table.predecessor() + ", awaiting " + table.awaitingRecords() + ", successors "
+                + table.successors().stream().limit(3).toList() + ")";
+    }
+
+    /** How far the places got, and what the peers counted: what a test that gave up waiting needs to say. */
+    private String progress() {
+        var text = new StringBuilder();
+        for (BryanDht peer : live) {
+            long joined = peer.places().stream().filter(p -> p.joined().isDone()).count();
+            var c = peer.peer().counters();
+            text.append(String.format(" [%s joined %d, requests out %d, join retries %d, retries %d, admitted %d,"
+                            + " suspected %d, refused %d, places refused %d]", peer.self().address(), joined,
+                    c.get("bryan.requests.out"), c.get("bryan.join.retries"), c.get("bryan.retries"),
+                    c.get("bryan.admitted"), c.get("bryan.suspected"), c.get("bryan.refused"),
+                    c.get("bryan.places.refused")));
+        }
+        return text.toString();
+    }
+
+    /**
+     * Waits until every live peer's view of the overlay holds every live peer and maps keys to
+     * owners (one hop): gossip named each member's places.
+     */
+    void awaitViews() {
+        Id probe = Id.hash("sip:probe@views.example.com");
+        await(() -> live.stream().allMatch(p -> p.metrics().get("bryan.members") == live.size()
+                        && read(p, first -> first.view().owner(probe)) != null),
+                "every peer's view to hold the " + live.size() + " peers and name owners");
+    }
+
     /** The live peer responsible for {@code aor}: the first clockwise from its resource-ID. */
     BryanDht responsibleFor(String aor) {
         Id key = Id.hash(aor);
