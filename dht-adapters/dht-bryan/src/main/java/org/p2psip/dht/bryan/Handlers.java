@@ -61,7 +61,7 @@ final class Handlers {
                     .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
         boolean user = op.op().batched();
-        List<NodeRef> next = user ? ownerFirst(peer, op.key(), links.nextHops(op.key())) : links.nextHops(op.key());
+        List<NodeRef> next = user ? ownerFirst(peer, sender, op.key(), links.nextHops(op.key())) : links.nextHops(op.key());
         if (next.isEmpty() || next.get(0).equals(sender)) {
             return answer(peer, 480, "Ring repairing: no closer peer known");
         }
@@ -69,10 +69,16 @@ final class Handlers {
         return CompletableFuture.completedFuture(withView(peer.redirect(next), user ? peer.viewOwning(List.of(op.key())) : null));
     }
 
-    /** The owner of {@code key} this peer's view names, when another place, then {@code next}: at most {@link Links#ALTERNATIVES}. */
-    private static List<NodeRef> ownerFirst(BryanPeer peer, Id key, List<NodeRef> next) {
+    /**
+     * The owner of {@code key} this peer's view names, then {@code next}: at most {@link
+     * Links#ALTERNATIVES}. Not when the view names this place or the asker's peer: the asker sent
+     * the operation because none of its places owns the key, so a view naming it is stale (a
+     * member's places gossiped before they owned their ranges), and this peer's links, which may
+     * well know the owner (its successor), decide instead of an answer that the ring is repairing.
+     */
+    private static List<NodeRef> ownerFirst(BryanPeer peer, NodeRef asker, Id key, List<NodeRef> next) {
         NodeRef owner = peer.view().owner(key);
-        if (owner == null || owner.equals(peer.self())) {
+        if (owner == null || owner.equals(peer.self()) || owner.address().equals(asker.address())) {
             return next;
         }
         var out = new ArrayList<NodeRef>(Links.ALTERNATIVES);

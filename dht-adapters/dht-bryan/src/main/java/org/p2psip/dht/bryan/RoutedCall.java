@@ -25,7 +25,9 @@ import org.p2psip.dht.ring.NodeRef;
  * with DHT-View entries that correct this peer's view, and the redirect is followed as above. An
  * owner named by the view that does not take the operation (silent, refusing, not on the ring) is
  * suspected in the view and the operation is routed iteratively at once; a write that timed out
- * there fails instead, since it may have been applied. Not thread-safe: runs on the peer's loop.
+ * there fails instead, since it may have been applied. Only the first attempt goes by the view,
+ * and never to this peer itself: a view naming one of this peer's places for a key none of them
+ * owns is stale. Not thread-safe: runs on the peer's loop.
  */
 final class RoutedCall {
 
@@ -38,7 +40,11 @@ final class RoutedCall {
     private final boolean maintenance;
     /** Whether this is a user's operation: it goes by the peer's view while that names the owner. */
     private final boolean user;
-    /** Whether a hop by the view went wrong: the call is routed iteratively from now on. */
+    /**
+     * Whether the call has gone by the view once: its other attempts are routed iteratively. One
+     * that does not settle through the owner the view names (a redirect to a place that answers
+     * 480 while views are stale) would take the same path on every retry until its deadline.
+     */
     private boolean iterative;
     private final Attempts<Outcome> attempts;
     /** The peers that did not answer this call: its later attempts route around them. */
@@ -136,7 +142,8 @@ final class RoutedCall {
             return;
         }
         NodeRef owner = user && !iterative ? peer.view().owner(key) : null;
-        if (owner != null) {
+        if (owner != null && !owner.address().equals(peer.self().address())) {
+            iterative = true; // a view that led nowhere the first time would lead there again on the retry
             peer.counters().increment("bryan.one-hop");
             ask(owner, 0, true);
             return;
