@@ -1,7 +1,6 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
@@ -55,9 +54,8 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock, Updater updater) {
         var counters = new Counters();
-        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater);
-        places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters, updater != Updater.NONE);
+        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater), config, counters,
+                updater != Updater.NONE);
     }
 
     /** {@link #start(PeerLink, Config, Clock, Updater)} for a peer that applies no changes ({@link #update} refused). */
@@ -72,9 +70,18 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
         var counters = new Counters();
-        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop);
+        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop), config, counters, false);
+    }
+
+    /**
+     * The service over {@code places}, which start joining through the configured bootstrap.
+     *
+     * @param counters       the counters {@code places} count in
+     * @param appliesChanges whether {@code places} apply changes ({@link #update})
+     */
+    static BryanDht start(PeerPlaces places, Config config, Counters counters, boolean appliesChanges) {
         places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters, false);
+        return new BryanDht(places, counters, appliesChanges);
     }
 
     /** Completes when every place of the peer has its place on the ring (at once for the first peer of one place). */
@@ -110,19 +117,6 @@ public final class BryanDht implements Dht {
     /** This peer's SIP address and the Peer-ID of its first place. */
     public NodeRef self() {
         return peer.self();
-    }
-
-    /**
-     * The peer itself, for this package's tests to read its table and store (on its loop, where
-     * they live); nothing outside needs to look inside a peer.
-     */
-    BryanPeer peer() {
-        return peer;
-    }
-
-    /** Every place of the peer, the first first; for this package's tests, as {@link #peer()}. */
-    List<BryanPeer> places() {
-        return places.places();
     }
 
     @Override

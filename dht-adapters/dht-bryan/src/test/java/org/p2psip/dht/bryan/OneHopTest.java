@@ -97,7 +97,7 @@ class OneHopTest {
         Map<String, Long> before = entry.metrics();
 
         // the entry peer forgets the owner, and asks in the same step of its loop: gossip cannot mend it first
-        BryanPeer first = entry.peer();
+        BryanPeer first = PeerInsides.peer(entry);
         BindingSet read = get(first.onLoop(() -> {
             first.view().forget(owner);
             return entry.get(aor).toCompletableFuture();
@@ -181,7 +181,7 @@ class OneHopTest {
 
     /** Whether a place of {@code entry} owns {@code key}: its operations are acted on there, with no hop. */
     private static boolean ownedBy(BryanDht entry, Id key) {
-        return Peers.read(entry, first -> entry.places().stream().anyMatch(p -> p.links().table().owns(key)));
+        return Peers.read(entry, first -> PeerInsides.places(entry).stream().anyMatch(p -> p.links().table().owns(key)));
     }
 
     private static long delta(Map<String, Long> before, Map<String, Long> after, String name) {

@@ -69,7 +69,7 @@ final class Peers implements AutoCloseable {
 
     /** A peer on {@code port} joining through {@code bootstrap} (empty: configured as the founder). */
     BryanDht add(int port, String bootstrap) {
-        BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock, DhtContract.ADD_CONTACT);
+        BryanDht peer = PeerInsides.start(network.link("127.0.0.1:" + port), config(bootstrap), clock, DhtContract.ADD_CONTACT);
         live.add(peer);
         return peer;
     }
@@ -178,7 +178,7 @@ final class Peers implements AutoCloseable {
         long sum = 0;
         int places = 0;
         for (BryanDht peer : ring) {
-            for (BryanPeer place : peer.places()) {
+            for (BryanPeer place : PeerInsides.places(peer)) {
                 long ppm = place.links().table().rangePpm();
                 if (ppm < 0) {
                     return false;
@@ -193,7 +193,7 @@ final class Peers implements AutoCloseable {
     /** The first place that knows no range yet, else how much of the ring the places own. */
     private String lastSeen() {
         for (BryanDht peer : live) {
-            for (BryanPeer place : peer.places()) {
+            for (BryanPeer place : PeerInsides.places(peer)) {
                 if (place.links().table().rangePpm() < 0) {
                     boolean joined = place.joined().isDone();
                     return place.self() + " knows no range yet, joined " + joined
@@ -214,8 +214,8 @@ final class Peers implements AutoCloseable {
     private String progress() {
         var text = new StringBuilder();
         for (BryanDht peer : live) {
-            long joined = peer.places().stream().filter(p -> p.joined().isDone()).count();
-            var c = peer.peer().counters();
+            long joined = PeerInsides.places(peer).stream().filter(p -> p.joined().isDone()).count();
+            var c = PeerInsides.peer(peer).counters();
             text.append(String.format(" [%s joined %d, requests out %d, join retries %d, retries %d, admitted %d,"
                             + " suspected %d, refused %d, places refused %d]", peer.self().address(), joined,
                     c.get("bryan.requests.out"), c.get("bryan.join.retries"), c.get("bryan.retries"),
@@ -238,7 +238,7 @@ final class Peers implements AutoCloseable {
 
     private boolean viewsWhole() {
         Map<String, Integer> places = live.stream()
-                .collect(Collectors.toMap(p -> p.self().address(), p -> p.places().size()));
+                .collect(Collectors.toMap(p -> p.self().address(), p -> PeerInsides.places(p).size()));
         return live.stream().allMatch(p -> places.equals(read(p, first -> first.view().entries().stream()
                 .collect(Collectors.toMap(Member::address, Member::places)))));
     }
@@ -264,7 +264,7 @@ final class Peers implements AutoCloseable {
 
     /** Reads {@code p}'s state on its loop, where the state lives. */
     static <T> T read(BryanDht p, Function<BryanPeer, T> read) {
-        BryanPeer peer = p.peer();
+        BryanPeer peer = PeerInsides.peer(p);
         try {
             return peer.onLoop(() -> CompletableFuture.completedFuture(read.apply(peer))).get(5, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -46,7 +46,7 @@ class StaleViewTest {
         var ring = new ArrayList<BryanDht>();
         for (int i = 0; i < PEERS; i++) {
             Config c = config.config(i == 0 ? "" : "127.0.0.1:25200");
-            ring.add(BryanDht.start(network.link("127.0.0.1:" + (25200 + i)), c, network.time().clock(), network.loop()));
+            ring.add(PeerInsides.start(network.link("127.0.0.1:" + (25200 + i)), c, network.time().clock(), network.loop()));
             network.time().runFor(5 * MS);
         }
         runUntil(network, () -> Peers.ownWholeRing(ring) && stable(ring), "seed " + seed + ": the ring to stabilise");
@@ -63,7 +63,7 @@ class StaleViewTest {
             crashed.crash();
         }
         runUntil(network, () -> stable(ring), "seed " + seed + ": the ring to repair");
-        boolean stale = ring.stream().anyMatch(p -> p.peer().view().entries().stream().anyMatch(m -> m.places() == 0));
+        boolean stale = ring.stream().anyMatch(p -> PeerInsides.peer(p).view().entries().stream().anyMatch(m -> m.places() == 0));
         for (BryanDht reader : ring) {
             var gets = new ArrayList<CompletableFuture<BindingSet>>();
             for (int i = 0; i < AORS; i++) {
@@ -93,7 +93,7 @@ class StaleViewTest {
     private static boolean stable(List<BryanDht> ring) {
         List<BryanDht> sorted = ring.stream().sorted(Comparator.comparing(p -> p.self().id())).toList();
         for (int i = 0; i < sorted.size(); i++) {
-            BryanPeer p = sorted.get(i).peer();
+            BryanPeer p = PeerInsides.peer(sorted.get(i));
             var table = p.links().table();
             if (!p.joined().isDone() || table.successors().isEmpty()
                     || !table.successors().get(0).equals(sorted.get((i + 1) % sorted.size()).self())
