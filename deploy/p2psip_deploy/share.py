@@ -3,9 +3,9 @@ nodes know them: the servlet logs its counters, the backend's metrics among them
 backend's name), as `counters {name=value, ...}` to its console every `p2psip.metrics.interval`
 when they changed (`up` sets 10 s). Chord and Bryan report `*.range.ppm` (the share in
 millionths, summed over the node's places) and `*.range.permille`, and `*.records`; a backend
-without a ring of its own (memory, Hazelcast, Bamboo) reports no share. Chord also reports
-`*.members`, the nodes its view of the ring holds (the view it sends operations by in one hop),
-so that `status` shows whether every node sees every other."""
+without a ring of its own (memory, Hazelcast, Bamboo) reports no share. Chord and Bryan also
+report `*.members`, the nodes their view of the ring holds (the view they send operations by in
+one hop), so that `status` shows whether every node sees every other."""
 from __future__ import annotations
 
 import json

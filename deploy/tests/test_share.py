@@ -26,6 +26,14 @@ def test_the_members_a_chord_node_sees_in_one_hop_are_printed_after_its_records(
     assert found.describe() == "share 0.250 records 1234 members 4"
 
 
+def test_the_members_a_bryan_peer_sees_in_one_hop_are_printed_as_chords_are():
+    console = ("counters {dht.bryan.members=4, dht.bryan.members.large=0, dht.bryan.one-hop=120, "
+               "dht.bryan.range.ppm=250123, dht.bryan.records=99}\n")
+    found = share.of_counters(share.last_counters(console))
+    assert found == share.Share(0.250123, 99, 4)
+    assert found.describe() == "share 0.250 records 99 members 4"
+
+
 def test_the_last_counters_of_a_console_count_and_a_share_in_thousandths_alone_is_read_too():
     console = ("counters {dht.bryan.range.permille=-1, dht.bryan.records=0}\nother line\n"
                "counters {dht.bryan.range.permille=500, dht.bryan.records=7}\n")

@@ -13,9 +13,10 @@ import org.p2psip.dht.ring.NodeRef;
  *
  * @param responder the answering peer; null for an unsigned refusal
  * @param contacts  the peers a 302 points to, the one to ask first first; empty otherwise
+ * @param view      the responder's view of the overlay (DHT-View); null when it sent none
  */
 record Answer(int status, String reason, NodeRef responder, List<NodeRef> contacts, List<LinkHeader> links,
-              String contentType, byte[] body) {
+              ViewHeader view, String contentType, byte[] body) {
 
     Answer {
         contacts = List.copyOf(contacts);
@@ -51,7 +52,7 @@ record Answer(int status, String reason, NodeRef responder, List<NodeRef> contac
     static Answer read(PeerResponse response, Signature signature, String requestAuth, int places) {
         boolean refusal = response.status() >= 400 && response.values(PeerIdHeader.NAME).isEmpty();
         if (refusal) {
-            return new Answer(response.status(), response.reason(), null, List.of(), List.of(), "", new byte[0]);
+            return new Answer(response.status(), response.reason(), null, List.of(), List.of(), null, "", new byte[0]);
         }
         if (!signature.verifies(response, requestAuth)) {
             throw new DhtException(Reason.UNREACHABLE, "a " + response.status() + " answer whose DHT-Auth does not verify");
@@ -67,7 +68,8 @@ record Answer(int status, String reason, NodeRef responder, List<NodeRef> contac
             for (String link : response.values(LinkHeader.NAME)) {
                 links.add(LinkHeader.parse(link, places));
             }
-            return new Answer(response.status(), response.reason(), responder, contacts, List.copyOf(links),
+            ViewHeader view = ViewHeader.parse(response.values(ViewHeader.NAME), places);
+            return new Answer(response.status(), response.reason(), responder, contacts, List.copyOf(links), view,
                     response.contentType(), response.body());
         } catch (MalformedHeaderException e) {
             throw new DhtException(Reason.UNREACHABLE, "an answer with a bad header: " + e.getMessage());
@@ -92,7 +94,8 @@ record Answer(int status, String reason, NodeRef responder, List<NodeRef> contac
                 throw new DhtException(Reason.UNREACHABLE, "a batch answer with a bad contact: " + e.getMessage());
             }
         }
-        return new Answer(reply.status(), reply.reason(), responder, contacts, List.of(), reply.contentType(), reply.body());
+        return new Answer(reply.status(), reply.reason(), responder, contacts, List.of(), null, reply.contentType(),
+                reply.body());
     }
 
     List<NodeRef> linked(LinkHeader.Kind kind) {

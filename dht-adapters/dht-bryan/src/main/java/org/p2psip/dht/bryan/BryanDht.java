@@ -1,7 +1,6 @@
 package org.p2psip.dht.bryan;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
@@ -27,7 +26,8 @@ import org.p2psip.dht.ring.NodeRef;
 /**
  * The Bryan backend of the {@link Dht} service: a resource's responsible peer is the successor of
  * SHA-1(AOR) on a Chord ring the peers keep with SIP REGISTERs; get, put and remove are peer
- * REGISTERs routed to it iteratively (302).
+ * REGISTERs sent to it in one hop while the peer's view of a small overlay names it, else routed to
+ * it iteratively (302).
  *
  * <p>Thread-safe: every call hops onto the peer's loop and returns at once.
  */
@@ -54,9 +54,8 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock, Updater updater) {
         var counters = new Counters();
-        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater);
-        places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters, updater != Updater.NONE);
+        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater), config, counters,
+                updater != Updater.NONE);
     }
 
     /** {@link #start(PeerLink, Config, Clock, Updater)} for a peer that applies no changes ({@link #update} refused). */
@@ -71,9 +70,18 @@ public final class BryanDht implements Dht {
      */
     public static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
         var counters = new Counters();
-        var places = new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop);
+        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop), config, counters, false);
+    }
+
+    /**
+     * The service over {@code places}, which start joining through the configured bootstrap.
+     *
+     * @param counters       the counters {@code places} count in
+     * @param appliesChanges whether {@code places} apply changes ({@link #update})
+     */
+    static BryanDht start(PeerPlaces places, Config config, Counters counters, boolean appliesChanges) {
         places.start(BryanSettings.bootstrap(config), BryanSettings.members(config));
-        return new BryanDht(places, counters, false);
+        return new BryanDht(places, counters, appliesChanges);
     }
 
     /** Completes when every place of the peer has its place on the ring (at once for the first peer of one place). */
@@ -109,19 +117,6 @@ public final class BryanDht implements Dht {
     /** This peer's SIP address and the Peer-ID of its first place. */
     public NodeRef self() {
         return peer.self();
-    }
-
-    /**
-     * The peer itself, for this package's tests to read its table and store (on its loop, where
-     * they live); nothing outside needs to look inside a peer.
-     */
-    BryanPeer peer() {
-        return peer;
-    }
-
-    /** Every place of the peer, the first first; for this package's tests, as {@link #peer()}. */
-    List<BryanPeer> places() {
-        return places.places();
     }
 
     @Override
@@ -233,7 +228,8 @@ public final class BryanDht implements Dht {
 
     @Override
     public Set<String> levels() {
-        return Set.of("bryan.records", "bryan.range.permille", "bryan.range.ppm", "bryan.places");
+        return Set.of("bryan.records", "bryan.range.permille", "bryan.range.ppm", "bryan.places", "bryan.members",
+                "bryan.members.large");
     }
 
     @Override
@@ -241,13 +237,15 @@ public final class BryanDht implements Dht {
         var all = new TreeMap<String, Long>(counters.snapshot("bryan.gets", "bryan.puts", "bryan.updates", "bryan.removes",
                 "bryan.operation.failures", "bryan.lookup.hops", "bryan.redirects", "bryan.replica.failures",
                 "bryan.replica.batches", "bryan.copies.carried", "bryan.requests.in", "bryan.requests.out", "bryan.peers.failed",
-                "bryan.places.refused", "bryan.refused",
+                "bryan.places.refused", "bryan.refused", "bryan.one-hop", "bryan.one-hop.redirects", "bryan.one-hop.fallbacks", "bryan.operation.hops",
                 ReplayGuard.REPLAYED, ReplayGuard.STALE));
         all.put("bryan.records", places.records());
         long ppm = places.rangePpm();
         all.put("bryan.range.permille", ppm < 0 ? -1 : ppm / 1000);
         all.put("bryan.range.ppm", ppm);
         all.put("bryan.places", (long) places.places().size());
+        all.put("bryan.members", (long) places.view().size());
+        all.put("bryan.members.large", places.view().isLarge() ? 1L : 0L);
         return all;
     }
 

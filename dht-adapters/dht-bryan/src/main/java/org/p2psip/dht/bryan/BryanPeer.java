@@ -13,6 +13,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Members;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RoutingTable;
@@ -89,6 +90,16 @@ final class BryanPeer {
 
     Loop loop() {
         return loop;
+    }
+
+    /** Every peer of the overlay as this place's peer knows it ({@link PeerPlaces#view}). */
+    Members view() {
+        return host.view();
+    }
+
+    /** As much of the view as a redirect of operations on {@code keys} carries ({@link PeerPlaces#owning}); null: none. */
+    ViewHeader viewOwning(List<Id> keys) {
+        return host.owning(keys);
     }
 
     NodeRef self() {
@@ -186,6 +197,9 @@ final class BryanPeer {
                 }
                 if (answer.responder() != null) {
                     membership.heard(to);
+                    if (answer.view() != null) {
+                        host.took(answer.responder().address(), answer.view());
+                    }
                 }
                 result.complete(answer);
             } catch (DhtException e) {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.p2psip.config.Config;
 import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
+import org.p2psip.dht.ring.RingOptions;
 import org.p2psip.dht.ring.RingSettings;
 
 /** The values a peer runs with, read once from its configuration. Immutable. */
@@ -12,7 +13,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                      Duration stabilizeIdle, Duration fixFingers, Duration fixFingersIdle, Duration requestTimeout, int timeoutsBeforeFailure,
                      Duration operationTimeout, int maxHops, Duration joinRetry, Duration replicaRefresh,
                      Duration sweep, Duration tombstoneRetention, int copyBatchBytes, Duration batchLinger,
-                     int peerWindow, Duration replayWindow, int places) {
+                     int peerWindow, Duration replayWindow, int places, int oneHopMaxNodes) {
 
     BryanSettings {
         if (secret.isEmpty()) {
@@ -34,6 +35,9 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
         if (places < 1) {
             throw new IllegalArgumentException(BryanOptions.PLACES.name() + " must be at least 1");
         }
+        if (oneHopMaxNodes < 0) {
+            throw new IllegalArgumentException(RingOptions.ONE_HOP_MAX_NODES.name() + " must be 0 or more, not " + oneHopMaxNodes);
+        }
         if (timeoutsBeforeFailure < 1) {
             throw new IllegalArgumentException(BryanOptions.TIMEOUTS_BEFORE_FAILURE.name() + " must be at least 1");
         }
@@ -49,7 +53,7 @@ record BryanSettings(String overlay, String secret, int successors, int replicas
                 c.get(BryanOptions.REPLICA_REFRESH_INTERVAL), c.get(BryanOptions.SWEEP_INTERVAL),
                 c.get(BryanOptions.TOMBSTONE_RETENTION), c.get(BryanOptions.COPY_BATCH_BYTES),
                 c.get(BryanOptions.BATCH_LINGER), c.get(BryanOptions.PEER_WINDOW),
-                c.get(BryanOptions.REPLAY_WINDOW), c.get(BryanOptions.PLACES));
+                c.get(BryanOptions.REPLAY_WINDOW), c.get(BryanOptions.PLACES), c.get(RingOptions.ONE_HOP_MAX_NODES));
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.p2psip.dht.bryan;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.p2psip.dht.BindingCodec;
@@ -38,7 +39,12 @@ final class Handlers {
         };
     }
 
-    /** One routed operation: acted on here when this peer is responsible for its key, else redirected. */
+    /**
+     * One routed operation: acted on here when this peer is responsible for its key, else
+     * redirected. A user's operation is redirected first to the owner this peer's view names, and
+     * the 302 carries the entries of that owner and of this peer (DHT-View), which correct the
+     * asker's view when it sent the operation here by a stale one.
+     */
     private static CompletableFuture<PeerResponse> routed(BryanPeer peer, NodeRef sender, OpHeader op, String contentType,
                                                           byte[] body) {
         if (!peer.joined().isDone() || peer.joined().isCompletedExceptionally()) {
@@ -54,12 +60,35 @@ final class Handlers {
             return act(peer, op, contentType, body, sender)
                     .thenApply(o -> peer.reply(o.status(), o.reason(), null, o.links(), o.contentType(), o.body()));
         }
-        List<NodeRef> next = links.nextHops(op.key());
+        boolean user = op.op().batched();
+        List<NodeRef> next = user ? ownerFirst(peer, sender, op.key(), links.nextHops(op.key())) : links.nextHops(op.key());
         if (next.isEmpty() || next.get(0).equals(sender)) {
             return answer(peer, 480, "Ring repairing: no closer peer known");
         }
         peer.counters().increment("bryan.redirects");
-        return CompletableFuture.completedFuture(peer.redirect(next));
+        return CompletableFuture.completedFuture(withView(peer.redirect(next), user ? peer.viewOwning(List.of(op.key())) : null));
+    }
+
+    /**
+     * The owner of {@code key} this peer's view names, then {@code next}: at most {@link
+     * Links#ALTERNATIVES}. Not when the view names this place or the asker's peer: the asker sent
+     * the operation because none of its places owns the key, so a view naming it is stale (a
+     * member's places gossiped before they owned their ranges), and this peer's links, which may
+     * well know the owner (its successor), decide instead of an answer that the ring is repairing.
+     */
+    private static List<NodeRef> ownerFirst(BryanPeer peer, NodeRef asker, Id key, List<NodeRef> next) {
+        NodeRef owner = peer.view().owner(key);
+        if (owner == null || owner.equals(peer.self()) || owner.address().equals(asker.address())) {
+            return next;
+        }
+        var out = new ArrayList<NodeRef>(Links.ALTERNATIVES);
+        out.add(owner);
+        next.stream().filter(n -> !n.equals(owner)).limit(Links.ALTERNATIVES - 1L).forEach(out::add);
+        return out;
+    }
+
+    private static PeerResponse withView(PeerResponse response, ViewHeader view) {
+        return view == null ? response : response.replacing(view.header());
     }
 
     /**
@@ -96,7 +125,14 @@ final class Handlers {
         return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(all -> {
             var replies = each.stream().map(CompletableFuture::join).map(r ->
                     new OpsBody.Reply(r.status(), r.reason(), r.contact(), r.contentType(), r.body())).toList();
-            return peer.reply(200, "OK", null, List.of(), OpsBody.ANSWERS_TYPE, OpsBody.encodeReplies(replies));
+            var redirected = new ArrayList<Id>();
+            for (int i = 0; i < ops.size(); i++) {
+                if (replies.get(i).status() == 302) {
+                    redirected.add(ops.get(i).op().key());
+                }
+            }
+            PeerResponse answers = peer.reply(200, "OK", null, List.of(), OpsBody.ANSWERS_TYPE, OpsBody.encodeReplies(replies));
+            return withView(answers, redirected.isEmpty() ? null : peer.viewOwning(redirected));
         });
     }
 

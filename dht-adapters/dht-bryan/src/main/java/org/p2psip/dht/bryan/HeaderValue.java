@@ -73,9 +73,15 @@ record HeaderValue(String head, Map<String, String> params) {
         if (v == null) {
             return absent;
         }
-        if (!DIGITS.matcher(v).matches() || Long.parseLong(v) > max) {
+        long n;
+        try {
+            n = DIGITS.matcher(v).matches() ? Long.parseLong(v) : -1;
+        } catch (NumberFormatException e) {
+            n = -1; // 19 digits above 2^63-1
+        }
+        if (n < 0 || n > max) {
             throw new MalformedHeaderException(header, text, name + " must be a number 0.." + max);
         }
-        return Long.parseLong(v);
+        return n;
     }
 }

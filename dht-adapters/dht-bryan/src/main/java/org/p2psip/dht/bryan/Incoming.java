@@ -11,9 +11,10 @@ import org.p2psip.dht.ring.NodeRef;
  *
  * @param op    null for the draft's plain peer registrations (join, refresh, leave)
  * @param stamp when and in which life of its sender the request was sent
+ * @param view  the sender's view of the overlay (DHT-View); null when it sent none
  */
-record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampHeader stamp, int expires,
-                String contentType, byte[] body, String auth) {
+record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampHeader stamp, ViewHeader view,
+                int expires, String contentType, byte[] body, String auth) {
 
     /** @param places the places each peer of the overlay takes: every Peer-ID named must be one of its address's */
     static Incoming read(PeerRequest request, Signature signature, String overlay, int places) throws Refusal {
@@ -21,6 +22,7 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampH
         var links = new ArrayList<LinkHeader>();
         OpHeader op = null;
         StampHeader stamp;
+        ViewHeader view;
         try {
             List<String> ids = request.values(PeerIdHeader.NAME);
             if (ids.size() != 1) {
@@ -42,6 +44,7 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampH
                 throw new Refusal(400, "Exactly one DHT-Stamp expected, got " + stamps.size());
             }
             stamp = StampHeader.parse(stamps.get(0));
+            view = ViewHeader.parse(request.values(ViewHeader.NAME), places);
         } catch (MalformedHeaderException e) {
             throw new Refusal(400, "Bad DHT header: " + e.getMessage());
         }
@@ -57,7 +60,7 @@ record Incoming(PeerIdHeader sender, List<LinkHeader> links, OpHeader op, StampH
         if (request.expires() < 0) {
             throw new Refusal(400, "A peer REGISTER needs an Expires header");
         }
-        return new Incoming(sender, List.copyOf(links), op, stamp, request.expires(), request.contentType(), request.body(),
+        return new Incoming(sender, List.copyOf(links), op, stamp, view, request.expires(), request.contentType(), request.body(),
                 Signature.authOf(request));
     }
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +19,10 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.Members;
+import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.Membership;
+import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.Places;
 
 /**
@@ -28,7 +32,10 @@ import org.p2psip.dht.ring.Places;
  * overlay, replay), answers it with that place, and refuses one for a place it does not host with
  * {@code 404}, which the sender takes as an unreachable peer and drops. A request to another place
  * of this same peer is answered without the link. The {@link Stamper} and the {@link ReplayGuard}
- * are the physical peer's: the replay guard keeps one sequence per sending address.
+ * are the physical peer's: the replay guard keeps one sequence per sending address. So is the
+ * view of every peer of a small overlay ({@link Members}), which the users' operations are routed
+ * by in one hop: it is swapped with one member a round, and carried in {@code DHT-View} by the
+ * redirects of users' operations so that a stale one is corrected by the answer.
  *
  * <p>Thread confinement: the places and the guard are used on the loop only; the links, the
  * stamper and the thread-safe readings ({@link #records}, {@link #rangePpm}) from anywhere.
@@ -48,6 +55,10 @@ final class PeerPlaces {
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<String, BryanPeer> byId = new HashMap<>();
     private final Updater updater;
+    private final Clock clock;
+    /** Every peer of the overlay as this one knows it, by gossip: what a user's operation's one hop goes by. */
+    private final Members view;
+    private ScheduledFuture<?> gossiping;
 
     /** A peer on a loop thread of its own. */
     PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Updater updater) {
@@ -88,11 +99,15 @@ final class PeerPlaces {
         this.replays = new ReplayGuard(clock, settings.replayWindow(), counters);
         this.loop = own.loop();
         this.stopLoop = own.stop();
+        this.clock = clock;
+        this.view = new Members(new Member(link.address(), 0, Id.hash(link.address()), Math.max(1, clock.millis())),
+                settings.oneHopMaxNodes(), settings.stabilizeIdle().toNanos(), loop::nanoTime, link.address().hashCode());
         for (Id id : Places.ids(link.address(), settings.places())) {
             var place = new BryanPeer(this, id, clock);
             places.add(place);
             byId.put(id.toString(), place);
             memberships.add(place.membership());
+            place.membership().onDropped(peer -> view.suspect(peer.address()));
         }
     }
 
@@ -134,10 +149,70 @@ final class PeerPlaces {
         return places.get(0);
     }
 
-    /** Starts answering peers, then takes its places ({@link Places#startSideBySide}). */
+    /** The view of every peer of the overlay, for one hop ({@link Members}). On the loop. */
+    Members view() {
+        return view;
+    }
+
+    /** Starts answering peers, then takes its places ({@link Places#startSideBySide}) and swaps its view once a round. */
     void start(String bootstrap, List<String> members) {
         link.serve(this::receive);
         Places.startSideBySide(memberships, bootstrap, members, loop);
+        if (settings.oneHopMaxNodes() > 0) {
+            gossiping = loop.every(this::gossip, settings.stabilizeIdle().toMillis());
+        }
+    }
+
+    /**
+     * One gossip round: this peer's heartbeat rises with the count of its places that own their
+     * ranges, the peers its places' successor lists name join the view, and it swaps views with
+     * one member ({@link PeerRing#swap}). A swap that fails changes nothing: a silent member is
+     * forgotten by expiry.
+     */
+    private void gossip() {
+        if (first().isClosing()) {
+            gossiping.cancel(false);
+            return;
+        }
+        view.beat(clock.millis(), memberships);
+        String target = view.gossipTarget();
+        if (target != null) {
+            first().ring().swap(target, whole());
+        }
+    }
+
+    /** The whole view as DHT-View says it: its members, or that it keeps none (large); null with one hop off. */
+    ViewHeader whole() {
+        if (settings.oneHopMaxNodes() == 0) {
+            return null;
+        }
+        return view.isLarge() ? new ViewHeader(true, List.of()) : new ViewHeader(false, view.entries());
+    }
+
+    /**
+     * As much of the view as a redirect of operations on {@code keys} carries, enough to correct
+     * the asker's: this peer's entry and those of the owners its view names for the keys; or that
+     * it keeps none (large); null with one hop off.
+     */
+    ViewHeader owning(List<Id> keys) {
+        ViewHeader whole = whole();
+        if (whole == null || whole.large()) {
+            return whole;
+        }
+        var named = new HashSet<String>();
+        named.add(link.address());
+        for (Id key : keys) {
+            NodeRef owner = view.owner(key);
+            if (owner != null) {
+                named.add(owner.address());
+            }
+        }
+        return new ViewHeader(false, whole.members().stream().filter(m -> named.contains(m.address())).toList());
+    }
+
+    /** Takes the view {@code from} sent, in a request or an answer: it lives ({@link Members#swapped}). On the loop. */
+    void took(String from, ViewHeader sent) {
+        view.swapped(from, sent.members(), sent.large());
     }
 
     /**
@@ -201,7 +276,13 @@ final class PeerPlaces {
                         new byte[0]), in.auth()));
             }
             place.membership().heardFrom(in.sender().peer().address());
-            return Handlers.handle(place, in).thenApply(reply -> signature.sign(reply, in.auth()));
+            // a swap: answered with this peer's view as it was, then the asker's is taken
+            ViewHeader mine = in.view() == null ? null : whole();
+            if (in.view() != null) {
+                took(in.sender().peer().address(), in.view());
+            }
+            return Handlers.handle(place, in).thenApply(reply -> signature.sign(
+                    mine == null ? reply : reply.replacing(mine.header()), in.auth()));
         });
     }
 

@@ -30,6 +30,14 @@ public record PeerResponse(int status, String reason, String contact, List<PeerH
         return new PeerResponse(status, reason, "", List.of(), "", new byte[0]);
     }
 
+    /** The same response with {@code header} in place of any header of its name. */
+    PeerResponse replacing(PeerHeader header) {
+        var all = new java.util.ArrayList<PeerHeader>(headers.size() + 1);
+        headers.stream().filter(h -> !h.name().equalsIgnoreCase(header.name())).forEach(all::add);
+        all.add(header);
+        return new PeerResponse(status, reason, contact, all, contentType, body);
+    }
+
     /** As {@link PeerRequest#values}. */
     public List<String> values(String name) {
         return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).flatMap(PeerHeader::parts).toList();

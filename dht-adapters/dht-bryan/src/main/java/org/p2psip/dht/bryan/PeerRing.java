@@ -189,6 +189,17 @@ final class PeerRing implements RingMessages, RecordLink {
                 null, via, true, peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(Outcome::responder);
     }
 
+    /**
+     * One gossip swap of the peer's view (dht-ring's {@code Members}): a find of {@code member}'s
+     * first place, sent to it with this peer's view in DHT-View. Its answer carries the member's
+     * view, taken as any answer's is ({@link BryanPeer#send}); a swap that fails changes nothing.
+     */
+    void swap(String member, ViewHeader mine) {
+        NodeRef first = new NodeRef(Id.hash(member), member);
+        var find = new OpHeader(OpHeader.Op.FIND, first.id(), -1);
+        send(first, peer.request((int) peer.linkExpires(), List.of(), find, "", new byte[0]).with(mine.header()));
+    }
+
     @Override
     public void handed(NodeRef newcomer) {
         var handed = new OpHeader(OpHeader.Op.HANDED, null, -1);

@@ -16,8 +16,9 @@ import org.p2psip.dht.ring.Places;
  */
 final class PeerUri {
 
-    private static final Pattern URI = Pattern.compile(
-            "sip:([0-9a-fA-F]{40})@((?:[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\]):[0-9]{1,5})");
+    /** A host and an explicit port: a name or IPv4 address, or an IPv6 address in brackets. */
+    static final String HOST_PORT = "((?:[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\]):[0-9]{1,5})";
+    private static final Pattern URI = Pattern.compile("sip:([0-9a-fA-F]{40})@" + HOST_PORT);
 
     private PeerUri() {
     }
@@ -32,7 +33,17 @@ final class PeerUri {
         if (!m.matches()) {
             throw new MalformedHeaderException(header, text, "the URI is not sip:PEER-ID@host:port");
         }
-        String address = m.group(2);
+        String address = checkedPort(header, text, m.group(2));
+        Id id = Id.parse(m.group(1).toLowerCase(Locale.ROOT));
+        if (!Places.isPlaceOf(id, address, places)) {
+            throw new MalformedHeaderException(header, text, places == 1 ? "the Peer-ID is not the SHA-1 of " + address
+                    : "the Peer-ID is none of the " + places + " places of " + address);
+        }
+        return new NodeRef(id, address);
+    }
+
+    /** {@code address}, a {@link #HOST_PORT} match, when its port is 1..65535. */
+    static String checkedPort(String header, String text, String address) {
         int port;
         try {
             port = HostPort.parse(address).port();
@@ -42,11 +53,6 @@ final class PeerUri {
         if (port < 1) {
             throw new MalformedHeaderException(header, text, "port " + port + " out of range");
         }
-        Id id = Id.parse(m.group(1).toLowerCase(Locale.ROOT));
-        if (!Places.isPlaceOf(id, address, places)) {
-            throw new MalformedHeaderException(header, text, places == 1 ? "the Peer-ID is not the SHA-1 of " + address
-                    : "the Peer-ID is none of the " + places + " places of " + address);
-        }
-        return new NodeRef(id, address);
+        return address;
     }
 }

@@ -17,8 +17,17 @@ import org.p2psip.dht.ring.NodeRef;
  * on it (200, or 412 for a refused compare-and-set). While the ring repairs (480, a redirect
  * loop, a silent peer) it starts over after a short pause, until the deadline ({@link Attempts}),
  * routing around the peers that did not answer it. A write is not sent again once a peer that
- * may own its key failed to answer it: that peer may have applied it. Not thread-safe: runs on
- * the peer's loop.
+ * may own its key failed to answer it: that peer may have applied it.
+ *
+ * <p>A user's operation goes in one hop while the peer's view of the whole overlay (dht-ring's
+ * {@code Members}) names its key's owner: straight to that place. A stale view costs a hop, never
+ * the operation: a place that is not the owner redirects it (302) to the owner its own view names,
+ * with DHT-View entries that correct this peer's view, and the redirect is followed as above. An
+ * owner named by the view that does not take the operation (silent, refusing, not on the ring) is
+ * suspected in the view and the operation is routed iteratively at once; a write that timed out
+ * there fails instead, since it may have been applied. Only the first attempt goes by the view,
+ * and never to this peer itself: a view naming one of this peer's places for a key none of them
+ * owns is stale. Not thread-safe: runs on the peer's loop.
  */
 final class RoutedCall {
 
@@ -29,6 +38,14 @@ final class RoutedCall {
     private final NodeRef first;
     private final boolean idempotent;
     private final boolean maintenance;
+    /** Whether this is a user's operation: it goes by the peer's view while that names the owner. */
+    private final boolean user;
+    /**
+     * Whether the call has gone by the view once: its other attempts are routed iteratively. One
+     * that does not settle through the owner the view names (a redirect to a place that answers
+     * 480 while views are stale) would take the same path on every retry until its deadline.
+     */
+    private boolean iterative;
     private final Attempts<Outcome> attempts;
     /** The peers that did not answer this call: its later attempts route around them. */
     private final Set<NodeRef> silent = new HashSet<>();
@@ -54,7 +71,8 @@ final class RoutedCall {
         Send send = (target, within, around) -> peer.outbox().send(target, around == null || op.op().op() != OpHeader.Op.GET
                 ? op : new OpsBody.Op(op.op().around(around.id()), op.contentType(), op.body()), within);
         return new RoutedCall(peer, op.op().key(), send,
-                () -> Handlers.act(peer, op.op(), op.contentType(), op.body(), peer.self()), null, idempotent, false, timeout);
+                () -> Handlers.act(peer, op.op(), op.contentType(), op.body(), peer.self()), null, idempotent, false, true,
+                timeout);
     }
 
     /**
@@ -67,7 +85,7 @@ final class RoutedCall {
     static RoutedCall forRing(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local,
                               NodeRef first, boolean idempotent, Duration timeout) {
         return new RoutedCall(peer, key, (target, within, around) -> peer.send(target, request, within), local, first,
-                idempotent, true, timeout);
+                idempotent, true, false, timeout);
     }
 
     /**
@@ -75,10 +93,11 @@ final class RoutedCall {
      *        ring's own traffic does, so that an overloaded node whose users' operations time out
      *        does not drop live neighbours (a dropped predecessor stops it serving its whole range
      *        until the next stabilisation, which feeds the overload)
+     * @param user whether this is a user's operation, which goes straight to the owner the peer's
+     *        view names and counts its hops in {@code bryan.operation.hops}
      */
-    private RoutedCall(BryanPeer peer, Id key, Send send,
-                       Supplier<CompletableFuture<Outcome>> local, NodeRef first, boolean idempotent, boolean maintenance,
-                       Duration timeout) {
+    private RoutedCall(BryanPeer peer, Id key, Send send, Supplier<CompletableFuture<Outcome>> local, NodeRef first,
+                       boolean idempotent, boolean maintenance, boolean user, Duration timeout) {
         this.peer = peer;
         this.key = key;
         this.send = send;
@@ -86,6 +105,7 @@ final class RoutedCall {
         this.first = first;
         this.idempotent = idempotent;
         this.maintenance = maintenance;
+        this.user = user;
         long pause = Math.max(10, peer.settings().stabilize().toMillis() / 4);
         this.attempts = new Attempts<>(peer.loop(), key, peer.loop().nanoTime() + timeout.toNanos(), pause,
                 () -> peer.counters().increment("bryan.retries"));
@@ -100,7 +120,7 @@ final class RoutedCall {
             return;
         }
         if (first != null) {
-            ask(first, 0);
+            ask(first, 0, false);
             return;
         }
         if (peer.isClosing()) {
@@ -121,15 +141,23 @@ final class RoutedCall {
             });
             return;
         }
+        NodeRef owner = user && !iterative ? peer.view().owner(key) : null;
+        if (owner != null && !owner.address().equals(peer.self().address())) {
+            iterative = true; // a view that led nowhere the first time would lead there again on the retry
+            peer.counters().increment("bryan.one-hop");
+            ask(owner, 0, true);
+            return;
+        }
         NodeRef next = peer.links().nextHop(key, silent);
         if (next.equals(peer.self())) {
             attempts.retry(new DhtException(Reason.UNREACHABLE, peer.self() + " knows no peer responsible for " + key));
             return;
         }
-        ask(next, 0);
+        ask(next, 0, false);
     }
 
-    private void ask(NodeRef target, int hops) {
+    /** Asks {@code target}, {@code hops} redirects into this attempt; {@code direct}: the owner the view named. */
+    private void ask(NodeRef target, int hops, boolean direct) {
         if (attempts.isDone()) {
             return;
         }
@@ -158,6 +186,13 @@ final class RoutedCall {
                 peer.membership().noAnswer(target, why, maintenance);
                 silent.add(target);
                 lastSilent = target;
+                if (direct && why.reason() != Reason.OVERLOADED) {
+                    peer.view().suspect(target.address());
+                    if (idempotent || why.reason() == Reason.UNREACHABLE) {
+                        routeIteratively(); // refused, or a read: it was not applied there
+                        return;
+                    }
+                }
                 if (again) {
                     attempts.retry(why);
                 } else {
@@ -168,11 +203,19 @@ final class RoutedCall {
             int status = answer.status();
             NodeRef next = status / 100 == 3 ? nextOf(answer) : null;
             if (next != null) {
+                if (direct) {
+                    peer.counters().increment("bryan.one-hop.redirects");
+                }
                 peer.links().table().hint(next);
-                ask(next, hops + 1);
+                ask(next, hops + 1, false);
+            } else if (direct && (status == 480 || status / 100 == 3)) {
+                routeIteratively(); // the place named is not serving the key: no pause, the ring is not at fault
             } else if (settles(status)) {
                 peer.counters().add("bryan.lookup.hops", hops + 1L);
                 peer.counters().increment("bryan.lookup.hops." + (hops + 1));
+                if (user) {
+                    peer.counters().add("bryan.operation.hops", hops + 1L);
+                }
                 if (!Handlers.keepCarried(peer, answer)) {
                     attempts.fail(new DhtException(Reason.UNREACHABLE, target + " answered a write with an unreadable copy"));
                     return;
@@ -211,6 +254,13 @@ final class RoutedCall {
         }
         NodeRef around = peer.links().nextHop(key, silent);
         return around.equals(peer.self()) || around.equals(answer.responder()) ? null : around;
+    }
+
+    /** A hop by the view went wrong: this call is routed iteratively from now on, starting at once. */
+    private void routeIteratively() {
+        peer.counters().increment("bryan.one-hop.fallbacks");
+        iterative = true;
+        attempt();
     }
 
     /**

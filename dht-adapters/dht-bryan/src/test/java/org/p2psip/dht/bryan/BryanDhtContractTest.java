@@ -17,7 +17,11 @@ class BryanDhtContractTest extends DhtContract {
 
     @Override
     protected Dht createDht(Clock clock) {
-        Peers ring = Peers.ring(3, clock);
+        return remember(Peers.ring(3, clock));
+    }
+
+    /** Keeps {@code ring} for {@link #anotherNode} and closing; its first peer is the kit's node. */
+    Dht remember(Peers ring) {
         rings.add(ring);
         return ring.live.get(0);
     }

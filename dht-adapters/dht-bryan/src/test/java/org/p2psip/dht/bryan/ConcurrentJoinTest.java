@@ -78,7 +78,7 @@ class ConcurrentJoinTest {
         Config config = Config.empty().with("p2psip.overlay.secret", Peers.SECRET)
                 .with("p2psip.bryan.bootstrap", bootstrap).with("p2psip.bryan.places", "1");
         var clock = network.time().clock();
-        BryanDht peer = BryanDht.start(network.link(address), config, clock, network.loop());
+        BryanDht peer = PeerInsides.start(network.link(address), config, clock, network.loop());
         peers.add(peer);
         peer.joined().thenRun(() -> joined.add(peer));
     }
@@ -98,7 +98,7 @@ class ConcurrentJoinTest {
      * holds that one's. Fails when one pair has done so for longer than {@link #LONGEST_OVERLAP}.
      */
     private void noKeyOwnedTwiceForLong() {
-        List<BryanPeer> owners = peers.stream().map(BryanDht::peer)
+        List<BryanPeer> owners = peers.stream().map(PeerInsides::peer)
                 .filter(p -> p.joined().isDone() && p.links().table().owns(p.self().id()))
                 .sorted(Comparator.comparing(p -> p.self().id())).toList();
         var now = new HashSet<String>();
@@ -122,7 +122,7 @@ class ConcurrentJoinTest {
 
     /** Whether every peer has joined and names its true predecessor and successor. */
     private boolean stable() {
-        List<BryanPeer> sorted = peers.stream().map(BryanDht::peer).sorted(Comparator.comparing(p -> p.self().id()))
+        List<BryanPeer> sorted = peers.stream().map(PeerInsides::peer).sorted(Comparator.comparing(p -> p.self().id()))
                 .toList();
         for (int i = 0; i < sorted.size(); i++) {
             RoutingTable table = sorted.get(i).links().table();

@@ -1,12 +1,15 @@
 package org.p2psip.dht.bryan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.NodeRef;
 
 /** The DHT-* header grammar of the README: what is printed parses back the same; what breaks it is refused. */
@@ -110,5 +113,27 @@ class HeadersTest {
         "copy;key=c32e4ddef88b606921054bbcd3c7527a82f393fc", "handed;version=1", "<sip:x@y>"})
     void aMalformedOperationIsRefused(String text) {
         assertThrows(MalformedHeaderException.class, () -> OpHeader.parse(text), text);
+    }
+
+    @Test
+    void aViewSurvivesPrintAndParseAndItsMembersFirstPlaceIsTheirAddresssHash() {
+        var view = new ViewHeader(false, List.of(new Member("127.0.0.1:25200", 8, Id.hash("127.0.0.1:25200"), 1764000000123L),
+                new Member("[::1]:25201", 0, Id.hash("[::1]:25201"), 0)));
+        PeerHeader printed = view.header();
+        assertEquals("<sip:127.0.0.1:25200>;places=8;beat=1764000000123, <sip:[::1]:25201>;places=0;beat=0", printed.value());
+        assertEquals(view, ViewHeader.parse(printed.parts().toList(), 8));
+        assertEquals(new ViewHeader(true, List.of()), ViewHeader.parse(List.of(new ViewHeader(true, List.of()).header().value()), 8));
+        assertNull(ViewHeader.parse(List.of(), 8), "no DHT-View: no view");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "large, <sip:127.0.0.1:25200>;places=1;beat=1", "sip:127.0.0.1:25200;places=1;beat=1",
+        "<sip:127.0.0.1>;places=1;beat=1", "<sip:127.0.0.1:0>;places=1;beat=1", "<sip:127.0.0.1:25200>;places=9;beat=1",
+        "<sip:127.0.0.1:25200>;places=1", "<sip:127.0.0.1:25200>;beat=1", "<sip:127.0.0.1:25200>;places=1;beat=-1",
+        "<sip:127.0.0.1:25200>;places=1;beat=9999999999999999999", "<sip:127.0.0.1:25200>;places=1;beat=1;colour=red",
+        "<sip:c32e4ddef88b606921054bbcd3c7527a82f393fc@127.0.0.1:25200>;places=1;beat=1"})
+    void aMalformedViewIsRefused(String text) {
+        List<String> values = new PeerHeader(ViewHeader.NAME, text).parts().toList();
+        assertThrows(MalformedHeaderException.class, () -> ViewHeader.parse(values.isEmpty() ? List.of(text) : values, 8), text);
     }
 }

@@ -11,8 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.p2psip.config.Config;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.Neighbours;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.store.Record;
@@ -67,7 +69,7 @@ final class Peers implements AutoCloseable {
 
     /** A peer on {@code port} joining through {@code bootstrap} (empty: configured as the founder). */
     BryanDht add(int port, String bootstrap) {
-        BryanDht peer = BryanDht.start(network.link("127.0.0.1:" + port), config(bootstrap), clock, DhtContract.ADD_CONTACT);
+        BryanDht peer = PeerInsides.start(network.link("127.0.0.1:" + port), config(bootstrap), clock, DhtContract.ADD_CONTACT);
         live.add(peer);
         return peer;
     }
@@ -138,6 +140,109 @@ final class Peers implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Waits until every place of every peer knows its range and the ranges add up to the ring (no
+     * gap, no overlap: each place's predecessor is the place before it), and every peer settled.
+     */
+    void awaitWholeRing() {
+        long started = System.nanoTime();
+        long[] said = {started};
+        try {
+            Peers.await(() -> {
+                if (System.nanoTime() - said[0] > 10_000_000_000L) {
+                    said[0] = System.nanoTime();
+                    System.out.printf("bryan places: after %.0f s, %s; %s%n", (said[0] - started) / 1e9, lastSeen(), progress());
+                }
+                return ownWholeRing(live);
+            }, "the places of " + live.size() + " peers to own the whole ring", Duration.ofMinutes(6));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last seen: " + lastSeen() + ";" + progress(), e);
+        }
+        System.out.printf("bryan places: %d peers own the whole ring after %.1f s%n", live.size(),
+                (System.nanoTime() - started) / 1e9);
+        for (BryanDht p : live) {
+            try {
+                p.settled().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(p.self() + " did not settle", e);
+            }
+        }
+    }
+
+    /**
+     * Whether every place of {@code ring} knows its range and the ranges add up to the ring (no gap,
+     * no overlap: each place's predecessor is the place before it). Read off the loops: the shares are
+     * thread-safe.
+     */
+    static boolean ownWholeRing(List<BryanDht> ring) {
+        long sum = 0;
+        int places = 0;
+        for (BryanDht peer : ring) {
+            for (BryanPeer place : PeerInsides.places(peer)) {
+                long ppm = place.links().table().rangePpm();
+                if (ppm < 0) {
+                    return false;
+                }
+                sum += ppm;
+                places++;
+            }
+        }
+        return sum <= Id.PPM && sum > Id.PPM - places;
+    }
+
+    /** The first place that knows no range yet, else how much of the ring the places own. */
+    private String lastSeen() {
+        for (BryanDht peer : live) {
+            for (BryanPeer place : PeerInsides.places(peer)) {
+                if (place.links().table().rangePpm() < 0) {
+                    boolean joined = place.joined().isDone();
+                    return place.self() + " knows no range yet, joined " + joined
+                            + (joined ? Peers.<String>read(peer, any -> describe(place)) : "");
+                }
+            }
+        }
+        return "the places own " + live.stream().mapToLong(p -> p.metrics().get("bryan.range.ppm")).sum() + " ppm";
+    }
+
+    static String describe(BryanPeer place) {
+        var table = place.links().table();
+        return " (predecessor " + table.predecessor() + ", awaiting " + table.awaitingRecords() + ", successors "
+                + table.successors().stream().limit(3).toList() + ")";
+    }
+
+    /** How far the places got, and what the peers counted: what a test that gave up waiting needs to say. */
+    private String progress() {
+        var text = new StringBuilder();
+        for (BryanDht peer : live) {
+            long joined = PeerInsides.places(peer).stream().filter(p -> p.joined().isDone()).count();
+            var c = PeerInsides.peer(peer).counters();
+            text.append(String.format(" [%s joined %d, requests out %d, join retries %d, retries %d, admitted %d,"
+                            + " suspected %d, refused %d, places refused %d]", peer.self().address(), joined,
+                    c.get("bryan.requests.out"), c.get("bryan.join.retries"), c.get("bryan.retries"),
+                    c.get("bryan.admitted"), c.get("bryan.suspected"), c.get("bryan.refused"),
+                    c.get("bryan.places.refused")));
+        }
+        return text.toString();
+    }
+
+    /**
+     * Waits until every live peer's view of the overlay names every live peer, and no other, with
+     * all its places: what one hop routes by once the ring is whole. A view that merely holds every
+     * peer may still carry the places a member gossiped before they owned their ranges (on a quiet
+     * machine the ring is whole within a round: views then named 1 or 3 of a peer's 8 places), and
+     * maps their keys to the places after them, which redirect.
+     */
+    void awaitViews() {
+        await(this::viewsWhole, "every peer's view to name the " + live.size() + " peers with all their places");
+    }
+
+    private boolean viewsWhole() {
+        Map<String, Integer> places = live.stream()
+                .collect(Collectors.toMap(p -> p.self().address(), p -> PeerInsides.places(p).size()));
+        return live.stream().allMatch(p -> places.equals(read(p, first -> first.view().entries().stream()
+                .collect(Collectors.toMap(Member::address, Member::places)))));
+    }
+
     /** The live peer responsible for {@code aor}: the first clockwise from its resource-ID. */
     BryanDht responsibleFor(String aor) {
         Id key = Id.hash(aor);
@@ -159,7 +264,7 @@ final class Peers implements AutoCloseable {
 
     /** Reads {@code p}'s state on its loop, where the state lives. */
     static <T> T read(BryanDht p, Function<BryanPeer, T> read) {
-        BryanPeer peer = p.peer();
+        BryanPeer peer = PeerInsides.peer(p);
         try {
             return peer.onLoop(() -> CompletableFuture.completedFuture(read.apply(peer))).get(5, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.p2psip.dht.Updater;
 
 /**
  * placed(), which the servlet's health probe waits for: the first peer at once, a newcomer only
@@ -29,8 +30,8 @@ class PlacedTest extends RingTest {
     @Test
     void aPeerThatCannotJoinIsNeverPlaced() throws Exception {
         ring = new Peers(Clock.systemUTC());
-        BryanDht lonely = BryanDht.start(ring.network.link("127.0.0.1:25310"), ring.config("127.0.0.1:25319"),
-                Clock.systemUTC());
+        BryanDht lonely = PeerInsides.start(ring.network.link("127.0.0.1:25310"), ring.config("127.0.0.1:25319"),
+                Clock.systemUTC(), Updater.NONE);
         ring.live.add(lonely);
         // its join REGISTERs go nowhere; wait until it has tried and given up on several
         Peers.await(() -> lonely.metrics().getOrDefault("bryan.requests.out", 0L) >= 3, "three join attempts");

@@ -61,14 +61,14 @@ class PlacesTest {
         BryanDht victim = peers.live.get(2);
         int port = Integer.parseInt(victim.self().address().substring(victim.self().address().lastIndexOf(':') + 1));
         peers.crash(victim);
-        awaitWholeRing();
+        peers.awaitWholeRing();
         for (BryanDht through : peers.live) {
             assertAllReadable(through, written);
         }
 
         BryanDht again = peers.add(port);
-        awaitWholeRing();
-        for (BryanPeer place : again.places()) {
+        peers.awaitWholeRing();
+        for (BryanPeer place : PeerInsides.places(again)) {
             // asked until the ring answers: a finger repair may still route round an old link
             Peers.await(() -> place.self().equals(ownerOf(peers.live.get(0), place.self().id())),
                     "the restarted peer's place " + place.self() + " to own its own id again");
@@ -94,35 +94,18 @@ class PlacesTest {
             for (int i = 0; i < 4; i++) {
                 Config config = peers.config(i == 0 ? "" : "127.0.0.1:25200").with("p2psip.bryan.places",
                         String.valueOf(PLACES));
-                ring.add(BryanDht.start(network.link("127.0.0.1:" + (25200 + i)), config, network.time().clock(),
+                ring.add(PeerInsides.start(network.link("127.0.0.1:" + (25200 + i)), config, network.time().clock(),
                         network.loop()));
             }
             long waited = 0;
-            while (!ownWholeRing(ring) && waited < 120_000) {
+            while (!Peers.ownWholeRing(ring) && waited < 120_000) {
                 network.time().runFor(TimeUnit.MILLISECONDS.toNanos(100));
                 waited += 100;
             }
-            assertTrue(ownWholeRing(ring), "seed " + seed + ": every place owns its range within 120 s; "
-                    + ring.stream().flatMap(p -> p.places().stream()).filter(p -> !p.joined().isDone())
-                            .map(p -> p.self() + describe(p)).toList() + " not joined");
+            assertTrue(Peers.ownWholeRing(ring), "seed " + seed + ": every place owns its range within 120 s; "
+                    + ring.stream().flatMap(p -> PeerInsides.places(p).stream()).filter(p -> !p.joined().isDone())
+                            .map(p -> p.self() + Peers.describe(p)).toList() + " not joined");
         }
-    }
-
-    /** Whether every place knows its range and the ranges add up to the ring (read on the test's thread: virtual time). */
-    private static boolean ownWholeRing(List<BryanDht> ring) {
-        long sum = 0;
-        int places = 0;
-        for (BryanDht peer : ring) {
-            for (BryanPeer place : peer.places()) {
-                long ppm = place.links().table().rangePpm();
-                if (ppm < 0) {
-                    return false;
-                }
-                sum += ppm;
-                places++;
-            }
-        }
-        return sum <= Id.PPM && sum > Id.PPM - places;
     }
 
     /** Four in-process peers of {@code places} places at 127.0.0.1:base.., joined through the first, settled. */
@@ -138,52 +121,8 @@ class PlacesTest {
         for (int i = 0; i < 4; i++) {
             peers.add(base + i);
         }
-        awaitWholeRing();
+        peers.awaitWholeRing();
         return peers;
-    }
-
-    /**
-     * Waits until every place of every peer knows its range and the ranges add up to the ring (no
-     * gap, no overlap: each place's predecessor is the place before it), and every peer settled.
-     */
-    private void awaitWholeRing() {
-        long started = System.nanoTime();
-        var lastSeen = new StringBuilder();
-        long[] said = {started};
-        try {
-            Peers.await(() -> {
-                if (System.nanoTime() - said[0] > 10_000_000_000L) {
-                    said[0] = System.nanoTime();
-                    System.out.printf("bryan places: after %.0f s, %s; %s%n", (said[0] - started) / 1e9, lastSeen, progress());
-                }
-                long sum = 0;
-                int places = 0;
-                for (BryanDht peer : peers.live) {
-                    for (BryanPeer place : peer.places()) {
-                        long ppm = place.links().table().rangePpm();
-                        if (ppm < 0) {
-                            lastSeen.setLength(0);
-                            lastSeen.append(place.self()).append(" knows no range yet, joined ")
-                                    .append(place.joined().isDone());
-                            if (place.joined().isDone()) {
-                                lastSeen.append(Peers.<String>read(peer, any -> describe(place)));
-                            }
-                            return false;
-                        }
-                        sum += ppm;
-                        places++;
-                    }
-                }
-                lastSeen.setLength(0);
-                lastSeen.append(places).append(" places own ").append(sum).append(" ppm");
-                return sum <= Id.PPM && sum > Id.PPM - places;
-            }, "the places of " + peers.live.size() + " peers to own the whole ring", Duration.ofMinutes(6));
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; last seen: " + lastSeen + ";" + progress(), e);
-        }
-        System.out.printf("bryan places: %d peers own the whole ring after %.1f s%n", peers.live.size(),
-                (System.nanoTime() - started) / 1e9);
-        peers.live.forEach(p -> get(p.settled().toCompletableFuture()));
     }
 
     /** The place {@code through} finds responsible for {@code key}; null when the lookup failed. */
@@ -193,27 +132,6 @@ class PlacesTest {
         } catch (Exception e) {
             return null;
         }
-    }
-
-    private static String describe(BryanPeer place) {
-        var table = place.links().table();
-        return " (predecessor " + table.predecessor() + ", awaiting " + table.awaitingRecords() + ", successors "
-                + table.successors().stream().limit(3).toList() + ")";
-    }
-
-    /** How far the places got, and what the peers counted: what a test that gave up waiting needs to say. */
-    private String progress() {
-        var text = new StringBuilder();
-        for (BryanDht peer : peers.live) {
-            long joined = peer.places().stream().filter(p -> p.joined().isDone()).count();
-            var c = peer.peer().counters();
-            text.append(String.format(" [%s joined %d, requests out %d, join retries %d, retries %d, admitted %d,"
-                            + " suspected %d, refused %d, places refused %d]", peer.self().address(), joined,
-                    c.get("bryan.requests.out"), c.get("bryan.join.retries"), c.get("bryan.retries"),
-                    c.get("bryan.admitted"), c.get("bryan.suspected"), c.get("bryan.refused"),
-                    c.get("bryan.places.refused")));
-        }
-        return text.toString();
     }
 
     /** Puts {@link #AORS} fresh AORs through the peers in turn; returns those acknowledged. */

@@ -122,10 +122,7 @@ final class NodePlaces {
             gossiping.cancel(false);
             return;
         }
-        view.beat(clock.millis(), placed());
-        for (ChordNode place : places) {
-            place.table().successors().forEach(n -> view.learn(n.address()));
-        }
+        view.beat(clock.millis(), memberships);
         String target = view.gossipTarget();
         if (target == null) {
             return;
@@ -139,16 +136,6 @@ final class NodePlaces {
                 }));
     }
 
-    /** How many places, from the first, own their ranges: those the view maps keys to. */
-    private int placed() {
-        int count = 0;
-        while (count < places.size() && memberships.get(count).placed().isDone()
-                && !memberships.get(count).placed().isCompletedExceptionally()) {
-            count++;
-        }
-        return count;
-    }
-
     private byte[] viewMessage() {
         List<Member> entries = view.entries();
         return new Wire.Writer().u8(view.isLarge() ? 1 : 0).members(entries).bytes();
@@ -158,8 +145,7 @@ final class NodePlaces {
     private void takeView(byte[] message, String from) {
         var in = new Wire.Reader(message);
         boolean large = in.u8() == 1;
-        view.merge(in.members(), large);
-        view.heardFrom(from);
+        view.swapped(from, in.members(), large);
     }
 
     /**

@@ -137,6 +137,18 @@ public final class Members {
         expire();
     }
 
+    /**
+     * A new round for a node of {@code places}: its heartbeat rises with the count of them that own
+     * their ranges ({@link Places#placed}), and the nodes their successor lists name join the view.
+     * On the loop.
+     */
+    public void beat(long millis, List<Membership> places) {
+        beat(millis, Places.placed(places));
+        for (Membership place : places) {
+            place.table().successors().forEach(n -> learn(n.address()));
+        }
+    }
+
     private void expire() {
         long now = nanos.getAsLong();
         long expiry = EXPIRY_ROUNDS * roundNanos;
@@ -209,6 +221,15 @@ public final class Members {
                 held.risenNanos = nanos.getAsLong();
             }
         }
+    }
+
+    /**
+     * Takes the view {@code from} itself sent ({@link #merge}), in a swap or an answer: it lives,
+     * suspected or not ({@link #heardFrom}).
+     */
+    public void swapped(String from, List<Member> received, boolean senderLarge) {
+        merge(received, senderLarge);
+        heardFrom(from);
     }
 
     /** {@code address} itself sent this node its view, or answered its own: it lives, suspected or not. */

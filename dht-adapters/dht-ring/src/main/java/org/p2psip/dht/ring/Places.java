@@ -118,6 +118,19 @@ public final class Places {
     }
 
     /**
+     * How many of a node's {@code places}, from the first, own their ranges ({@link
+     * Membership#placed}): those a view of the whole ring ({@link Members}) maps keys to. On the loop.
+     */
+    public static int placed(List<Membership> places) {
+        int count = 0;
+        while (count < places.size() && places.get(count).placed().isDone()
+                && !places.get(count).placed().isCompletedExceptionally()) {
+            count++;
+        }
+        return count;
+    }
+
+    /**
      * The share of the ring a node's {@code places} own, in millionths: the sum over those that
      * joined and know their range; -1 when none does. A place not yet started counts for nothing
      * (alone, it would count for the whole ring). Thread-safe.
