@@ -151,6 +151,36 @@ final class Routing {
     private void proxy(SipServletRequest request, List<Binding> bindings) {
         // a sips: request must reach its callee over TLS all the way (RFC 5630 §3.1.3): its sips contacts only
         boolean secure = "sips".equalsIgnoreCase(request.getRequestURI().getScheme());
+        List<List<Forking.Target>> classes = classes(bindings, secure);
+        if (classes.isEmpty() && secure && !bindings.isEmpty()) {
+            counters.count("route-480-no-sips");
+            finish(request, 480, "No Secure Contact");
+            return;
+        }
+        if (classes.isEmpty()) {
+            counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
+            finish(request, 482, "Loop Detected");
+            return;
+        }
+        if (Redirection.asked(request)) {
+            // the front keeps this call's transaction and forks it itself (RFC 3841 §9.1): it gets
+            // the very contacts this proxy would ring, in the order it would ring them
+            counters.count("route-redirected");
+            answers.moved(request, classes.stream().flatMap(List::stream).toList(), clock.millis());
+            answers.release(request);
+            return;
+        }
+        Forking.keepLater(request, classes.subList(1, classes.size()));
+        boolean flows = classes.get(0).stream().anyMatch(t -> !t.path().isEmpty());
+        startProxy(request, classes.get(0), classes.size() > 1 || flows, "route-proxied");
+    }
+
+    /**
+     * The contacts this proxy rings, one q class after another, each instance's later flows one
+     * by one after them (RFC 5626 §5.3); the node itself left out, and for a sips: Request-URI
+     * ({@code secure}) every contact but the sips ones. Empty when none is left.
+     */
+    List<List<Forking.Target>> classes(List<Binding> bindings, boolean secure) {
         List<Forking.Target> targets = new ArrayList<>();
         List<Forking.Target> laterFlows = new ArrayList<>();
         var instances = new java.util.HashSet<String>();
@@ -166,29 +196,12 @@ final class Routing {
                         binding.expiresAt()));
             }
         }
-        if (targets.isEmpty() && secure && !bindings.isEmpty()) {
-            counters.count("route-480-no-sips");
-            finish(request, 480, "No Secure Contact");
-            return;
-        }
         if (targets.isEmpty()) {
-            counters.problem("loop-detected", request.getRequestURI() + " is bound only to this node");
-            finish(request, 482, "Loop Detected");
-            return;
+            return List.of();
         }
         List<List<Forking.Target>> classes = new ArrayList<>(Forking.byQ(targets));
         laterFlows.forEach(flow -> classes.add(List.of(flow)));
-        if (Redirection.asked(request)) {
-            // the front keeps this call's transaction and forks it itself (RFC 3841 §9.1): it gets
-            // the very contacts this proxy would ring, in the order it would ring them
-            counters.count("route-redirected");
-            answers.moved(request, classes.stream().flatMap(List::stream).toList(), clock.millis());
-            answers.release(request);
-            return;
-        }
-        Forking.keepLater(request, classes.subList(1, classes.size()));
-        boolean flows = targets.stream().anyMatch(t -> !t.path().isEmpty());
-        startProxy(request, classes.get(0), classes.size() > 1 || flows, "route-proxied");
+        return classes;
     }
 
     /**
