@@ -61,14 +61,12 @@ final class CalleeDirectory implements Directory {
         URI target = parsed(requestUri);
         String aor = target instanceof SipURI sip && sip.getUser() != null && !sip.getUser().isEmpty()
                 ? Aors.of(target, domains) : null;
-        if (aor == null || authentication.asksCallers()) {
-            return null;
+        boolean served = aor != null && domains.serves(Aors.domainOf(aor));
+        if (aor == null || authentication.asksCallers() || !served && relay) {
+            return null; // a relay: whether the caller is one of ours is the container path's to judge
         }
         status.request("INVITE");
-        if (!domains.serves(Aors.domainOf(aor))) {
-            if (relay) {
-                return null; // whether the caller is one of ours is the container path's to judge
-            }
+        if (!served) {
             counters.problem("domain-not-served", "INVITE " + requestUri + " from " + source);
             return answered(new Answer(403, "Domain Not Served", List.of()));
         }
