@@ -58,11 +58,14 @@ final class CalleeDirectory implements Directory {
 
     @Override
     public CompletionStage<Answer> find(String requestUri, InetSocketAddress source) {
+        if (authentication.asksCallers()) {
+            return null; // the container challenges the caller (407) before any lookup
+        }
         URI target = parsed(requestUri);
         String aor = target instanceof SipURI sip && sip.getUser() != null && !sip.getUser().isEmpty()
                 ? Aors.of(target, domains) : null;
         boolean served = aor != null && domains.serves(Aors.domainOf(aor));
-        if (aor == null || authentication.asksCallers() || !served && relay) {
+        if (aor == null || !served && relay) {
             return null; // a relay: whether the caller is one of ours is the container path's to judge
         }
         status.request("INVITE");
