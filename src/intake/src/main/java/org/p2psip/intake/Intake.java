@@ -54,6 +54,7 @@ public final class Intake {
     private volatile State state = State.STARTING;
     private volatile QueueDelay queueDelay;
     private volatile ResponseDelay responseDelay;
+    private volatile Directory directory;
 
     Intake(Settings settings, StackLink link) {
         this.settings = settings;
@@ -104,6 +105,15 @@ public final class Intake {
         exemptHeaders.add(headerName.toLowerCase());
     }
 
+    /**
+     * INVITEs out of a dialog that ask for a redirect ({@code Request-Disposition: redirect}) are
+     * answered from {@code directory} in the intake from now on, once admitted as any new request
+     * is: the stack and the container never see them nor the ACKs of their answers.
+     */
+    public void answerRedirects(Directory directory) {
+        this.directory = directory;
+    }
+
     /** Requests from this address always pass: the node's own warm-up, which runs before it opens. */
     public void exemptSource(InetSocketAddress source) {
         exemptSources.add(source);
@@ -144,7 +154,9 @@ public final class Intake {
      * ("refused-version" 505, "refused-scheme" 416, "refused-malformed" 400), retransmissions
      * dropped because their transaction was still at work ("retransmissions-absorbed"), retransmissions
      * answered again from the final answers kept ("retransmissions-answered"), ACKs of
-     * the intake's own answers dropped ("acks-absorbed"), and the longest wait of a datagram
+     * the intake's own answers dropped ("acks-absorbed"), INVITEs asking for a redirect answered
+     * from the {@link Directory} ("redirects-answered") or passed to the application because it
+     * must see them ("redirects-passed"), and the longest wait of a datagram
      * since the last call, in microseconds ("longest-wait-us").
      */
     public Map<String, Long> counters() {
@@ -187,6 +199,11 @@ public final class Intake {
 
     State state() {
         return state;
+    }
+
+    /** The directory INVITEs asking for a redirect are answered from, or null: they go to the stack. */
+    Directory directory() {
+        return directory;
     }
 
     QueueDelay queueDelay() {

@@ -15,9 +15,10 @@ import org.p2psip.lazysip.Defect;
 
 /**
  * What the node's UDP intake counts as it judges datagrams: refusals by kind, retransmissions it
- * absorbed or answered, ACKs of its own answers, the longest wait of a datagram, and the requests
- * taken off the queue with their waits in all. Kept for the life of the SIP stack's UDP processor,
- * whichever application is attached. Thread-safe: adders, read without locks.
+ * absorbed or answered, ACKs of its own answers, INVITEs asking for a redirect answered or passed
+ * on, the longest wait of a datagram, and the requests taken off the queue with their waits in all.
+ * Kept for the life of the SIP stack's UDP processor, whichever application is attached.
+ * Thread-safe: adders, read without locks.
  */
 final class IntakeCounters {
 
@@ -27,6 +28,8 @@ final class IntakeCounters {
     private final LongAdder retransmissionsAbsorbed = new LongAdder();
     private final LongAdder retransmissionsAnswered = new LongAdder();
     private final LongAdder acksAbsorbed = new LongAdder();
+    private final LongAdder redirectsAnswered = new LongAdder();
+    private final LongAdder redirectsPassed = new LongAdder();
     private final Set<Defect> defectsLogged = Collections.synchronizedSet(EnumSet.noneOf(Defect.class));
     private final LongAccumulator longestWaitMicros = new LongAccumulator(Math::max, 0);
     private final LongAdder requestsTaken = new LongAdder();
@@ -72,6 +75,14 @@ final class IntakeCounters {
         acksAbsorbed.increment();
     }
 
+    void redirectAnswered() {
+        redirectsAnswered.increment();
+    }
+
+    void redirectPassed() {
+        redirectsPassed.increment();
+    }
+
     void retransmissionAnswered() {
         retransmissionsAnswered.increment();
     }
@@ -84,13 +95,15 @@ final class IntakeCounters {
     Map<String, Long> counts() {
         Map<String, Long> now = new TreeMap<>();
         refusals.forEach((refusal, count) -> {
-            if (refusal != Refusal.NONE) {
+            if (!refusal.counter.isEmpty()) {
                 now.put(refusal.counter, count.sum());
             }
         });
         now.put("retransmissions-absorbed", retransmissionsAbsorbed.sum());
         now.put("retransmissions-answered", retransmissionsAnswered.sum());
         now.put("acks-absorbed", acksAbsorbed.sum());
+        now.put("redirects-answered", redirectsAnswered.sum());
+        now.put("redirects-passed", redirectsPassed.sum());
         return now;
     }
 

@@ -4,11 +4,17 @@ import org.p2psip.lazysip.Defect;
 
 /**
  * Why the intake refuses a request: each a status (503, but for a request that is not valid SIP),
- * a reason phrase and a counter of its own; or NONE.
+ * a reason phrase and a counter of its own; or NONE (passed to the stack) or LOOKUP (answered from
+ * the application's directory).
  */
 enum Refusal {
     /** Not refused: let through to the stack (what the intake remembers of requests it passed). */
     NONE(0, "", ""),
+    /**
+     * Not refused: an INVITE asking for a redirect, answered by the intake from the application's
+     * {@link Directory}; its retransmissions and its ACK end in the intake.
+     */
+    LOOKUP(0, "", ""),
     /** The queue has been later than the target for a whole interval, and this request waited longer. */
     LATE(503, "Overloaded", "refused-late"),
     /** Among the share refused while requests stay in the node longer than the target. */

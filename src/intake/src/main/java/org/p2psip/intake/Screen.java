@@ -27,6 +27,8 @@ import org.p2psip.lazysip.StatelessAnswer;
  * is dropped (what the stack would do with it, RFC 3261 §17.2.2, without parsing it), one of a
  * request the node answered finally (not an INVITE) gets that answer again ({@link FinalAnswers}),
  * and one of a request judged moments ago meets the same fate as the first copy ({@link RecentBranches}).
+ * An admitted INVITE that asks for a redirect is answered from the application's directory
+ * ({@link Redirects}), and the ACK of that answer ends here.
  * Anything it cannot read by hand passes, and the stack judges it. Thread-safe.
  */
 final class Screen {
@@ -52,6 +54,8 @@ final class Screen {
     /** The application's intake (its settings and state), what the processor counts, the heap and collector. */
     private final StackLink link;
     private final IntakeCounters counters;
+    /** INVITEs asking for a redirect, answered from the application's directory. */
+    private final Redirects redirects;
 
     Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers,
             StackLink link) {
@@ -63,6 +67,7 @@ final class Screen {
         this.answers = answers;
         this.link = link;
         this.counters = link.counters();
+        this.redirects = new Redirects(outlet, answers, counters, nanos);
     }
 
     /** True when the stack is to process the datagram; false when it was answered or dropped here. */
@@ -90,8 +95,13 @@ final class Screen {
             return false;
         }
         Refusal earlier = branch == null ? null : recent.get(branch);
-        if (earlier != null && earlier != Refusal.NONE && ack) {
+        if (ack && (earlier != null && earlier != Refusal.NONE
+                || earlier == null && branch != null && answers.find(branch, "INVITE", now) != null)) {
             counters.ackAbsorbed(); // the ACK of an answer of the intake's own: no transaction awaits it
+            return false;
+        }
+        if (earlier == Refusal.LOOKUP && !ack) {
+            counters.retransmissionAbsorbed(); // its redirect is being looked up: the answer is kept for the next one
             return false;
         }
         if (earlier == Refusal.NONE && !ack && stillAtWork(head)) {
@@ -111,6 +121,13 @@ final class Screen {
                     : link.heapFull(now) ? Refusal.HEAP
                     : intake.responseDelay().refuseNext() ? Refusal.SLOW : Refusal.NONE;
         };
+        if (refusal == Refusal.NONE && earlier == null && branch != null && head.startsWith("INVITE ")
+                && intake.directory() != null && Redirects.mayAsk(head)) {
+            recent.put(branch, Refusal.LOOKUP, now); // before the lookup starts: a retransmission waits for its answer
+            if (redirects.answer(copy(packet), (InetSocketAddress) packet.getSocketAddress(), intake)) {
+                return false;
+            }
+        }
         boolean passes = refusal == Refusal.NONE || !refused(packet, refusal, intake);
         if (branch != null && earlier == null) {
             recent.put(branch, passes ? Refusal.NONE : refusal, now);
@@ -211,6 +228,10 @@ final class Screen {
         return h;
     }
 
+    private static byte[] copy(DatagramPacket packet) {
+        return Arrays.copyOfRange(packet.getData(), packet.getOffset(), packet.getOffset() + packet.getLength());
+    }
+
     private static boolean startsWith(DatagramPacket packet, String prefix) {
         byte[] data = packet.getData();
         int offset = packet.getOffset();
@@ -239,9 +260,7 @@ final class Screen {
         if (intake.exemptSources().contains(source)) {
             return false;
         }
-        byte[] data = packet.getData();
-        byte[] bytes = Arrays.copyOfRange(data, packet.getOffset(), packet.getOffset() + packet.getLength());
-        LazyRequest request = LazyRequest.read(bytes);
+        LazyRequest request = LazyRequest.read(copy(packet));
         if (request == null || request.toTag || request.method.equals("ACK") || request.method.equals("CANCEL")
                 || exempt(request, intake) || (refusal.overload() && healthProbe(request))) {
             return false;

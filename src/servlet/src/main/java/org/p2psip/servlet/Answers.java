@@ -117,24 +117,37 @@ final class Answers {
     void moved(SipServletRequest request, List<Target> targets, long now) {
         SipServletResponse response = request.createResponse(SipServletResponse.SC_MOVED_TEMPORARILY, "Moved Temporarily");
         for (Target target : targets) {
-            URI uri;
-            try {
-                uri = factory.createURI(target.uri());
-            } catch (ServletParseException e) {
-                counters.problem("stored-contact-unparsable", target.uri());
-                continue;
+            Address contact = movedTo(target, now);
+            if (contact != null) {
+                response.addAddressHeader("Contact", contact, false);
             }
-            if (!target.path().isEmpty() && uri instanceof SipURI sip) {
-                sip.setHeader("Route", Redirection.route(target.path())); // the container writes it as given
-            }
-            Address contact = factory.createAddress(uri);
-            contact.setExpires((int) Math.min(Integer.MAX_VALUE, Binding.secondsLeft(target.expiresAt(), now)));
-            if (target.q() != Binding.Q_UNSPECIFIED) {
-                contact.setQ(target.q() / 1000f);
-            }
-            response.addAddressHeader("Contact", contact, false);
         }
         send(response);
+    }
+
+    /**
+     * The Contact of a 302 for one target: its q (when the binding has one), the seconds left on
+     * its binding, its Path as an escaped Route header in its URI; null, counted, when the
+     * container cannot read its URI. The intake's redirects ({@link CalleeDirectory}) write it as
+     * its text.
+     */
+    Address movedTo(Target target, long now) {
+        URI uri;
+        try {
+            uri = factory.createURI(target.uri());
+        } catch (ServletParseException e) {
+            counters.problem("stored-contact-unparsable", target.uri());
+            return null;
+        }
+        if (!target.path().isEmpty() && uri instanceof SipURI sip) {
+            sip.setHeader("Route", Redirection.route(target.path())); // the container writes it as given
+        }
+        Address contact = factory.createAddress(uri);
+        contact.setExpires((int) Math.min(Integer.MAX_VALUE, Binding.secondsLeft(target.expiresAt(), now)));
+        if (target.q() != Binding.Q_UNSPECIFIED) {
+            contact.setQ(target.q() / 1000f);
+        }
+        return contact;
     }
 
     void status(SipServletRequest request, int status, String reason) {
@@ -184,16 +197,21 @@ final class Answers {
 
     /** 503 for a DHT failure, with a reason phrase that names the failure's kind. */
     void dhtFailed(SipServletRequest request, Throwable failure) {
+        unavailable(request, dhtFailure(failure));
+    }
+
+    /** Counts a DHT failure as a problem of its kind; the reason phrase of its 503. */
+    String dhtFailure(Throwable failure) {
         Throwable cause = failure.getCause() != null && !(failure instanceof DhtException) ? failure.getCause() : failure;
         String kind = cause instanceof DhtException e ? e.reason().name().toLowerCase(Locale.ROOT) : "error";
         counters.problem("dht-" + kind, cause.toString());
-        unavailable(request, switch (kind) {
+        return switch (kind) {
             case "timeout" -> "DHT Timeout";
             case "unreachable" -> "DHT Unreachable";
             case "overloaded" -> "DHT Overloaded";
             case "storage" -> "DHT Storage Failure";
             default -> "DHT Unavailable";
-        });
+        };
     }
 
     private Address contactOf(Binding binding, long now, Gruus.Issued gruus) throws ServletParseException {

@@ -127,6 +127,11 @@ final class Authentication implements AutoCloseable {
         return authenticator == null || admits(request, aor, false);
     }
 
+    /** Whether INVITEs must carry their caller's credentials ({@code p2psip.auth.invite}, with Digest on). */
+    boolean asksCallers() {
+        return authenticator != null && invites;
+    }
+
     /**
      * Whether an INVITE may be proxied: with {@code p2psip.auth.invite}, one from a user of a
      * served domain must carry that user's credentials (Proxy-Authorization; 407 otherwise). A

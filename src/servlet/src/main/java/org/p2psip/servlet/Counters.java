@@ -38,10 +38,11 @@ final class Counters {
         }
     }
 
-    /** Every counter with its value, sorted by name. */
+    /** Every counter with its value, sorted by name, and the container's sessions made ({@link SessionCount}). */
     Map<String, Long> snapshot() {
         var copy = new TreeMap<String, Long>();
         counts.forEach((name, count) -> copy.put(name, count.sum()));
+        copy.put("sessions-created", SessionCount.created());
         return copy;
     }
 }

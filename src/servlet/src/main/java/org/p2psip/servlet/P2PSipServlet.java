@@ -155,6 +155,8 @@ public abstract class P2PSipServlet extends SipServlet {
         registration = new Registration(service, admission, answers, counters, threads, authentication, domains);
         routing = new Routing(service, admission, answers, counters, factory, threads, config, domains, authentication,
                 clock);
+        intake.answerRedirects(new CalleeDirectory(service, admission, answers, counters, status, factory, domains,
+                authentication, routing, config.get(RegistrarOptions.RELAY), clock));
         startMetricsLog(config);
         status.start(config, backend.name(), timed, counters, intake);
         getServletContext().setAttribute(StatusServlet.BOARD, status.board());

@@ -160,6 +160,17 @@ final class Routing {
         }
     }
 
+    /**
+     * The rules' decision for a lookup of {@code requestUri} that asks for a redirect, found at
+     * {@code location}: what the intake's redirects answer ({@link CalleeDirectory}), so that they
+     * answer as this path would.
+     */
+    Decision redirectOf(URI requestUri, Location location) {
+        // decide reads no Max-Forwards (refusedBeforeLookup does, and a front's lookup has hops left)
+        var lookup = new Request("INVITE", uriParts(requestUri), 70, false, List.of("redirect"));
+        return rules.decide(lookup, location, this::uriPartsOf);
+    }
+
     /** The request's facts the proxy's rules read. */
     private static Request facts(SipServletRequest request) {
         List<String> dispositions = new ArrayList<>(1);
