@@ -32,6 +32,7 @@ class FaultOptions:
     base_port: int = 5070
     overlay_offset: int = UP_DEFAULTS.overlay_offset   # the nodes' overlay and HTTP ports, as `up` takes them
     http_offset: int = UP_DEFAULTS.http_offset
+    up_timeout: float = UP_DEFAULTS.timeout   # how long `up` waits for the nodes it starts to answer
     netns: bool = False
     use_running: bool = False       # take the deployment running in run_dir instead of starting one
     keep_up: bool = False           # leave the nodes it started running afterwards
@@ -58,7 +59,7 @@ def run(options: FaultOptions) -> int:
     if started:
         nodes.up(nodes.UpOptions(dht=options.backend, nodes=options.nodes, base_port=options.base_port,
                                  overlay_offset=options.overlay_offset, http_offset=options.http_offset,
-                                 netns=options.netns, run_dir=options.run_dir))
+                                 timeout=options.up_timeout, netns=options.netns, run_dir=options.run_dir))
     try:
         return observed(options)
     finally:
