@@ -66,6 +66,10 @@ def backend_table(runs: list[dict], meta: dict[str, str]) -> list[str]:
         mine = [r for r in runs if r["backend"] == backend]
         done = judged(mine)
         verdicts = targets(mine, meta)
+        if not done:   # nothing was counted: no figure, only why
+            lines.append(f"| {backend} | {len(mine)} (0) | - | - | {verdicts['lost']} | {verdicts['stale']} | "
+                         f"{verdicts['planned']} |")
+            continue
         planned = f"{_sum(done, 'planned_failed')} of {_sum(done, 'planned_requests')}"
         lines.append(f"| {backend} | {len(mine)} ({len(done)}) | {_sum(done, 'operations'):,} | "
                      f"{_sum(done, 'acknowledged'):,} | {_sum(done, 'lost')}: {verdicts['lost']} | "
@@ -117,6 +121,8 @@ def section(out: Path, meta: dict[str, str]) -> list[str]:
     lines += ["Requests sent while each fault held (each planned change ran), those that got no 200, and the "
               "time to recover: from the fault's heal to the end of the last failed request sent before the "
               "next fault (0: nothing failed after the heal).", ""]
-    lines += kinds_table(kinds) + ["", "Every run, with its seed (`deploy/p2psip faults --seed`) and its "
-                                   "folder of history, fault log and report:", ""]
+    lines += (kinds_table(kinds) if kinds else ["No run reached its faults."])
+    lines += ["", "Every run, with its seed (`deploy/p2psip faults --seed`) and its folder of history, fault log "
+              "and report; a run without one printed no summary, and what it printed is in "
+              "`work/faults-BACKEND-RUN.log`:", ""]
     return lines + runs_table(runs) + [""]

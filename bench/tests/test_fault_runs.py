@@ -68,6 +68,9 @@ def test_a_run_that_printed_no_summary_has_no_counts_and_judges_nothing(tmp_path
     assert faultreport.targets(rows, META) == {"lost": "not judged: no run printed its summary",
                                                "stale": "not judged: no run printed its summary",
                                                "planned": "not judged: no run made a planned change"}
+    text = "\n".join(faultreport.section(tmp_path, META))
+    assert "| bryan | 1 (0) | - | - | not judged: no run printed its summary |" in text
+    assert "No run reached its faults." in text and "`work/faults-BACKEND-RUN.log`" in text
 
 
 def written(tmp_path, *outputs):
