@@ -21,9 +21,10 @@ from p2psip_deploy import cgroups, cpus
 
 from dataclasses import replace
 
-from . import (budget, capacity, deploy, experiments, headline, machine, modes, network, overload, report, search, sipload,
-               summary, tcp, tools)
+from . import (budget, capacity, deploy, experiments, faultruns, headline, machine, modes, network, overload, report,
+               search, sipload, summary, tcp, tools)
 from .capacityrun import CapacityRunner
+from .faultruns import FaultRunner
 from .procs import BenchError, Processes
 from .runner import Runner, Settings
 from .tcprun import SETTLE_S, TcpRunner, TcpSettings
@@ -160,6 +161,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--capacity-call-rate", type=int, default=capacity.CALL_RATE,
                    help=f"calls/s between registered users through the capacity experiment's steady state "
                         f"(default {capacity.CALL_RATE})")
+    p.add_argument("--fault-runs", type=_positive,
+                   help=f"runs of the faults experiment for each backend (quick {faultruns.QUICK_RUNS}, "
+                        f"full {faultruns.FULL_RUNS})")
+    p.add_argument("--fault-minutes", type=float,
+                   help=f"minutes of load and faults of each run of the faults experiment (quick "
+                        f"{faultruns.QUICK_MINUTES:g}, full {faultruns.FULL_MINUTES:g})")
+    p.add_argument("--fault-seed", type=int, default=1,
+                   help="seed of each backend's first run of the faults experiment; run i has seed + i - 1 "
+                        "(default 1)")
     p.add_argument("--state-cpus", type=_cpu_spec, metavar="SPEC",
                    help="the state experiment's pinned run: deploy/p2psip up --cpus SPEC for each of its "
                         "deployments, e.g. front=0,nodes=1 (default: unpinned); its targets differ (bench/README.md, "
@@ -346,8 +356,11 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         raise BenchError("the tcp experiment needs the front (deploy/p2psip up --front ... --front-processes): "
                          "TCP clients reach the nodes through it")
     capacity_settings = capacity_settings_of(args, mode) if experiments.CAPACITY in chosen else None
+    fault_settings = fault_settings_of(args, mode_of_network) if experiments.FAULTS in chosen else None
+    fault_backends = faulted_backends(backends)
     others = (tcp_minutes(tcp_settings, settings) if tcp_settings else 0) + (
-        capacity_minutes(capacity_settings, len(capacity_backends), settings) if capacity_settings else 0)
+        capacity_minutes(capacity_settings, len(capacity_backends), settings) if capacity_settings else 0) + (
+        faultruns.minutes(fault_settings, len(fault_backends)) if fault_settings else 0)
     expected = worst_minutes(measurements, overloaded, settings, confirmations=min(1, plan.confirmations)) + others
     worst = worst_minutes(measurements, overloaded, settings) + others
     print(f"bench: profile {profile}; {len(measurements)} rate searches, {plan.max_steps} steps each at most"
@@ -376,6 +389,8 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
         capacity_runner = CapacityRunner(settings, capacity_settings, capacity_backends, out, out / "work", processes)
         capacity_runner.run()
         runner.networks.update(capacity_runner.runner.networks)
+    if fault_settings:
+        FaultRunner(fault_settings, fault_backends, out, out / "work", processes).run()
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": commit, "mode": profile,
             "step_seconds": f"{timing.step_s:g}",
@@ -391,6 +406,7 @@ def run(args: argparse.Namespace, processes: Processes, argv: list[str]) -> int:
             # the scale experiment's cores per node, which its report and verdicts read
             **(scale_meta(args) if experiments.SCALE in chosen else {}),
             **(capacity_meta(capacity_settings) if capacity_settings else {}),
+            **(fault_meta(fault_settings) if fault_settings else {}),
             "command": "bench/run " + " ".join(shlex.quote(a) for a in argv)}
     _write_meta(out, meta, described)
     rebuild(out)
@@ -487,6 +503,25 @@ def capacity_minutes(settings: capacity.Settings, backends: int, run: Settings) 
     search_s = run.plan.max_steps * (run.timing.step_s + 3 + run.cooldown_s / 2)
     per_backend = 120 + 3 * settings.users / 1000 + settings.steady_s + 330 + 2 * search_s
     return (backends * per_backend + settings.users / 1000) / 60
+
+
+def fault_settings_of(args: argparse.Namespace, mode_of_network: str) -> faultruns.Settings:
+    return faultruns.Settings(runs=args.fault_runs or (faultruns.QUICK_RUNS if args.quick else faultruns.FULL_RUNS),
+                              minutes=args.fault_minutes or (faultruns.QUICK_MINUTES if args.quick
+                                                             else faultruns.FULL_MINUTES),
+                              first_seed=args.fault_seed, base_port=args.base_port,
+                              netns=mode_of_network == network.NETNS, starve=faultruns.starve_available())
+
+
+def faulted_backends(backends: list[str]) -> list[str]:
+    """The faults experiment's backends: those whose nodes share their bindings, each once (not on tmpfs)."""
+    return [b for b in backends if not deploy.on_tmpfs(b) and "alone" not in deploy.registered().get(b, ())]
+
+
+def fault_meta(settings: faultruns.Settings) -> dict[str, str]:
+    """What the report says of the faults experiment's settings (its --report-only has no options)."""
+    return {"fault_runs": str(settings.runs), "fault_minutes": f"{settings.minutes:g}",
+            "fault_left_out": "; ".join(f"{kind} {why}" for kind, why in faultruns.left_out(settings).items())}
 
 
 def tcp_settings_of(args: argparse.Namespace, backends: list[str]) -> TcpSettings:

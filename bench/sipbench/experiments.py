@@ -99,7 +99,10 @@ STATE_NODES = 2
 SCALE = "scale"
 SCALE_NODES = (1, 2, 4, 8)
 SCALE_QUOTA = 0.2
-ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY, STATE, SCALE)
+# Fault runs (faultruns.py): for each backend, runs of `deploy/p2psip faults` with every fault kind this
+# machine can inject, checked for lost and stale bindings; its own deployments, outside `plan`.
+FAULTS = "faults"
+ALL = tuple(EXPERIMENTS) + (TABLE2, OVERLOAD, AUTH, TCP, METRICS, CAPACITY, STATE, SCALE, FAULTS)
 # The headline profile (bench/run --profile headline): what headline_plan measures, by experiment.
 HEADLINE_EXPERIMENTS = ("register", "call", "register-refresh", OVERLOAD)
 # Its scaling figures and its overloaded and refreshed backend.

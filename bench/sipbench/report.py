@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import (authreport, capacityreport, headline, modes, network, overload, overloadreport, paper, plots,
+from . import (authreport, capacityreport, faultreport, headline, modes, network, overload, overloadreport, paper, plots,
                scalereport, search, statereport, tables, targets, tcpreport)
 from .experiments import EXPERIMENTS
 
@@ -96,7 +96,7 @@ def write_report(out: Path, rows: list[dict], machine: dict[str, str], meta: dic
              + authreport.section(rows, caveats, meta.get("auth_algorithm", ""))
              + tcpreport.section(out, caveats) + capacityreport.section(out, meta)
              + statereport.section(out, rows, meta, caveats) + scalereport.section(rows, meta, machine)
-             + closing(machine))
+             + faultreport.section(out, meta) + closing(machine))
     authreport.write_csv(out, rows)
     path = out / "report.md"
     path.write_text("\n".join(lines))
@@ -179,7 +179,9 @@ def closing(machine: dict[str, str]) -> list[str]:
             "- `capacity.csv`, `capacity-nodes.csv`: the capacity experiment's deployments and their processes' "
             "memory, when measured.",
             "- `state-samples.csv`: the front's share of calls kept statefully through the state experiment's "
-            "dynamic searches, when measured.", ""]
+            "dynamic searches, when measured.",
+            "- `faults.csv`, `fault-kinds.csv`: the faults experiment's runs and each kind of fault in them, when "
+            "measured.", ""]
 
 
 def write_plots(out: Path, rows: list[dict]) -> list[Path]:

@@ -275,7 +275,7 @@ def test_without_namespaces_or_a_cpu_controller_a_scale_run_stops_and_a_full_run
         cli.run(cli.parser().parse_args(argv), None, argv)
     from sipbench import deploy, sipload
 
-    class Elsewhere:   # the full matrix's tcp and capacity experiments, which start their own deployments
+    class Elsewhere:   # the full matrix's tcp, capacity and faults experiments, which start their own deployments
         def __init__(self, *args):
             self.runner = self
 
@@ -285,6 +285,7 @@ def test_without_namespaces_or_a_cpu_controller_a_scale_run_stops_and_a_full_run
             pass
     monkeypatch.setattr(cli, "TcpRunner", Elsewhere)
     monkeypatch.setattr(cli, "CapacityRunner", Elsewhere)
+    monkeypatch.setattr(cli, "FaultRunner", Elsewhere)
     monkeypatch.setattr(sipload, "ensure_built", lambda: None)
     monkeypatch.setattr(deploy, "front_state_available", lambda: True)
     argv = ["--out", str(tmp_path), "--backends", "chord", "--nodes", "1"]

@@ -144,6 +144,12 @@ def fault_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=int, default=defaults.nodes, help=f"nodes to start (default {defaults.nodes})")
     parser.add_argument("--base-port", type=int, default=defaults.base_port,
                         help=f"SIP port of node 0 of the nodes it starts (default {defaults.base_port})")
+    parser.add_argument("--overlay-offset", type=int, default=defaults.overlay_offset,
+                        help=f"overlay port of the nodes it starts = SIP port + this (default {defaults.overlay_offset})")
+    parser.add_argument("--http-offset", type=int, default=defaults.http_offset,
+                        help=f"HTTP port of the nodes it starts = SIP port + this (default {defaults.http_offset})")
+    parser.add_argument("--timeout", type=float, default=defaults.up_timeout,
+                        help=f"seconds `up` waits for the nodes it starts to answer (default {defaults.up_timeout:g})")
     parser.add_argument("--netns", action="store_true", help="start every node in a network namespace of its own "
                                                              "(root; what partition needs)")
     parser.add_argument("--use-running", action="store_true",
@@ -163,7 +169,9 @@ def fault_arguments(parser: argparse.ArgumentParser) -> None:
 
 def fault_options(args: argparse.Namespace):
     return faultrun.FaultOptions(backend=args.backend, kinds=faults.parse_kinds(args.faults), minutes=args.minutes,
-                                 seed=args.seed, nodes=args.nodes, base_port=args.base_port, netns=args.netns,
+                                 seed=args.seed, nodes=args.nodes, base_port=args.base_port,
+                                 overlay_offset=args.overlay_offset, http_offset=args.http_offset,
+                                 up_timeout=args.timeout, netns=args.netns,
                                  use_running=args.use_running, keep_up=args.keep_up, rate=args.rate,
                                  aors=args.aors, settle_s=args.settle, run_dir=args.run_dir.resolve())
 

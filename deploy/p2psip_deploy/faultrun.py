@@ -15,7 +15,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import changes, faults, history, layout, nodes, planned, processes, sipclient, workload
+from . import changes, faults, history, layout, nodes, planned, processes, recovery, sipclient, workload
+
+
+UP_DEFAULTS = nodes.UpOptions()   # the port offsets' one place is `up`'s
 
 
 @dataclass
@@ -27,6 +30,9 @@ class FaultOptions:
     seed: int = 1
     nodes: int = 4
     base_port: int = 5070
+    overlay_offset: int = UP_DEFAULTS.overlay_offset   # the nodes' overlay and HTTP ports, as `up` takes them
+    http_offset: int = UP_DEFAULTS.http_offset
+    up_timeout: float = UP_DEFAULTS.timeout   # how long `up` waits for the nodes it starts to answer
     netns: bool = False
     use_running: bool = False       # take the deployment running in run_dir instead of starting one
     keep_up: bool = False           # leave the nodes it started running afterwards
@@ -52,7 +58,8 @@ def run(options: FaultOptions) -> int:
         raise faults.FaultError(faults.unsupported(options.kinds, options.netns))   # before any node starts
     if started:
         nodes.up(nodes.UpOptions(dht=options.backend, nodes=options.nodes, base_port=options.base_port,
-                                 netns=options.netns, run_dir=options.run_dir))
+                                 overlay_offset=options.overlay_offset, http_offset=options.http_offset,
+                                 timeout=options.up_timeout, netns=options.netns, run_dir=options.run_dir))
     try:
         return observed(options)
     finally:
@@ -77,7 +84,9 @@ def observed(options: FaultOptions) -> int:
         asyncio.run(drive(options, records, recorder, injector, plan, seconds))
     print(f"history, fault log and report in {folder}", file=sys.stderr)
     during = planned.tally(recorder.operations, planned.windows(injector.events, faults.PLANNED))
-    return conclude(history.check(recorder.operations), backend, folder / "report.txt", during)
+    unplanned = tuple(kind for kind in faults.KINDS if kind not in faults.PLANNED)
+    recovered = recovery.tally(recorder.operations, injector.events, unplanned)
+    return conclude(history.check(recorder.operations), backend, folder / "report.txt", during, recovered)
 
 
 def check_file(path: Path, backend: str) -> int:
@@ -90,14 +99,14 @@ def check_file(path: Path, backend: str) -> int:
 
 
 def conclude(verdict: history.Verdict, backend: str, report: Path | None,
-             during: planned.Tally | None = None) -> int:
-    """Writes the report, prints the violations, the planned changes' line and the summary line;
-    the exit code: 1 when something acknowledged was lost or read stale, a request sent during a
-    planned change failed, or a planned change was not done."""
+             during: planned.Tally | None = None, recovered: recovery.Recovery | None = None) -> int:
+    """Writes the report, prints the violations, the faults' and the planned changes' lines and the
+    summary line; the exit code: 1 when something acknowledged was lost or read stale, a request
+    sent during a planned change failed, or a planned change was not done."""
     during = during or planned.Tally()
     line = (f"faults: backend {backend} operations {verdict.operations} acknowledged {verdict.acknowledged} "
             f"lost {verdict.lost} stale {verdict.stale} failed {verdict.operations - verdict.acknowledged}")
-    changed = during.line() + "\n" if during.line() else ""
+    changed = "".join(text + "\n" for text in ((recovered or recovery.Recovery()).line(), during.line()) if text)
     failed = "".join(f"failed during {kind}: operations {ids}\n" for kind, ids in during.failed.items())
     if report:
         report.write_text(verdict.report() + failed + changed + line + "\n")

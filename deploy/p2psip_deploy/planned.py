@@ -56,15 +56,23 @@ def windows(events: list[dict], planned_kinds: tuple[str, ...]) -> list[Window]:
     return sorted(found, key=lambda w: w.start)
 
 
-def tally(operations: list[Operation], during: list[Window]) -> Tally:
-    """The requests first sent during each window, and those whose last transaction failed."""
-    result = Tally({w.kind: 0 for w in during}, unfinished=[w.kind for w in during if not w.done])
+def requests(operations: list[Operation]) -> list[tuple[Operation, Operation]]:
+    """Each request as (its first transaction, its last): an operation and the retries its 503s asked for."""
     retried = {op.retry_of for op in operations if op.retry_of is not None}
     by_id = {op.id: op for op in operations}
+    found = []
     for last in (op for op in operations if op.id not in retried):
         first = last
         while first.retry_of is not None and first.retry_of in by_id:
             first = by_id[first.retry_of]
+        found.append((first, last))
+    return found
+
+
+def tally(operations: list[Operation], during: list[Window]) -> Tally:
+    """The requests first sent during each window, and those whose last transaction failed."""
+    result = Tally({w.kind: 0 for w in during}, unfinished=[w.kind for w in during if not w.done])
+    for first, last in requests(operations):
         for window in during:
             if window.start <= first.invoked <= window.end:
                 result.requests[window.kind] += 1

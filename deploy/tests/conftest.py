@@ -14,8 +14,8 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "matrix: the matrix run's only (deploy/p2psip test --matrix): "
                                        "slower deployments, kept out of the default run's budget")
-    config.addinivalue_line("markers", "faults: the fault run of four Chord nodes (six to seven minutes: "
-                                       "in the matrix run until the default run's budget has room for it)")
+    config.addinivalue_line("markers", "faults: the fault runs of four Chord nodes (about four and a half "
+                                       "minutes; the longer variant also marked matrix)")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,7 +1,8 @@
 """`deploy/p2psip faults` end to end: against a stand-in deployment (a registrar of a few lines on
-two ports, recorded as two nodes; seconds), and four real Chord nodes (up, three and a half minutes
-of load, faults, a node added and one removed, the restarts, down: seven to eight minutes; marked
-`faults` and `matrix`, in `deploy/p2psip test --matrix`)."""
+two ports, recorded as two nodes, that forgets; seconds), and four real Chord nodes (up, three
+minutes of load, a pause, a kill, a node added and one removed, the restart, the read-back, down:
+about four and a half minutes, in the default run; marked `faults`, and its longer variant with a
+fifth fault also `matrix`)."""
 import gzip
 import json
 import re
@@ -64,27 +65,6 @@ def run_folder(run_dir: Path) -> Path:
     return folders[0]
 
 
-def test_a_run_with_pauses_on_a_sound_registrar_finds_nothing_lost(tmp_path):
-    records = start_standin(tmp_path)
-    try:
-        done = p2psip("faults", "--use-running", "--faults", "pause", "--minutes", "0.5", "--rate", "40",
-                      "--aors", "5", "--settle", "0", "--seed", "3", run_dir=tmp_path, timeout=180)
-    finally:
-        processes.stop(records[:1], grace_seconds=2)
-    backend, counts = summary(done)
-    assert done.returncode == 0, done.stderr
-    assert backend == "standin" and counts["lost"] == 0 and counts["stale"] == 0
-    assert counts["operations"] > 500 and counts["acknowledged"] > 0
-    folder = run_folder(tmp_path)
-    events = [json.loads(line) for line in (folder / "faults.jsonl").read_text().splitlines()]
-    assert [(e["event"], e["kind"]) for e in events] == [("start", faults.PAUSE), ("healed", faults.PAUSE)]
-    history = (folder / "history.jsonl").read_text().splitlines()
-    assert len(history) == counts["operations"]
-    paused = [json.loads(line) for line in history if events[0]["time"] < json.loads(line)["invoked"] < events[1]["time"]]
-    assert paused and all(op["completed"] > events[1]["time"] for op in paused if "completed" in op)
-    assert "lost writes 0" in (folder / "report.txt").read_text()
-
-
 def test_a_registrar_that_forgets_fails_the_run_with_its_lost_writes_reported(tmp_path):
     records = start_standin(tmp_path, "--forget")
     try:
@@ -97,20 +77,29 @@ def test_a_registrar_that_forgets_fails_the_run_with_its_lost_writes_reported(tm
     assert "lost-write: sip:faults-" in (run_folder(tmp_path) / "report.txt").read_text()
 
 
+# Seed 17 draws a pause, the add, a kill and the removal within 3 minutes, with starve among the
+# kinds or not; 3.5 minutes leave room for a fifth fault, a starve where this machine can starve a
+# node (a pause where it cannot): the matrix run's variant adds that.
+CHORD_RUNS = [pytest.param(3.0, id="default"),
+              pytest.param(3.5, id="matrix", marks=pytest.mark.matrix)]
+# The nodes' SIP ports 31800-31804 (the fifth is the node added), HTTP 31850-31854, overlay 31900-31904;
+# `up` may wait 600 s: four JVMs warming up on two cores that other work shares took longer than 300.
+CHORD_OPTIONS = ["--base-port", "31800", "--http-offset", "50", "--overlay-offset", "100", "--timeout", "600"]
+
+
 @pytest.mark.faults
-@pytest.mark.matrix
-def test_four_chord_nodes_lose_nothing_acknowledged_and_fail_no_request_of_a_planned_change(tmp_path):
+@pytest.mark.parametrize("minutes", CHORD_RUNS)
+def test_four_chord_nodes_lose_nothing_acknowledged_and_fail_no_request_of_a_planned_change(tmp_path, minutes):
     kinds = [faults.KILL, faults.PAUSE] + ([] if faults.starve_unavailable() else [faults.STARVE])
     kinds += [faults.ADD, faults.REMOVE]
     started = time.monotonic()
-    # seed 17 draws pause, add, kill, remove and a last fault within 3.5 minutes, with starve or without
-    done = p2psip("faults", "--backend", "chord", "--nodes", "4", "--minutes", "3.5", "--seed", "17",
-                  "--faults", ",".join(kinds), "--base-port", "27470", run_dir=tmp_path, timeout=1500)
+    done = p2psip("faults", "--backend", "chord", "--nodes", "4", "--minutes", str(minutes), "--seed", "17",
+                  "--faults", ",".join(kinds), *CHORD_OPTIONS, run_dir=tmp_path, timeout=1500)
     print(done.stdout[-3000:], done.stderr[-3000:], f"{time.monotonic() - started:.0f} s", sep="\n")
     backend, counts = summary(done)
     # the check says something only about acknowledged operations; how many a loaded machine
     # acknowledges varies (a smoke run on two shared cores: 232 of 1,462, the rest 503 Overloaded)
-    assert backend == "chord" and counts["operations"] > 1000 and counts["acknowledged"] >= 100
+    assert backend == "chord" and counts["operations"] > 1000 * minutes / 3.5 and counts["acknowledged"] >= 100
     report = (run_folder(tmp_path) / "report.txt").read_text()
     assert counts["lost"] == 0 and counts["stale"] == 0, report[:20000]
     changes = {kind: (int(sent), int(failed))
@@ -118,11 +107,22 @@ def test_four_chord_nodes_lose_nothing_acknowledged_and_fail_no_request_of_a_pla
     assert set(changes) == {faults.ADD, faults.REMOVE}, planned_line(done)
     assert all(sent > 0 and failed == 0 for sent, failed in changes.values()), report[-5000:]
     assert done.returncode == 0
+    assert "lost writes 0" in report
     events = [json.loads(line) for line in (run_folder(tmp_path) / "faults.jsonl").read_text().splitlines()]
     started_kinds = [e["kind"] for e in events if e["event"] == "start"]
     assert faults.KILL in started_kinds and faults.PAUSE in started_kinds
     assert sorted(e["kind"] for e in events if e["event"] == "done") == [faults.ADD, faults.REMOVE]
     assert not [e for e in events if e["event"] in ("failed", "heal-failed")], events
+    operations = [json.loads(line) for line in (run_folder(tmp_path) / "history.jsonl").read_text().splitlines()]
+    assert len(operations) == counts["operations"]
+    # the first fault is the pause, drawn among the four nodes up then: nothing sent to the paused
+    # node while it stood still was answered before it ran again
+    paused, healed = events[0], events[1]
+    assert (paused["kind"], paused["event"], healed["event"]) == (faults.PAUSE, "start", "healed")
+    during = [op for op in operations if op["node"] == f"node-{paused['node']}"
+              and paused["time"] < op["invoked"] < healed["time"]]
+    assert during and all(op["completed"] > healed["time"] for op in during if "completed" in op)
+    assert re.search(r"during faults: .*pause 1 requests \d+ failed \d+ recovered", done.stdout)
 
 
 def planned_line(done):

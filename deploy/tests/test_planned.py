@@ -46,3 +46,23 @@ def test_a_request_retried_to_a_200_succeeded_and_one_whose_last_try_failed_is_c
 
 def test_a_run_without_planned_changes_has_no_line():
     assert planned.tally([op(1, 1, 200)], []).line() == ""
+
+
+def test_each_kind_of_fault_counts_the_requests_sent_while_it_held_and_how_long_after_its_heal_they_failed():
+    from p2psip_deploy import recovery
+    events = [event(faults.PAUSE, "start", 10), event(faults.PAUSE, "healed", 20),
+              event(faults.ADD, "start", 30, at=30.0), event(faults.ADD, "done", 60, at=30.0),
+              event(faults.KILL, "start", 70, at=70.0), event(faults.KILL, "healed", 90, at=70.0)]
+    operations = [op(1, 5, 503),                                 # before any fault: not counted
+                  op(2, 12, 503), op(3, 24, 503, retry_of=2),     # sent during the pause, its retry failed at 24.5
+                  op(4, 15, 200),                                 # during the pause, ok
+                  op(5, 22, None),                                # after the heal, before the add: unanswered
+                  op(6, 75, 200), op(7, 80, 503), op(8, 86, 200, retry_of=7),   # kill: retried to a 200
+                  op(9, 95, 200)]
+    found = recovery.tally(operations, events, (faults.KILL, faults.PAUSE))
+    assert found.kinds[faults.PAUSE] == recovery.Kind(faults=1, requests=2, failed=1, recovered_s=4.5)
+    assert found.kinds[faults.KILL] == recovery.Kind(faults=1, requests=2, failed=0, recovered_s=0.0)
+    assert faults.ADD not in found.kinds
+    assert found.line() == "during faults: pause 1 requests 2 failed 1 recovered 4.5 s, " \
+                           "kill 1 requests 2 failed 0 recovered 0.0 s"
+    assert recovery.tally(operations, [], (faults.KILL,)).line() == ""

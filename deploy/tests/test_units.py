@@ -1,6 +1,6 @@
 """`units`: the systemd unit files of a deployment, each running the command `up` would, ordered
 node 0, the other nodes, the front, and started only once `ready` says so; and `ready` itself
-against a status page that is not ready, then is."""
+against a status page that is not ready, then is; and `up` asking that page before it probes a node with SIPp."""
 import http.server
 import shlex
 import shutil
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from p2psip_deploy import layout, nodefolder, nodes, ready, units
+from p2psip_deploy import layout, nodefolder, nodes, processes, ready, units
 
 
 @pytest.fixture
@@ -95,3 +95,20 @@ def test_ready_waits_for_the_process_to_say_so():
     finally:
         server.shutdown()
     assert not ready.is_ready(status)   # nothing listens any more
+
+
+def test_up_probes_a_node_with_options_only_once_its_status_page_says_it_is_ready(monkeypatch):
+    server = http.server.HTTPServer(("127.0.0.1", 0), SelfJson)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    probed = []
+    monkeypatch.setattr(nodes.sipp, "options_probe", lambda address, port, local: probed.append(port) or True)
+    node = processes.Process("node", "chord", "127.0.0.1", 7001, 1, 1, "node-1", http_port=server.server_address[1])
+    try:
+        SelfJson.ready = False
+        assert not nodes.answers_options(node, "127.0.0.1") and probed == []   # no SIPp while it warms up
+        SelfJson.ready = True
+        assert nodes.answers_options(node, "127.0.0.1") and probed == [7001]
+    finally:
+        server.shutdown()
+    ceiling = processes.Process("node", "ceiling", "127.0.0.1", 7002, 1, 1, "node-2", http_port=1)
+    assert nodes.answers_options(ceiling, "127.0.0.1") and probed == [7001, 7002]   # no status page to ask
