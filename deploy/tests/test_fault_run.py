@@ -158,6 +158,13 @@ def test_a_fault_that_cannot_run_here_is_refused_before_any_node_starts(tmp_path
     assert not (tmp_path / processes.STATE_FILE).exists()
 
 
+def check_kept_history(tmp_path, name):
+    """`faults --check` on a real run's history kept, gzipped, in tests/data/."""
+    file = tmp_path / "history.jsonl"
+    file.write_bytes(gzip.decompress((Path(__file__).parent / "data" / name).read_bytes()))
+    return p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=120)
+
+
 def test_the_recorded_history_of_three_chord_nodes_with_a_kill_shows_its_one_lost_write(tmp_path):
     """A real run's history (three Chord nodes on a starved machine, node 1 paused for 14.5 s, node 0
     killed 38 s in; seed 7): a binding acknowledged through node 2 at 6 s, with Expires 60, was
@@ -165,9 +172,7 @@ def test_the_recorded_history_of_three_chord_nodes_with_a_kill_shows_its_one_los
     the checker cannot stop seeing it. The node code that lost it (a place of the restarted node,
     handed the empty range of a neighbour still waiting for its own records) is tested in
     dht-chord's HandOverTest."""
-    file = tmp_path / "history.jsonl"
-    file.write_bytes(gzip.decompress((Path(__file__).parent / "data" / "chord-kill-lost-write.history.jsonl.gz").read_bytes()))
-    done = p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=120)
+    done = check_kept_history(tmp_path, "chord-kill-lost-write.history.jsonl.gz")
     assert done.returncode == 1
     found = summary(done)
     assert found[0] == "chord" and found[1]["lost"] == 1 and found[1]["stale"] == 0
@@ -182,9 +187,7 @@ def test_the_recorded_history_of_four_chord_nodes_with_a_pause_shows_its_lost_wr
     at 24.7 s still listed it, and an add through node 3 at 26.9 s listed only the other contact: the
     binding was gone, and the four reads after it missed it. Kept so that a change to the checker
     cannot stop seeing it while the node code that lost it is found."""
-    file = tmp_path / "history.jsonl"
-    file.write_bytes(gzip.decompress((Path(__file__).parent / "data" / "chord-pause-lost-write.history.jsonl.gz").read_bytes()))
-    done = p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=120)
+    done = check_kept_history(tmp_path, "chord-pause-lost-write.history.jsonl.gz")
     assert done.returncode == 1
     found = summary(done)
     assert found[0] == "chord" and found[1]["lost"] == 4 and found[1]["stale"] == 0
@@ -203,10 +206,7 @@ def test_the_recorded_history_of_a_removal_that_came_back_after_a_pause_shows_it
     cannot stop seeing it. The node code that let it happen (the stopped owner, running again,
     applied the add that waited for it to the record it kept, stamped as high as its successor's
     removal, and kept it when the range came back) is tested in dht-chord's PauseTest."""
-    file = tmp_path / "history.jsonl"
-    file.write_bytes(gzip.decompress(
-        (Path(__file__).parent / "data" / "chord-pause-removal-came-back.history.jsonl.gz").read_bytes()))
-    done = p2psip("faults", "--check", str(file), "--backend", "chord", run_dir=tmp_path, timeout=120)
+    done = check_kept_history(tmp_path, "chord-pause-removal-came-back.history.jsonl.gz")
     assert done.returncode == 1
     assert summary(done) == ("chord", {"operations": 121, "acknowledged": 110, "lost": 0, "stale": 4, "failed": 11})
     assert "stale: sip:faults-1-4842db-12@p2psip.test contact sip:faults-1-4842db-12@192.0.2.2:5060, read by operation 389" in done.stderr
