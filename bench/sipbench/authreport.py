@@ -60,9 +60,9 @@ def _fmt_rate(value: int | None) -> str:
 
 
 def verdict(measured: int | None, plain: int | None, minimum: float, caveats: list[str], informative: bool) -> str:
-    """met / not met (with the run's caveats), informative for Kamailio, or why it cannot be judged."""
+    """met / not met (with the run's caveats), informative for Kamailio, or "not judged" and why."""
     if measured is None or plain is None:
-        return "cannot be judged: " + ("its plain search" if plain is None else "this search") + " passed no step or did not run"
+        return "not judged: " + ("its plain search" if plain is None else "this search") + " passed no step or did not run"
     if informative:
         return "informative"
     words = "met" if measured >= minimum * plain else "not met"

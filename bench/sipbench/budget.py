@@ -27,7 +27,7 @@ from .runner import TRANSACTIONS_END_S, Settings, plan_for
 # machine, longer on a loaded one.
 STARTUP_S = 75.0
 # The note of a row the budget left out; a verdict that needs it reads "not judged: over the hour".
-OVER_HOUR = "over the hour"
+OVER_HOUR = targets.OVER_HOUR
 
 
 def required(m: Measurement, overloaded: frozenset[Measurement], planned: list[Measurement]) -> bool:

@@ -43,7 +43,7 @@ def _share(ok: float | None, sent: float | None) -> str:
 
 def verdict(judged: targets.Judged, caveat: str) -> str:
     if judged.holds is None:
-        return "cannot be judged: " + (judged.why or "not measured")
+        return "not judged: " + (judged.why or "not measured")
     return ("met" if judged.holds else "not met") + caveat + (f" ({judged.why})" if judged.why else "")
 
 

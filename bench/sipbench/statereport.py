@@ -112,7 +112,7 @@ def targets(pinned: bool) -> list[tuple[str, str, float]]:
 
 def verdict(value: float | None, bound: float, caveats: list[str]) -> str:
     if value is None:
-        return "cannot be judged: a search it needs passed no step or did not run"
+        return "not judged: a search it needs passed no step or did not run"
     words = "met" if value >= bound else "not met"
     return words + (f", indicative ({'; '.join(caveats)})" if caveats else "")
 

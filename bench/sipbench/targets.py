@@ -56,6 +56,8 @@ TARGETS = (
 FRONT_TARGET = 0.90  # through the front to one node, against the same node directly
 # Notes of searches that produced no figure of their own (runner.py writes the first; a deployment
 # that could not start is named so where it is recorded).
+# The note of a figure the run's budget left out (bench/sipbench/budget.py).
+OVER_HOUR = "over the hour"
 NOT_TO_THE_END = ("no step passed", "deployment failed")
 # A search this fine or finer can decide the targets' 10-20% margins; full mode's default.
 DECISIVE_PRECISION = 0.05
@@ -100,6 +102,12 @@ def figure_row(rows: list[dict], figure: Figure) -> dict | None:
 def ran_to_the_end(row: dict) -> bool:
     note = (row.get("note") or "").lower()
     return row["rate"] > 0 and not any(marker in note for marker in NOT_TO_THE_END)
+
+
+def unconfirmed(row: dict) -> bool:
+    """A figure with no rate because no confirmation held it or the run's budget left it out."""
+    note = row.get("note") or ""
+    return row["rate"] == 0 and note.startswith(("not confirmed", OVER_HOUR))
 
 
 def caveat_reasons(meta: dict[str, str]) -> list[str]:
@@ -150,8 +158,13 @@ def verdict(target: Target, measured: dict, against: dict, meta: dict[str, str])
         words = "informative"
         if target.says_if_ran_to_the_end:
             words += "; its search " + ("ran to the end" if ran_to_the_end(measured) else "did not run to the end")
-    elif against["rate"] == 0:
-        return f"cannot be judged: {target.against.label} passed no step"
+    elif against["rate"] == 0 or unconfirmed(measured):
+        # a figure its search found but no 120 s step held, or one the budget left out, says nothing
+        # of the system's limit: judging its ratio would read "not met" from a rate never measured
+        why = [f"{f.label}: {row.get('note') or 'passed no step'}"
+               for f, row in ((target.measured, measured), (target.against, against))
+               if row["rate"] == 0 and (f is target.against or unconfirmed(row))]
+        return "not judged: " + "; ".join(why)
     else:
         words = ("met" if measured["rate"] >= target.minimum * against["rate"] else "not met") + caveat(meta)
     notes = [f"{f.label}: {row['note']}" for f, row in ((target.measured, measured), (target.against, against))

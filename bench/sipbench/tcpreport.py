@@ -123,7 +123,7 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 def _verdict(ok: bool | None, informative: bool, caveats: list[str]) -> str:
     if ok is None:
-        return "cannot be judged: not measured, or no step passed"
+        return "not judged: not measured, or no step passed"
     if informative:
         return "informative"
     return ("met" if ok else "not met") + (f", indicative ({'; '.join(caveats)})" if caveats else "")

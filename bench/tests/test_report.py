@@ -265,10 +265,23 @@ def test_informative_node_counts_say_whether_their_search_ran_to_the_end():
                                               "chord 8 nodes (spread) / chord 1 node")
 
 
-def test_a_target_whose_reference_figure_passed_nothing_cannot_be_judged():
+def test_a_target_whose_reference_figure_passed_nothing_is_not_judged():
     data = [registration("hazelcast", 1, "one", 0, "no step passed"), registration("hazelcast", 2, "spread", 900)]
     assert target(targets.targets_section(data, FULL), "hazelcast 2 nodes (spread) / hazelcast 1 node").endswith(
-        "| n/a | >= 0.80 | cannot be judged: hazelcast 1 node passed no step |")
+        "| n/a | >= 0.80 | not judged: hazelcast 1 node: no step passed |")
+
+
+def test_a_target_whose_measured_figure_no_confirmation_held_is_not_judged_but_one_that_passed_nothing_is_not_met():
+    unheld = "not confirmed: 2,421/s failed a confirmation of 120 s (the search found 2,421/s in shorter steps)"
+    data = [registration("chord", 1, "one", 8000), registration("chord", 2, "spread", 0, unheld)]
+    assert target(targets.targets_section(data, FULL), "chord 2 nodes (spread, single server) / chord 1 node").endswith(
+        f"| 0.00 | >= 0.80 | not judged: chord 2 nodes (spread, single server): {unheld} |")
+    budget = [registration("chord", 1, "one", 8000), registration("chord", 2, "spread", 0, "over the hour: 57 minutes spent")]
+    assert "| not judged: chord 2 nodes (spread, single server): over the hour" in target(
+        targets.targets_section(budget, FULL), "chord 2 nodes (spread, single server) / chord 1 node")
+    failed = [registration("chord", 1, "one", 8000), registration("chord", 2, "spread", 0, "no step passed")]
+    assert "| 0.00 | >= 0.80 | not met (chord 2 nodes (spread, single server): no step passed) |" in target(
+        targets.targets_section(failed, FULL), "chord 2 nodes (spread, single server) / chord 1 node") + " |"
 
 
 def test_the_front_is_judged_per_policy_against_the_same_node_directly():
