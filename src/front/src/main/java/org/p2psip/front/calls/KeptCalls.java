@@ -20,8 +20,8 @@ import org.p2psip.front.wire.ViaPath;
  * with {@link #BRANCH_PREFIX}. Also the parts they share: the hops, the front's Via and
  * Record-Route, its own answers. Every message is read where it lies ({@link Message}): what goes
  * on is spliced ({@link Splices}), what the front says itself is written from the bytes of what it
- * answers ({@link Answers}, {@link CancelAndAck}). Bounded: at most {@code max} calls and requests, and a call is
- * forgotten after the INVITE time-out whatever its state.
+ * answers ({@link Answers}, {@link CancelAndAck}). Bounded: at most {@code max} calls and
+ * requests, and a call is forgotten after the INVITE time-out whatever its state.
  *
  * <p>Every method but {@link #owns} runs on the one thread of the front's UDP event loop (callers
  * on other threads hand work to it), so the calls and their state machines need no locks.
@@ -332,7 +332,7 @@ public final class KeptCalls {
     }
 
     /** A new To tag of the front's own answers. */
-    public String newTag() {
+    private String newTag() {
         return "p2psip-" + tagPrefix + "-" + sequence.incrementAndGet();
     }
 

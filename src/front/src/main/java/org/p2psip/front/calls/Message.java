@@ -9,7 +9,7 @@ import org.p2psip.lazysip.ViaValue;
  * A SIP message as the kept path reads it, where it lies: the start line (a request's method and
  * Request-URI, an answer's status), the top Via (its first value, unfolded, plain: {@link ViaValue}),
  * Call-ID, the CSeq number and method, and the To tag when asked. Every other header stays bytes:
- * what the front forwards is spliced from them ({@link Splice}-based writers in {@link KeptCalls}),
+ * what the front forwards is spliced from them ({@link Splices}),
  * what it writes itself is copied from them ({@link Answers}, {@link Acks}). {@link #read} returns
  * null for a message it is not sure of; the caller then has JAIN-SIP's parser read it and writes it
  * out again for this reader, or does not keep the call. Immutable.
