@@ -1,7 +1,5 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.message.SIPMessage;
-
 /**
  * Where one transaction's messages go: the next hop of a client transaction, the previous hop of a
  * server transaction. Implementations never wait, and never call back into the machine that sends
@@ -13,7 +11,7 @@ interface Hop {
      * Sends {@code message}. It must not be changed: a machine sends the same object again when it
      * retransmits (a request by Timers A and E, an answer by Timer G or a retransmitted request, an ACK).
      */
-    void send(SIPMessage message);
+    void send(Message message);
 
     /**
      * True over TCP or TLS: the transport delivers or fails, so the machines retransmit nothing

@@ -1,16 +1,7 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.header.MaxForwards;
-import gov.nist.javax.sip.header.To;
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
-import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sip.InvalidArgumentException;
-import javax.sip.SipException;
-import javax.sip.header.MaxForwardsHeader;
-import javax.sip.message.Request;
 
 /**
  * An INVITE client transaction (RFC 3261 §17.1.1, figure 5): sends an INVITE to one hop, sends it
@@ -32,10 +23,10 @@ final class InviteClient {
     /** What the owner hears of the transaction; called without the machine's lock held. */
     interface User {
         /** A provisional answer, each one (retransmissions too: the owner forwards them upstream). */
-        void provisional(InviteClient t, SIPResponse r);
+        void provisional(InviteClient t, Message r);
 
         /** The final answer, once: a 2xx, or a failure the machine has already acknowledged. */
-        void finalAnswer(InviteClient t, SIPResponse r);
+        void finalAnswer(InviteClient t, Message r);
 
         /** Timer B: no answer at all within 64 x T1; the machine is terminated. */
         void timedOut(InviteClient t);
@@ -47,9 +38,7 @@ final class InviteClient {
 
     private enum State { CALLING, PROCEEDING, COMPLETED, TERMINATED }
 
-    private static final int CANCEL_MAX_FORWARDS = 70;
-
-    private final SIPRequest request;
+    private final Message request;
     private final Hop hop;
     private final Timers timers;
     private final User user;
@@ -60,11 +49,11 @@ final class InviteClient {
     private Runnable cancelB;
     private Runnable cancelD;
     /** The ACK of the failure answer, sent again for each retransmission of that answer. */
-    private SIPRequest ack;
+    private Message ack;
 
-    InviteClient(SIPRequest request, Hop hop, Timers timers, User user) {
-        if (!Request.INVITE.equals(request.getMethod())) {
-            throw new IllegalArgumentException("not an INVITE: " + request.getMethod());
+    InviteClient(Message request, Hop hop, Timers timers, User user) {
+        if (!"INVITE".equals(request.method)) {
+            throw new IllegalArgumentException("not an INVITE: " + request.method);
         }
         this.request = request;
         this.hop = hop;
@@ -88,8 +77,8 @@ final class InviteClient {
     }
 
     /** An answer whose Via branch and CSeq method match this transaction (§17.1.3). */
-    void onResponse(SIPResponse r) {
-        int status = r.getStatusCode();
+    void onResponse(Message r) {
+        int status = r.status;
         List<Runnable> then = new ArrayList<>(3);
         synchronized (this) {
             if (status < 100 || state == State.TERMINATED) {
@@ -112,12 +101,12 @@ final class InviteClient {
                 then.add(() -> user.finalAnswer(this, r));
                 then.add(() -> user.terminated(this));
             } else if (state == State.COMPLETED) {
-                SIPRequest again = ack; // the failure answer again: its ACK was lost
+                Message again = ack; // the failure answer again: its ACK was lost
                 then.add(() -> hop.send(again));
             } else {
                 state = State.COMPLETED;
                 cancelAAndB();
-                SIPRequest first = errorAck(r);
+                Message first = errorAck(r);
                 ack = first;
                 then.add(() -> hop.send(first));
                 then.add(() -> user.finalAnswer(this, r));
@@ -146,14 +135,8 @@ final class InviteClient {
      * its Route, and Max-Forwards 70. It is a transaction of its own: the owner sends it with a
      * {@link NonInviteClient}.
      */
-    SIPRequest cancelRequest() {
-        try {
-            SIPRequest cancel = withMaxForwards().createCancelRequest();
-            cancel.setHeader(new MaxForwards(CANCEL_MAX_FORWARDS)); // JAIN-SIP copies the INVITE's
-            return cancel;
-        } catch (SipException | InvalidArgumentException e) {
-            throw new IllegalStateException("cannot write the CANCEL of " + request.getCallId(), e);
-        }
+    Message cancelRequest() {
+        return CancelAndAck.cancel(request);
     }
 
     /** Stops every timer and makes the machine Terminated without a word to the user: the branch is abandoned. */
@@ -172,38 +155,13 @@ final class InviteClient {
         return state.name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    SIPRequest request() {
+    Message request() {
         return request;
     }
 
-    /**
-     * The ACK of a failure answer (§17.1.1.3): the INVITE's Request-URI, Call-ID, From and CSeq
-     * number, its top Via only, its Route, and the answer's To (with the tag of whoever refused).
-     * JAIN-SIP's createErrorAck writes exactly that, and copies the INVITE's Max-Forwards.
-     */
-    private SIPRequest errorAck(SIPResponse answer) {
-        try {
-            return withMaxForwards().createErrorAck((To) answer.getTo());
-        } catch (SipException | ParseException e) {
-            throw new IllegalStateException("cannot acknowledge " + answer.getStatusCode(), e);
-        }
-    }
-
-    /**
-     * The INVITE, or a copy of it with Max-Forwards 70 if it has none: JAIN-SIP's ACK and CANCEL
-     * copy the INVITE's Max-Forwards and fail without one.
-     */
-    private SIPRequest withMaxForwards() {
-        if (request.getHeader(MaxForwardsHeader.NAME) != null) {
-            return request;
-        }
-        SIPRequest copy = (SIPRequest) request.clone();
-        try {
-            copy.setHeader(new MaxForwards(CANCEL_MAX_FORWARDS));
-        } catch (InvalidArgumentException e) {
-            throw new IllegalStateException(e);
-        }
-        return copy;
+    /** The ACK of a failure answer (§17.1.1.3), written from the INVITE's bytes and the answer's To ({@link CancelAndAck}). */
+    private Message errorAck(Message answer) {
+        return CancelAndAck.ack(request, answer);
     }
 
     private void cancelAAndB() {

@@ -1,8 +1,5 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
-import javax.sip.message.Request;
 
 /**
  * An INVITE server transaction (RFC 3261 §17.2.1, figure 7, with RFC 6026's Accepted state): answers
@@ -30,7 +27,7 @@ final class InviteServer {
 
     private enum State { PROCEEDING, COMPLETED, CONFIRMED, ACCEPTED, TERMINATED }
 
-    private final SIPRequest invite;
+    private final Message invite;
     private final Hop hop;
     private final Timers timers;
     private final User user;
@@ -38,16 +35,16 @@ final class InviteServer {
     private State state = State.PROCEEDING;
     private boolean started;
     /** The answer a retransmitted INVITE gets in Proceeding: 100 Trying until the owner passes a provisional one. */
-    private SIPResponse lastProvisional;
-    private SIPResponse lastFinal;
+    private Message lastProvisional;
+    private Message lastFinal;
     private Runnable cancelG;
     private Runnable cancelH;
     private Runnable cancelI;
     private Runnable cancelL;
 
-    InviteServer(SIPRequest invite, Hop hop, Timers timers, User user) {
-        if (!Request.INVITE.equals(invite.getMethod())) {
-            throw new IllegalArgumentException("not an INVITE: " + invite.getMethod());
+    InviteServer(Message invite, Hop hop, Timers timers, User user) {
+        if (!"INVITE".equals(invite.method)) {
+            throw new IllegalArgumentException("not an INVITE: " + invite.method);
         }
         this.invite = invite;
         this.hop = hop;
@@ -62,7 +59,7 @@ final class InviteServer {
      * already answered; later calls do nothing.
      */
     void start() {
-        SIPResponse trying;
+        Message trying;
         synchronized (this) {
             if (started || state != State.PROCEEDING) {
                 return;
@@ -71,7 +68,7 @@ final class InviteServer {
             if (lastProvisional != null) {
                 return; // the owner answered already
             }
-            trying = invite.createResponse(100);
+            trying = Answers.of(invite, 100, "Trying", null, "");
             lastProvisional = trying;
         }
         hop.send(trying);
@@ -79,7 +76,7 @@ final class InviteServer {
 
     /** The INVITE came again: the last answer again in Proceeding and Completed, nothing otherwise. */
     void onRetransmission() {
-        SIPResponse again;
+        Message again;
         synchronized (this) {
             again = state == State.PROCEEDING ? lastProvisional : state == State.COMPLETED ? lastFinal : null;
         }
@@ -93,8 +90,8 @@ final class InviteServer {
      * Proceeding, a 2xx in Accepted (the callee's retransmission, passing through) - and dropped
      * otherwise (§17.2.1: a second final answer in Completed is discarded).
      */
-    void respond(SIPResponse r) {
-        int status = r.getStatusCode();
+    void respond(Message r) {
+        int status = r.status;
         synchronized (this) {
             if (state == State.ACCEPTED && status >= 200 && status < 300) {
                 lastFinal = r;
@@ -158,11 +155,11 @@ final class InviteServer {
     }
 
     /** The last final answer sent (the last 2xx in Accepted), or null before one. */
-    synchronized SIPResponse lastFinal() {
+    synchronized Message lastFinal() {
         return lastFinal;
     }
 
-    SIPRequest request() {
+    Message request() {
         return invite;
     }
 
@@ -177,7 +174,7 @@ final class InviteServer {
 
     /** Timer G: the failure answer again, the next one twice as late, at most T2. */
     private void timerG(long interval) {
-        SIPResponse again;
+        Message again;
         synchronized (this) {
             if (state != State.COMPLETED) {
                 return;

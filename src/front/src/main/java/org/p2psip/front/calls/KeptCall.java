@@ -1,10 +1,6 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.header.Via;
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.List;
-import javax.sip.message.Request;
 import org.p2psip.front.nodes.Node;
 
 /**
@@ -25,7 +21,7 @@ final class KeptCall implements InviteServer.User {
 
     private final KeptCalls calls;
     /** The caller's INVITE as received: Max-Forwards spent by one, the front's own Route consumed, no Via of the front's. */
-    private final SIPRequest invite;
+    private final Message invite;
     private final InviteServer server;
     private final Node node;
     final String key;
@@ -41,11 +37,11 @@ final class KeptCall implements InviteServer.User {
     private String branch;
     private List<KeptTarget> targets = List.of();
     private int next;
-    private SIPResponse best;
+    private Message best;
     private boolean cancelled;
     private Runnable branchTimer = () -> { };
 
-    KeptCall(KeptCalls calls, String key, SIPRequest invite, Hop caller, Node node) {
+    KeptCall(KeptCalls calls, String key, Message invite, Hop caller, Node node) {
         this.calls = calls;
         this.key = key;
         this.invite = invite;
@@ -57,8 +53,7 @@ final class KeptCall implements InviteServer.User {
     /** Answers 100 Trying and asks the node for the callee's contacts. */
     void start() {
         server.start();
-        SIPRequest lookup = calls.outgoing(invite, null, false);
-        calls.askRedirect(lookup);
+        Message lookup = calls.outgoing(invite, null);
         node.transactionStarted(true);
         ring(lookup, calls.toNode(node), new Lookup());
     }
@@ -89,8 +84,8 @@ final class KeptCall implements InviteServer.User {
     }
 
     /** An answer to one of this call's client transactions; false if it names none of them now. */
-    boolean onResponse(String branch, SIPResponse response) {
-        if (Request.CANCEL.equals(response.getCSeq().getMethod())) {
+    boolean onResponse(String branch, Message response) {
+        if ("CANCEL".equals(response.cseqMethod)) {
             NonInviteClient cancel = cancels.get(branch);
             if (cancel != null) {
                 cancel.onResponse(response);
@@ -103,7 +98,7 @@ final class KeptCall implements InviteServer.User {
         }
         if (!"terminated".equals(transaction.state())) {
             transaction.onResponse(response);
-        } else if (response.getStatusCode() / 100 == 2 && Request.INVITE.equals(response.getCSeq().getMethod())) {
+        } else if (response.status / 100 == 2 && "INVITE".equals(response.cseqMethod)) {
             relay(response); // a callee's 2xx again: it goes up statelessly (§16.7 step 5)
         }
         return true;
@@ -129,8 +124,8 @@ final class KeptCall implements InviteServer.User {
         phase = Phase.DONE;
     }
 
-    private void ring(SIPRequest request, Hop to, InviteClient.User user) {
-        branch = ((Via) request.getTopmostVia()).getBranch();
+    private void ring(Message request, Hop to, InviteClient.User user) {
+        branch = request.branch;
         hop = to;
         client = new InviteClient(request, to, calls.timers(), user);
         clients.put(branch, client);
@@ -147,7 +142,7 @@ final class KeptCall implements InviteServer.User {
             return;
         }
         KeptTarget target = targets.get(next++);
-        SIPRequest request = calls.outgoing(invite, target, true);
+        Message request = calls.outgoing(invite, target);
         phase = Phase.RINGING;
         ring(request, calls.toTarget(target), new Contact());
         branchTimer = calls.timers().after(calls.branchTimeoutMillis(), this::branchTimedOut);
@@ -184,15 +179,15 @@ final class KeptCall implements InviteServer.User {
     }
 
     /** A final answer from a contact or from the lookup, kept if it is the best so far (§16.7 step 6). */
-    private void consider(SIPResponse response) {
-        int status = response.getStatusCode();
+    private void consider(Message response) {
+        int status = response.status;
         if (status == 503) {
             response = calls.answer(invite, 500, "Server Internal Error"); // §16.7: a 503 is not passed up
             status = 500;
         } else {
-            calls.stripOwnVia(response);
+            response = calls.withoutOwnVia(response);
         }
-        if (best == null || rank(status) < rank(best.getStatusCode())) {
+        if (response != null && (best == null || rank(status) < rank(best.status))) {
             best = response;
         }
     }
@@ -207,12 +202,14 @@ final class KeptCall implements InviteServer.User {
         };
     }
 
-    private void relay(SIPResponse response) {
-        calls.stripOwnVia(response);
-        server.respond(response);
+    private void relay(Message response) {
+        Message up = calls.withoutOwnVia(response);
+        if (up != null) {
+            server.respond(up);
+        }
     }
 
-    private void finish(SIPResponse response) {
+    private void finish(Message response) {
         branchTimer.run();
         phase = Phase.DONE;
         server.respond(response);
@@ -231,17 +228,17 @@ final class KeptCall implements InviteServer.User {
     /** The node's answer to the lookup: a 302 with the contacts, or the call's answer when it proxied it after all. */
     private final class Lookup implements InviteClient.User {
         @Override
-        public void provisional(InviteClient t, SIPResponse r) {
-            if (r.getStatusCode() > 100) {
+        public void provisional(InviteClient t, Message r) {
+            if (r.status > 100) {
                 relay(r); // a node that does not redirect proxies the call itself: it goes on through it
             }
         }
 
         @Override
-        public void finalAnswer(InviteClient t, SIPResponse r) {
+        public void finalAnswer(InviteClient t, Message r) {
             node.transactionEnded(true);
             calls.heard(node);
-            if (r.getStatusCode() != 302) {
+            if (r.status != 302) {
                 phase = Phase.ANSWERED;
                 relay(r);
                 return;
@@ -261,18 +258,18 @@ final class KeptCall implements InviteServer.User {
     /** A contact's answers. */
     private final class Contact implements InviteClient.User {
         @Override
-        public void provisional(InviteClient t, SIPResponse r) {
+        public void provisional(InviteClient t, Message r) {
             if (cancelled && t == client) {
                 cancelBranch();
             }
-            if (r.getStatusCode() > 100 && phase == Phase.RINGING) {
+            if (r.status > 100 && phase == Phase.RINGING) {
                 relay(r);
             }
         }
 
         @Override
-        public void finalAnswer(InviteClient t, SIPResponse r) {
-            if (r.getStatusCode() / 100 == 2) {
+        public void finalAnswer(InviteClient t, Message r) {
+            if (r.status / 100 == 2) {
                 branchTimer.run();
                 phase = Phase.ANSWERED;
                 relay(r);
@@ -282,7 +279,7 @@ final class KeptCall implements InviteServer.User {
                 return; // a branch given up on, answering late
             }
             consider(r);
-            if (r.getStatusCode() >= 600) {
+            if (r.status >= 600) {
                 next = targets.size(); // a 6xx ends the search
             }
             ringNext();

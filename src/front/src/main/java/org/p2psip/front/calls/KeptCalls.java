@@ -1,29 +1,13 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.address.SipUri;
-import gov.nist.javax.sip.header.HeaderFactoryImpl;
-import gov.nist.javax.sip.header.RetryAfter;
-import gov.nist.javax.sip.header.Route;
-import gov.nist.javax.sip.header.SIPHeader;
-import gov.nist.javax.sip.header.Via;
-import gov.nist.javax.sip.message.SIPMessage;
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.net.InetSocketAddress;
-import java.text.ParseException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.sip.InvalidArgumentException;
-import javax.sip.SipException;
-import javax.sip.header.RouteHeader;
-import javax.sip.header.ViaHeader;
-import javax.sip.message.Request;
 import org.p2psip.front.nodes.Node;
 import org.p2psip.front.nodes.Nodes;
 import org.p2psip.front.status.FrontStats;
-import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
 import org.p2psip.front.wire.Outlet;
@@ -34,8 +18,10 @@ import org.p2psip.front.wire.ViaPath;
  * the keys their messages are matched with: the caller's transaction by the front's hash of its
  * branch ({@link Branches}), the front's own client transactions by their branches, which start
  * with {@link #BRANCH_PREFIX}. Also the parts they share: the hops, the front's Via and
- * Record-Route, its own answers. Bounded: at most {@code max} calls and requests, and a call is
- * forgotten after the INVITE time-out whatever its state.
+ * Record-Route, its own answers. Every message is read where it lies ({@link Message}): what goes
+ * on is spliced ({@link Splices}), what the front says itself is written from the bytes of what it
+ * answers ({@link Answers}, {@link CancelAndAck}). Bounded: at most {@code max} calls and
+ * requests, and a call is forgotten after the INVITE time-out whatever its state.
  *
  * <p>Every method but {@link #owns} runs on the one thread of the front's UDP event loop (callers
  * on other threads hand work to it), so the calls and their state machines need no locks.
@@ -45,8 +31,6 @@ public final class KeptCalls {
     /** The user part of the front's Record-Route in a dialog it keeps: a Route naming it brings the request here. */
     public static final String USER = "p2psip-kept";
     public static final String BRANCH_PREFIX = Branches.PREFIX + "kept-";
-
-    private static final HeaderFactoryImpl HEADERS = new HeaderFactoryImpl();
 
     private final Listeners listeners;
     private final Outlet outlet;
@@ -60,9 +44,8 @@ public final class KeptCalls {
     private final int max;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong sequence = new AtomicLong();
-    /** The front's Record-Route and the lookup's Request-Disposition, parsed once: each call gets a copy. */
-    private final SIPHeader ownRecordRoute;
-    private final SIPHeader redirect;
+    /** The front's Record-Route line in the calls it keeps. */
+    private final String ownRecordRoute;
     private final Map<String, KeptCall> calls = new ConcurrentHashMap<>();
     private final Map<String, KeptCall> callBranches = new ConcurrentHashMap<>();
     private final Map<String, KeptRequest> requests = new ConcurrentHashMap<>();
@@ -80,12 +63,7 @@ public final class KeptCalls {
         this.branchTimeoutMillis = branchTimeoutMillis;
         this.inviteTimeoutMillis = inviteTimeoutMillis;
         this.max = max;
-        try {
-            this.ownRecordRoute = (SIPHeader) HEADERS.createHeader("Record-Route", ownUri());
-            this.redirect = (SIPHeader) HEADERS.createHeader("Request-Disposition", "redirect");
-        } catch (ParseException e) {
-            throw new IllegalStateException("the front's own Record-Route is malformed", e);
-        }
+        this.ownRecordRoute = "Record-Route: " + ownUri() + "\r\n";
     }
 
     /** Whether {@code key} (the front's hash of a client's branch) names a call kept here. Thread-safe. */
@@ -98,10 +76,13 @@ public final class KeptCalls {
         return calls.size() + requests.size();
     }
 
-    /** A new INVITE, from a UDP client, whose state the front keeps; {@code node} answers its lookup. */
-    public void invite(SIPRequest invite, Node node) {
+    /**
+     * A new INVITE, from a UDP client, whose state the front keeps; {@code node} answers its
+     * lookup. {@code key} is the front's hash of its branch ({@link Branches}); the INVITE is as
+     * received, its top Via stamped, Max-Forwards spent by one, the front's own Route consumed.
+     */
+    public void invite(Message invite, String key, Node node) {
         loop.execute(() -> {
-            String key = Branches.of(invite);
             KeptCall call = calls.get(key);
             if (call != null) {
                 call.retransmitted();
@@ -119,17 +100,17 @@ public final class KeptCalls {
     }
 
     /** A request of a kept call's own transaction: the INVITE again, its CANCEL or the ACK of its failure answer. */
-    public void sameTransaction(SIPRequest request, long connection) {
+    public void sameTransaction(Message request, String key, long connection) {
         loop.execute(() -> {
-            KeptCall call = calls.get(Branches.of(request));
+            KeptCall call = calls.get(key);
             if (call == null) {
                 stats.dropped.increment(); // forgotten meanwhile
                 return;
             }
-            switch (request.getMethod()) {
-                case Request.INVITE -> call.retransmitted();
-                case Request.ACK -> call.acked();
-                case Request.CANCEL -> {
+            switch (request.method) {
+                case "INVITE" -> call.retransmitted();
+                case "ACK" -> call.acked();
+                case "CANCEL" -> {
                     toCaller(request, connection).send(answer(request, 200, "OK")); // §16.10: answered at once
                     call.cancel();
                 }
@@ -142,27 +123,27 @@ public final class KeptCalls {
      * A request within a dialog the front keeps (its Route named the front's kept URI, consumed
      * already): on to the next Route, or to its Request-URI, over UDP. An ACK and a re-INVITE go
      * statelessly (the ACK of a 2xx has no answer; a re-INVITE's ends are UAs that retransmit);
-     * any other request is proxied statefully ({@link KeptRequest}).
+     * any other request is proxied statefully ({@link KeptRequest}). {@code key} is the front's
+     * hash of its branch.
      */
-    public void inDialog(SIPRequest request, long connection) {
+    public void inDialog(Message request, String key, long connection) {
         loop.execute(() -> {
-            String method = request.getMethod();
+            String method = request.method;
             InetSocketAddress next = nextHop(request);
             if (next == null) {
-                if (!Request.ACK.equals(method)) {
+                if (!"ACK".equals(method)) {
                     toCaller(request, connection).send(answer(request, 502, "Next Hop Is Not an IP Address"));
                 }
                 stats.dropped.increment();
                 return;
             }
-            if (Request.ACK.equals(method) || Request.INVITE.equals(method)) {
-                push(request, Branches.of(request));
+            if ("ACK".equals(method) || "INVITE".equals(method)) {
                 stats.keptRequests.increment();
-                outlet.toClient(Outlet.UDP, next, request.encodeAsBytes("UDP"));
+                outlet.toClient(Outlet.UDP, next, push(request, key).bytes);
                 return;
             }
-            String key = Branches.of(request) + ' ' + method;
-            KeptRequest kept = requests.get(key);
+            String requestKey = key + ' ' + method;
+            KeptRequest kept = requests.get(requestKey);
             if (kept != null) {
                 kept.retransmitted();
                 return;
@@ -173,20 +154,18 @@ public final class KeptCalls {
                 return;
             }
             String branch = newBranch();
-            kept = new KeptRequest(this, key, request, toCaller(request, connection), branch);
-            requests.put(key, kept);
+            kept = new KeptRequest(this, requestKey, request, toCaller(request, connection), branch);
+            requests.put(requestKey, kept);
             requestBranches.put(branch, kept);
             stats.keptRequests.increment();
-            SIPRequest forwarded = (SIPRequest) request.clone();
-            push(forwarded, branch);
-            kept.start(forwarded, toAddress(next));
+            kept.start(push(request, branch), toAddress(next));
         });
     }
 
     /** An answer whose top Via carries one of the front's kept branches; false if no kept transaction has it. */
-    public boolean onResponse(SIPResponse response) {
-        String branch = response.getTopmostVia().getBranch();
-        if (!branch.startsWith(BRANCH_PREFIX)) {
+    public boolean onResponse(Message response) {
+        String branch = response.branch;
+        if (branch == null || !branch.startsWith(BRANCH_PREFIX)) {
             return false;
         }
         loop.execute(() -> {
@@ -256,40 +235,29 @@ public final class KeptCalls {
     }
 
     /**
-     * The INVITE as it leaves the front: to the node for its lookup ({@code target} null), or to
-     * a target, with its Request-URI and, if {@code recordRoute}, the front's Record-Route. Always
-     * with a Via of the front's and a branch of its own.
+     * The INVITE as it leaves the front: to the node for its lookup ({@code target} null: with
+     * {@code Request-Disposition: redirect}, RFC 3841 §9.1, so that the node answers with the
+     * contacts), or to a target, with its Request-URI and the front's Record-Route. Always with a
+     * Via of the front's and a branch of its own.
      */
-    SIPRequest outgoing(SIPRequest invite, KeptTarget target, boolean recordRoute) {
-        SIPRequest request = (SIPRequest) invite.clone();
-        try {
-            if (target != null && !target.viaNode()) {
-                request.setRequestURI((SipUri) target.uri().clone());
-            }
-            if (recordRoute) {
-                request.addFirst((SIPHeader) ownRecordRoute.clone());
-            }
-        } catch (SipException e) {
-            throw new IllegalStateException("the front's own Record-Route is malformed", e);
+    Message outgoing(Message invite, KeptTarget target) {
+        String via = ownVia(newBranch());
+        if (target == null) {
+            return Splices.forwarded(invite, via + "Request-Disposition: redirect\r\n", null, "request-disposition");
         }
-        push(request, newBranch());
-        return request;
-    }
-
-    /** Asks the node for the contacts rather than a proxied call (RFC 3841 §9.1). */
-    void askRedirect(SIPRequest lookup) {
-        lookup.setHeader((SIPHeader) redirect.clone());
+        String uri = target.viaNode() ? null : target.uri().text();
+        return Splices.forwarded(invite, via + ownRecordRoute, uri, null);
     }
 
     /** Sends a CANCEL for a ringing contact on {@code hop}; its answer is matched by the INVITE's branch and the method. */
-    NonInviteClient cancel(SIPRequest cancel, Hop hop) {
+    NonInviteClient cancel(Message cancel, Hop hop) {
         var client = new NonInviteClient(cancel, hop, timers, new NonInviteClient.User() {
             @Override
-            public void provisional(NonInviteClient t, SIPResponse r) {
+            public void provisional(NonInviteClient t, Message r) {
             }
 
             @Override
-            public void finalAnswer(NonInviteClient t, SIPResponse r) {
+            public void finalAnswer(NonInviteClient t, Message r) {
             }
 
             @Override
@@ -303,8 +271,8 @@ public final class KeptCalls {
     Hop toNode(Node node) {
         return new Hop() {
             @Override
-            public void send(SIPMessage message) {
-                outlet.toNode(node, message.encodeAsBytes("UDP"));
+            public void send(Message message) {
+                outlet.toNode(node, message.bytes);
             }
 
             @Override
@@ -321,8 +289,8 @@ public final class KeptCalls {
     private Hop toAddress(InetSocketAddress address) {
         return new Hop() {
             @Override
-            public void send(SIPMessage message) {
-                outlet.toClient(Outlet.UDP, address, message.encodeAsBytes("UDP"));
+            public void send(Message message) {
+                outlet.toClient(Outlet.UDP, address, message.bytes);
             }
 
             @Override
@@ -333,18 +301,17 @@ public final class KeptCalls {
     }
 
     /** Where answers to {@code request} go: by its top Via (RFC 3261 §18.2.2), or over its client's connection. */
-    private Hop toCaller(SIPRequest request, long connection) {
-        Via via = request.getTopmostVia();
-        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(via) : null;
-        String transport = outlet.transport(connection);
+    private Hop toCaller(Message request, long connection) {
+        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(request.via.host,
+                request.via.port, request.via.param("received"), request.via.param("rport")) : null;
         return new Hop() {
             @Override
-            public void send(SIPMessage message) {
+            public void send(Message message) {
                 if (connection == Outlet.UDP && address == null) {
                     stats.dropped.increment(); // a Via naming no IP address: nowhere to answer
                     return;
                 }
-                outlet.toClient(connection, address, message.encodeAsBytes(transport));
+                outlet.toClient(connection, address, message.bytes);
             }
 
             @Override
@@ -355,16 +322,8 @@ public final class KeptCalls {
     }
 
     /** An answer of the front's own to {@code request}, with a To tag of its own. */
-    SIPResponse answer(SIPRequest request, int status, String reason) {
-        SIPResponse response = request.createResponse(status, reason);
-        if (response.getToTag() == null && response.getTo() != null) {
-            try {
-                response.getTo().setTag("p2psip-" + tagPrefix + "-" + sequence.incrementAndGet());
-            } catch (ParseException e) {
-                throw new IllegalStateException("the front's own tag is malformed", e);
-            }
-        }
-        return response;
+    Message answer(Message request, int status, String reason) {
+        return Answers.of(request, status, reason, newTag(), "");
     }
 
     /** Seconds of the Retry-After of every 503 the front answers itself. */
@@ -372,50 +331,57 @@ public final class KeptCalls {
         return retryAfterSeconds;
     }
 
-    /** 503 with Retry-After, as the front answers every request it cannot serve. */
-    public SIPResponse unavailable(SIPRequest request) {
-        SIPResponse response = answer(request, 503, "Service Unavailable");
-        try {
-            var retryAfter = new RetryAfter();
-            retryAfter.setRetryAfter(retryAfterSeconds);
-            response.setHeader(retryAfter);
-        } catch (InvalidArgumentException e) {
-            throw new IllegalArgumentException("Retry-After must be a positive number of seconds", e);
-        }
-        stats.answered503.increment();
-        return response;
+    /** A new To tag of the front's own answers. */
+    private String newTag() {
+        return "p2psip-" + tagPrefix + "-" + sequence.incrementAndGet();
     }
 
-    /** Takes the front's own Via off an answer that goes on towards the caller. */
-    void stripOwnVia(SIPResponse response) {
-        Via top = response.getTopmostVia();
-        if (top != null && top.getBranch() != null && top.getBranch().startsWith(Branches.PREFIX)) {
-            response.removeFirst(ViaHeader.NAME);
-        }
+    /** 503 with Retry-After, as the front answers every request it cannot serve. */
+    Message unavailable(Message request) {
+        stats.answered503.increment();
+        return Answers.of(request, 503, "Service Unavailable", newTag(), "Retry-After: " + retryAfterSeconds + "\r\n");
+    }
+
+    /**
+     * An answer that goes on towards the caller, without the front's own Via; null if it has
+     * nothing but the front's (it has nowhere to go).
+     */
+    Message withoutOwnVia(Message response) {
+        String top = response.branch;
+        return top != null && top.startsWith(Branches.PREFIX) ? Splices.withoutTopVia(response) : response;
     }
 
     private String newBranch() {
         return BRANCH_PREFIX + tagPrefix + "-" + Long.toHexString(sequence.incrementAndGet());
     }
 
-    private void push(SIPRequest request, String branch) {
-        try {
-            request.addFirst(ViaPath.own(listeners.inner(), branch));
-        } catch (ParseException | InvalidArgumentException | SipException e) {
-            throw new IllegalStateException("the front's own Via is malformed", e);
-        }
+    private Message push(Message request, String branch) {
+        return Splices.forwarded(request, ownVia(branch), null, null);
+    }
+
+    /** The front's Via line with {@code branch}, as the forwarding path writes it. */
+    private String ownVia(String branch) {
+        return ViaPath.ownLine(listeners.inner(), branch) + "\r\n";
     }
 
     /** The front's URI in the dialogs it keeps: its inner address, where the nodes and the callees reach it. */
     private String ownUri() {
         InetSocketAddress self = listeners.inner();
-        return "<sip:" + USER + "@" + Addresses.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort() + ";lr>";
+        return "<sip:" + USER + "@" + org.p2psip.front.wire.Addresses.uriHost(self.getAddress().getHostAddress()) + ":"
+                + self.getPort() + ";lr>";
     }
 
     /** The next hop of an in-dialog request: its top Route if it has one left (loose routing), else its Request-URI. */
-    private static InetSocketAddress nextHop(SIPRequest request) {
-        Route route = (Route) request.getHeader(RouteHeader.NAME);
-        Object uri = route != null ? route.getAddress().getURI() : request.getRequestURI();
-        return uri instanceof SipUri sip ? KeptTarget.udpAddress(sip) : null;
+    private static InetSocketAddress nextHop(Message request) {
+        int route = request.header("route");
+        String uri = route < 0 ? request.requestUri() : routeUri(request.lines.value(route));
+        return uri == null ? null : SipUriText.of(uri).udpAddress();
+    }
+
+    /** The URI of a Route's first value (always a name-addr, RFC 3261 §20.34), or null. */
+    private static String routeUri(String route) {
+        int open = route.indexOf('<');
+        int close = route.indexOf('>', open + 1);
+        return open < 0 || close < 0 ? null : route.substring(open + 1, close);
     }
 }

@@ -1,8 +1,5 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
-
 /**
  * A request other than INVITE and ACK within a dialog the front keeps (a BYE, an INFO...): proxied
  * statefully, so that a retransmission of it is answered by the front from the answer it holds
@@ -15,11 +12,11 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
     private final KeptCalls calls;
     final String key;
     final String branch;
-    private final SIPRequest request;
+    private final Message request;
     private final NonInviteServer server;
     private NonInviteClient client;
 
-    KeptRequest(KeptCalls calls, String key, SIPRequest request, Hop sender, String branch) {
+    KeptRequest(KeptCalls calls, String key, Message request, Hop sender, String branch) {
         this.calls = calls;
         this.key = key;
         this.branch = branch;
@@ -27,7 +24,7 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
         this.server = new NonInviteServer(request, sender, calls.timers(), this);
     }
 
-    void start(SIPRequest forwarded, Hop next) {
+    void start(Message forwarded, Hop next) {
         client = new NonInviteClient(forwarded, next, calls.timers(), this);
         client.start();
     }
@@ -36,7 +33,7 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
         server.onRetransmission();
     }
 
-    void onResponse(SIPResponse response) {
+    void onResponse(Message response) {
         client.onResponse(response);
     }
 
@@ -45,15 +42,20 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
     }
 
     @Override
-    public void provisional(NonInviteClient t, SIPResponse r) {
-        calls.stripOwnVia(r);
-        server.respond(r);
+    public void provisional(NonInviteClient t, Message r) {
+        relay(r);
     }
 
     @Override
-    public void finalAnswer(NonInviteClient t, SIPResponse r) {
-        calls.stripOwnVia(r);
-        server.respond(r);
+    public void finalAnswer(NonInviteClient t, Message r) {
+        relay(r);
+    }
+
+    private void relay(Message r) {
+        Message up = calls.withoutOwnVia(r);
+        if (up != null) {
+            server.respond(up);
+        }
     }
 
     @Override

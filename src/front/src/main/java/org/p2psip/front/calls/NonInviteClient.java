@@ -1,10 +1,7 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sip.message.Request;
 
 /**
  * A non-INVITE client transaction (RFC 3261 §17.1.2, figure 6): sends a request other than INVITE
@@ -19,10 +16,10 @@ final class NonInviteClient {
     /** What the owner hears of the transaction; called without the machine's lock held. */
     interface User {
         /** A provisional answer, each one until the final answer. */
-        void provisional(NonInviteClient t, SIPResponse r);
+        void provisional(NonInviteClient t, Message r);
 
         /** The final answer, once. */
-        void finalAnswer(NonInviteClient t, SIPResponse r);
+        void finalAnswer(NonInviteClient t, Message r);
 
         /** Timer F: no final answer within 64 x T1; the machine is terminated. */
         void timedOut(NonInviteClient t);
@@ -34,7 +31,7 @@ final class NonInviteClient {
 
     private enum State { TRYING, PROCEEDING, COMPLETED, TERMINATED }
 
-    private final SIPRequest request;
+    private final Message request;
     private final Hop hop;
     private final Timers timers;
     private final User user;
@@ -45,9 +42,9 @@ final class NonInviteClient {
     private Runnable cancelF;
     private Runnable cancelK;
 
-    NonInviteClient(SIPRequest request, Hop hop, Timers timers, User user) {
-        String method = request.getMethod();
-        if (Request.INVITE.equals(method) || Request.ACK.equals(method)) {
+    NonInviteClient(Message request, Hop hop, Timers timers, User user) {
+        String method = request.method;
+        if ("INVITE".equals(method) || "ACK".equals(method)) {
             throw new IllegalArgumentException("not a non-INVITE transaction: " + method);
         }
         this.request = request;
@@ -72,8 +69,8 @@ final class NonInviteClient {
     }
 
     /** An answer whose Via branch and CSeq method match this transaction (§17.1.3). */
-    void onResponse(SIPResponse r) {
-        int status = r.getStatusCode();
+    void onResponse(Message r) {
+        int status = r.status;
         List<Runnable> then = new ArrayList<>(2);
         synchronized (this) {
             if (status < 100 || (state != State.TRYING && state != State.PROCEEDING)) {
@@ -113,7 +110,7 @@ final class NonInviteClient {
         return state.name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    SIPRequest request() {
+    Message request() {
         return request;
     }
 

@@ -1,10 +1,7 @@
 package org.p2psip.front.calls;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sip.message.Request;
 
 /**
  * A non-INVITE server transaction (RFC 3261 §17.2.2, figure 8): answers a retransmitted request
@@ -24,19 +21,19 @@ final class NonInviteServer {
 
     private enum State { TRYING, PROCEEDING, COMPLETED, TERMINATED }
 
-    private final SIPRequest request;
+    private final Message request;
     private final Hop hop;
     private final Timers timers;
     private final User user;
 
     private State state = State.TRYING;
-    private SIPResponse lastProvisional;
-    private SIPResponse lastFinal;
+    private Message lastProvisional;
+    private Message lastFinal;
     private Runnable cancelJ;
 
-    NonInviteServer(SIPRequest request, Hop hop, Timers timers, User user) {
-        String method = request.getMethod();
-        if (Request.INVITE.equals(method) || Request.ACK.equals(method)) {
+    NonInviteServer(Message request, Hop hop, Timers timers, User user) {
+        String method = request.method;
+        if ("INVITE".equals(method) || "ACK".equals(method)) {
             throw new IllegalArgumentException("not a non-INVITE transaction: " + method);
         }
         this.request = request;
@@ -51,7 +48,7 @@ final class NonInviteServer {
      * Completed.
      */
     void onRetransmission() {
-        SIPResponse again;
+        Message again;
         synchronized (this) {
             again = state == State.PROCEEDING ? lastProvisional : state == State.COMPLETED ? lastFinal : null;
         }
@@ -61,8 +58,8 @@ final class NonInviteServer {
     }
 
     /** An answer from the owner: sent in Trying and Proceeding; dropped once the final answer went. */
-    void respond(SIPResponse r) {
-        int status = r.getStatusCode();
+    void respond(Message r) {
+        int status = r.status;
         List<Runnable> then = new ArrayList<>(2);
         synchronized (this) {
             if ((state != State.TRYING && state != State.PROCEEDING) || status < 100) {
@@ -102,11 +99,11 @@ final class NonInviteServer {
     }
 
     /** The final answer sent, or null before one. */
-    synchronized SIPResponse lastFinal() {
+    synchronized Message lastFinal() {
         return lastFinal;
     }
 
-    SIPRequest request() {
+    Message request() {
         return request;
     }
 

@@ -17,6 +17,7 @@ import javax.sip.header.RouteHeader;
 import javax.sip.header.ViaHeader;
 import javax.sip.message.Request;
 import org.p2psip.front.calls.KeptCalls;
+import org.p2psip.front.calls.Message;
 import org.p2psip.front.calls.StateSplit;
 import org.p2psip.front.nodes.AffinityTable;
 import org.p2psip.front.nodes.Node;
@@ -58,7 +59,6 @@ public final class Forwarder {
     private static final long T2_MILLIS = 4_000;
 
     private static final byte[] KEPT_BRANCH = KeptCalls.BRANCH_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] KEPT_ROUTE = ("sip:" + KeptCalls.USER + "@").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     public static final String CONNECTION_PARAM = "p2psip-conn";
@@ -128,7 +128,12 @@ public final class Forwarder {
         }
         String routeUser = popOwnRoute(request);
         if (KeptCalls.USER.equals(routeUser)) {
-            kept.inDialog(request, connection); // a dialog whose state the front keeps: no node in it
+            Message message = forKept(request, connection);
+            if (message == null) {
+                stats.dropped.increment();
+            } else {
+                kept.inDialog(message, Branches.of(request), connection); // a dialog the front keeps: no node in it
+            }
             return;
         }
         String flowToken = FlowTokens.looksLikeToken(routeUser) ? routeUser : null;
@@ -143,7 +148,12 @@ public final class Forwarder {
         String callId = request.getCallId().getCallId();
         boolean toTag = request.getToTag() != null;
         if (connection == Outlet.UDP && keptTransaction(method, Branches.of(request))) {
-            kept.sameTransaction(request, connection);
+            Message message = forKept(request, connection);
+            if (message == null) {
+                stats.dropped.increment();
+            } else {
+                kept.sameTransaction(message, Branches.of(request), connection);
+            }
             return;
         }
         if (startsWork(method, toTag) && backlog.shed()) {
@@ -152,15 +162,39 @@ public final class Forwarder {
             return;
         }
         long now = System.nanoTime();
-        boolean keep = connection == Outlet.UDP && keepsNew(method, toTag, callId, now);
+        Message keptInvite = connection == Outlet.UDP && keepsNew(method, toTag, callId, now)
+                ? forKept(request, connection) : null;
         Node node = nodeFor(method, callId, toTag, now);
         if (node == null) {
             refuse(request, connection);
-        } else if (keep) {
-            kept.invite(request, node);
+        } else if (keptInvite != null) {
+            kept.invite(keptInvite, Branches.of(request), node);
         } else {
             send(request, node, connection, now);
         }
+    }
+
+    /**
+     * A request JAIN-SIP parsed (the lazy reader doubted it: a folded header, a quoted Via, no
+     * Max-Forwards...) written out again for the kept calls, which read every message where it
+     * lies; null if even so it does not read, and then the front keeps nothing of it.
+     */
+    private Message forKept(SIPRequest request, long connection) {
+        return Message.read(keepCSeqMethod(request.encodeAsBytes(outlet.transport(connection)), request.getMethod()));
+    }
+
+    /**
+     * Hands a request the lazy path read to the kept calls, as they take it: its top Via stamped,
+     * Max-Forwards spent by one, a Route naming the front consumed, and no Via of the front's.
+     * False if the result does not read for them; nothing was done then.
+     */
+    private boolean toKept(LazyRequest request, InetSocketAddress source, java.util.function.Consumer<Message> to) {
+        Message message = Message.read(request.forwarded("", source, namesSelf(request.route)));
+        if (message == null) {
+            return false;
+        }
+        to.accept(message);
+        return true;
     }
 
     /** Whether a request of a UDP client belongs to a call the front keeps: its INVITE again, its CANCEL or its ACK. */
@@ -187,25 +221,27 @@ public final class Forwarder {
         if (refusedAsInvalid(bytes, source, connection)) {
             return true;
         }
-        if (split != null && mentions(bytes, KEPT_ROUTE)) {
-            return false; // a request of a kept dialog: routed by its parsed Route, not spliced
-        }
         LazyRequest request = LazyRequest.read(bytes);
-        if (request == null || (namesSelf(request.route) && (FlowTokens.looksLikeToken(request.route.user)
-                || KeptCalls.USER.equals(request.route.user)))) {
-            return false; // a request for a flow or a kept dialog: JAIN-SIP's path writes its Via and Record-Route
+        if (request == null || (namesSelf(request.route) && FlowTokens.looksLikeToken(request.route.user))) {
+            return false; // a request for a flow: JAIN-SIP's path writes its Via and Record-Route
         }
         String branch = Branches.of(request.branch, request.via.sentBy());
-        long now = System.nanoTime();
-        if (connection == Outlet.UDP && (keptTransaction(request.method, branch)
-                || keepsNew(request.method, request.toTag, request.callId, now))) {
-            return false; // a call the front keeps: its transactions parse the message
+        if (namesSelf(request.route) && KeptCalls.USER.equals(request.route.user)) {
+            return toKept(request, source, m -> kept.inDialog(m, branch, connection)); // a dialog the front keeps
         }
+        if (connection == Outlet.UDP && keptTransaction(request.method, branch)) {
+            return toKept(request, source, m -> kept.sameTransaction(m, branch, connection));
+        }
+        long now = System.nanoTime();
+        boolean keep = connection == Outlet.UDP && keepsNew(request.method, request.toTag, request.callId, now);
         if (startsWork(request.method, request.toTag) && backlog.shed()) {
             shed(bytes, source, connection);
             return true;
         }
         Node node = nodeFor(request.method, request.callId, request.toTag, now);
+        if (keep && node != null) {
+            return toKept(request, source, m -> kept.invite(m, branch, node)); // a call whose state the front keeps
+        }
         byte[] forwarded = request.forwarded(ownViaLine(branch, connection), source, namesSelf(request.route));
         if (node == null) {
             refuseForwarded(forwarded, connection);
@@ -267,12 +303,12 @@ public final class Forwarder {
     }
 
     /**
-     * Whether the head of a message holds {@code what}: a cheap look for the marks of a kept
-     * call's messages (the front's kept branch, its Route), which take JAIN-SIP's path anyway,
-     * so that the lazy read is not done for nothing. Only a front that keeps calls looks: a
-     * stateless one (which may still route dialogs it kept before a restart) finds them after
-     * the lazy read, without this scan on every message. A body that happens to hold the mark only
-     * sends its message down the slower path, which is as right.
+     * Whether the head of a message holds {@code what}: a cheap look for the front's kept branch
+     * on an answer, which goes to the kept calls' own reader rather than the forwarding path's.
+     * Only a front that keeps calls looks: a stateless one (which may still hear answers for
+     * calls it kept before a restart) finds them after the forwarding path's read, without this
+     * scan on every message. A body that happens to hold the mark only costs the kept reader's
+     * look before the forwarding path, which then reads it as usual.
      */
     private static boolean mentions(byte[] bytes, byte[] what) {
         int end = bytes.length - what.length;
@@ -415,7 +451,11 @@ public final class Forwarder {
                     load == null ? Double.NaN : NodeLoad.parse(((javax.sip.header.ExtensionHeader) load).getValue()));
             return;
         }
-        if (kept.onResponse(response)) {
+        if (branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
+            Message message = Message.read(response.encodeAsBytes("UDP")); // an answer the lazy reader doubted
+            if (message == null || !kept.onResponse(message)) {
+                stats.dropped.increment();
+            }
             return;
         }
         if (!account(response.getCSeq().getMethod(), response.getStatusCode(), branch, response.getCallId().getCallId())) {
@@ -439,13 +479,15 @@ public final class Forwarder {
      * JAIN-SIP's path ({@link #onResponse(SIPResponse)}); nothing was done then.
      */
     boolean onResponse(byte[] bytes) {
-        if (split != null && mentions(bytes, KEPT_BRANCH)) {
-            return false; // an answer to a kept transaction (or passing one): its state machine reads it parsed
+        if (split != null && mentions(bytes, KEPT_BRANCH) && toKept(bytes)) {
+            return true;
         }
         LazyResponse response = LazyResponse.read(bytes);
-        if (response == null || !response.branch.startsWith(Branches.PREFIX)
-                || response.branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
-            return false; // an answer to a kept transaction: its state machine reads it parsed
+        if (response == null || !response.branch.startsWith(Branches.PREFIX)) {
+            return false;
+        }
+        if (response.branch.startsWith(KeptCalls.BRANCH_PREFIX)) {
+            return toKept(bytes);
         }
         if (response.branch.startsWith(Branches.PROBE_PREFIX)) {
             nodes.probeAnswered(response.callId, response.status, NodeLoad.find(bytes));
@@ -466,6 +508,12 @@ public final class Forwarder {
         outlet.toClient(connection, address, response.toClient());
         stats.responsesForwarded.increment();
         return true;
+    }
+
+    /** An answer to a kept transaction, to its state machine as it lies; false if it does not read so. */
+    private boolean toKept(byte[] bytes) {
+        Message message = Message.read(bytes);
+        return message != null && kept.onResponse(message);
     }
 
     /**
@@ -515,7 +563,16 @@ public final class Forwarder {
             stats.dropped.increment();
             return;
         }
-        send(kept.unavailable(request), request.getTopmostVia(), connection);
+        SIPResponse response = request.createResponse(503, "Service Unavailable");
+        try {
+            var retryAfter = new gov.nist.javax.sip.header.RetryAfter();
+            retryAfter.setRetryAfter(kept.retryAfterSeconds());
+            response.setHeader(retryAfter);
+        } catch (InvalidArgumentException e) {
+            throw new IllegalArgumentException("Retry-After must be a positive number of seconds", e);
+        }
+        stats.answered503.increment();
+        send(response, request.getTopmostVia(), connection);
     }
 
     private void answer(SIPRequest request, long connection, int status, String reason) {
@@ -557,10 +614,7 @@ public final class Forwarder {
 
     /** The front's Via as a header line, written as {@link #ownVia} writes it. */
     private String ownViaLine(String branch, long connection) {
-        String host = self.getAddress().getHostAddress();
-        var line = new StringBuilder(96).append("Via: SIP/2.0/UDP ")
-                .append(Addresses.uriHost(host)).append(':').append(self.getPort())
-                .append(";branch=").append(branch);
+        var line = new StringBuilder(96).append(ViaPath.ownLine(self, branch));
         if (connection != Outlet.UDP) {
             line.append(';').append(CONNECTION_PARAM).append('=').append(connection);
         }

@@ -63,7 +63,7 @@ public final class Inbound {
      */
     public boolean acceptRaw(byte[] bytes, InetSocketAddress source, long connection) {
         try {
-            boolean answer = bytes.length > 8 && bytes[0] == 'S' && bytes[7] == '0' && bytes[8] == ' '
+            boolean answer = bytes.length > 8 && bytes[0] == 'S' && bytes[6] == '0' && bytes[7] == ' '
                     && new String(bytes, 0, 8, java.nio.charset.StandardCharsets.ISO_8859_1).equals("SIP/2.0 ");
             return answer ? forwarder.onResponse(bytes) : forwarder.onRequest(bytes, source, connection);
         } catch (RuntimeException e) {

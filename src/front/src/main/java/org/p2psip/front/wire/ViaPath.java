@@ -28,6 +28,12 @@ public final class ViaPath {
         return via;
     }
 
+    /** The front's own Via over UDP from {@code self} as a header line without its CRLF, as {@link #own} writes it. */
+    public static String ownLine(InetSocketAddress self, String branch) {
+        return "Via: SIP/2.0/UDP " + Addresses.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort()
+                + ";branch=" + branch;
+    }
+
     /** Notes on the client's Via where its request came from, as a server transport must. */
     public static void stampSource(Via via, InetSocketAddress source) throws ParseException {
         String ip = source.getAddress().getHostAddress();

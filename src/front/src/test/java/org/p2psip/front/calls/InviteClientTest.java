@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,7 @@ class InviteClientTest {
     /** Records each call as "what status@time"; fails a call made under the machine's lock. */
     static final class Calls implements InviteClient.User {
         final List<String> calls = new ArrayList<>();
-        final List<SIPResponse> answers = new ArrayList<>();
+        final List<Message> answers = new ArrayList<>();
         private final Timers clock;
 
         Calls(Timers clock) {
@@ -31,15 +30,15 @@ class InviteClientTest {
         }
 
         @Override
-        public void provisional(InviteClient t, SIPResponse r) {
+        public void provisional(InviteClient t, Message r) {
             answers.add(r);
-            record(t, "provisional " + r.getStatusCode());
+            record(t, "provisional " + r.status);
         }
 
         @Override
-        public void finalAnswer(InviteClient t, SIPResponse r) {
+        public void finalAnswer(InviteClient t, Message r) {
             answers.add(r);
-            record(t, "final " + r.getStatusCode());
+            record(t, "final " + r.status);
         }
 
         @Override
@@ -56,7 +55,8 @@ class InviteClientTest {
     private final ScriptedTimers clock = new ScriptedTimers();
     private final RecordingHop udp = new RecordingHop(clock, false);
     private final Calls user = new Calls(clock);
-    private final SIPRequest invite = SipMessages.invite();
+    private final Message invite = SipMessages.invite();
+    private final SIPRequest sent = SipMessages.asRequest(invite);
 
     @Test
     void overUdpTheInviteIsSentAgainOnTimerADoublingFromT1AndTimesOutOnTimerBAt64T1() {
@@ -67,7 +67,7 @@ class InviteClientTest {
         assertEquals(List.of(), user.calls);
         clock.advanceTo(100_000);
         assertEquals(List.of(0L, 500L, 1_500L, 3_500L, 7_500L, 15_500L, 31_500L), udp.times("INVITE"));
-        assertTrue(udp.sent().stream().allMatch(s -> s.message() == invite), "the same INVITE each time");
+        assertTrue(udp.sent().stream().allMatch(s -> s.raw() == invite), "the same INVITE each time");
         assertEquals(List.of("timedOut@32000", "terminated@32000"), user.calls);
         assertEquals("terminated", t.state());
         assertEquals(0, clock.pending(), "no timer left behind");
@@ -106,7 +106,7 @@ class InviteClientTest {
         var t = new InviteClient(invite, udp, clock, user);
         t.start();
         clock.advanceTo(700);
-        SIPResponse busy = SipMessages.answer(invite, 486, "busy-tag");
+        Message busy = SipMessages.answer(invite, 486, "busy-tag");
         t.onResponse(busy);
         assertEquals("completed", t.state());
         assertFalse(t.proceeding());
@@ -116,18 +116,18 @@ class InviteClientTest {
 
         SIPRequest ack = (SIPRequest) udp.last();
         assertEquals("ACK", ack.getMethod());
-        assertEquals(invite.getRequestURI().toString(), ack.getRequestURI().toString());
+        assertEquals(sent.getRequestURI().toString(), ack.getRequestURI().toString());
         assertEquals("c1@example.com", ack.getCallId().getCallId());
-        assertEquals(invite.getFrom().toString(), ack.getFrom().toString());
+        assertEquals(sent.getFrom().toString(), ack.getFrom().toString());
         assertEquals("a1", ack.getFrom().getTag());
         assertEquals("busy-tag", ack.getTo().getTag(), "the To of the answer acknowledged");
-        assertEquals(busy.getTo().toString(), ack.getTo().toString());
+        assertEquals(SipMessages.asResponse(busy).getTo().toString(), ack.getTo().toString());
         assertEquals(314, ack.getCSeq().getSeqNumber());
         assertEquals("ACK", ack.getCSeq().getMethod());
         assertEquals(1, ack.getViaHeaders().size(), "one Via: the INVITE's top one");
         assertEquals(SipMessages.TOP_BRANCH, ack.getTopmostVia().getBranch());
-        assertEquals(invite.getTopmostVia().toString(), ack.getTopmostVia().toString());
-        assertEquals(invite.getRouteHeaders().toString(), ack.getRouteHeaders().toString(), "the INVITE's Route");
+        assertEquals(sent.getTopmostVia().toString(), ack.getTopmostVia().toString());
+        assertEquals(sent.getRouteHeaders().toString(), ack.getRouteHeaders().toString(), "the INVITE's Route");
         assertEquals(2, ack.getRouteHeaders().size());
         assertNull(ack.getHeader("Contact"));
         assertNull(ack.getHeader("Record-Route"));
@@ -171,7 +171,7 @@ class InviteClientTest {
         clock.advanceTo(300);
         t.onResponse(SipMessages.answer(invite, 180, "b1"));
         clock.advanceTo(900);
-        SIPResponse ok = SipMessages.answer(invite, 200, "b1");
+        Message ok = SipMessages.answer(invite, 200, "b1");
         t.onResponse(ok);
         assertEquals("terminated", t.state());
         assertSame(ok, user.answers.get(1));
@@ -184,35 +184,34 @@ class InviteClientTest {
     @Test
     void theCancelHasTheInvitesIdentityItsTopViaOnlyItsRouteAndMaxForwards70() {
         var t = new InviteClient(invite, udp, clock, user);
-        SIPRequest cancel = t.cancelRequest();
+        SIPRequest cancel = SipMessages.asRequest(t.cancelRequest());
         assertEquals("CANCEL", cancel.getMethod());
-        assertEquals(invite.getRequestURI().toString(), cancel.getRequestURI().toString());
+        assertEquals(sent.getRequestURI().toString(), cancel.getRequestURI().toString());
         assertEquals("c1@example.com", cancel.getCallId().getCallId());
-        assertEquals(invite.getFrom().toString(), cancel.getFrom().toString());
-        assertEquals(invite.getTo().toString(), cancel.getTo().toString());
+        assertEquals(sent.getFrom().toString(), cancel.getFrom().toString());
+        assertEquals(sent.getTo().toString(), cancel.getTo().toString());
         assertNull(cancel.getTo().getTag(), "the INVITE's To: no tag");
         assertEquals(314, cancel.getCSeq().getSeqNumber());
         assertEquals("CANCEL", cancel.getCSeq().getMethod());
         assertEquals(1, cancel.getViaHeaders().size());
-        assertEquals(invite.getTopmostVia().toString(), cancel.getTopmostVia().toString(),
+        assertEquals(sent.getTopmostVia().toString(), cancel.getTopmostVia().toString(),
                 "the INVITE's branch, so the next hop matches the CANCEL to it");
-        assertEquals(invite.getRouteHeaders().toString(), cancel.getRouteHeaders().toString());
+        assertEquals(sent.getRouteHeaders().toString(), cancel.getRouteHeaders().toString());
         assertEquals(70, cancel.getMaxForwards().getMaxForwards());
-        assertEquals(69, invite.getMaxForwards().getMaxForwards(), "the INVITE is left as it was");
-        assertEquals("INVITE", invite.getMethod());
-        assertEquals(2, invite.getViaHeaders().size());
+        assertEquals(69, SipMessages.asRequest(invite).getMaxForwards().getMaxForwards(), "the INVITE is left as it was");
+        assertEquals("INVITE", SipMessages.asRequest(invite).getMethod());
+        assertEquals(2, SipMessages.asRequest(invite).getViaHeaders().size());
     }
 
     @Test
     void anInviteWithoutMaxForwardsStillGetsItsAckAndCancel() {
-        SIPRequest bare = SipMessages.invite();
-        bare.removeHeader("Max-Forwards");
+        Message bare = SipMessages.inviteWithoutMaxForwards();
         var t = new InviteClient(bare, udp, clock, user);
         t.start();
-        assertEquals(70, t.cancelRequest().getMaxForwards().getMaxForwards());
+        assertEquals(70, SipMessages.asRequest(t.cancelRequest()).getMaxForwards().getMaxForwards());
         t.onResponse(SipMessages.answer(bare, 404, "n"));
         assertEquals(70, ((SIPRequest) udp.last()).getMaxForwards().getMaxForwards());
-        assertNull(bare.getMaxForwards(), "the INVITE is left as it was");
+        assertNull(SipMessages.asRequest(bare).getMaxForwards(), "the INVITE is left as it was");
     }
 
     @Test

@@ -42,7 +42,8 @@ class InviteServerTest {
     private final ScriptedTimers clock = new ScriptedTimers();
     private final RecordingHop udp = new RecordingHop(clock, false);
     private final Calls user = new Calls(clock);
-    private final SIPRequest invite = SipMessages.invite();
+    private final Message invite = SipMessages.invite();
+    private final SIPRequest sent = SipMessages.asRequest(invite);
 
     @Test
     void startAnswers100TryingAtOnceMadeFromTheInviteWithoutAToTag() {
@@ -53,12 +54,12 @@ class InviteServerTest {
         SIPResponse trying = (SIPResponse) udp.last();
         assertEquals("Trying", trying.getReasonPhrase());
         assertNull(trying.getTo().getTag(), "a 100 of the front's own has no To tag");
-        assertEquals(invite.getTo().toString(), trying.getTo().toString());
-        assertEquals(invite.getFrom().toString(), trying.getFrom().toString());
+        assertEquals(sent.getTo().toString(), trying.getTo().toString());
+        assertEquals(sent.getFrom().toString(), trying.getFrom().toString());
         assertEquals("c1@example.com", trying.getCallId().getCallId());
         assertEquals(314, trying.getCSeq().getSeqNumber());
         assertEquals("INVITE", trying.getCSeq().getMethod());
-        assertEquals(invite.getViaHeaders().toString(), trying.getViaHeaders().toString(), "every Via, in order");
+        assertEquals(sent.getViaHeaders().toString(), trying.getViaHeaders().toString(), "every Via, in order");
         assertEquals("54", trying.getHeader("Timestamp").toString().replaceAll("\\D+", ""), "§8.2.6.1");
         assertNull(trying.getHeader("Record-Route"));
         assertEquals("proceeding", t.state());
@@ -70,11 +71,11 @@ class InviteServerTest {
         t.start();
         t.onRetransmission();
         assertEquals(List.of("100", "100"), udp.whats());
-        SIPResponse ringing = SipMessages.answer(invite, 180, "callee");
+        Message ringing = SipMessages.answer(invite, 180, "callee");
         t.respond(ringing);
         t.onRetransmission();
         assertEquals(List.of("100", "100", "180", "180"), udp.whats());
-        assertSame(ringing, udp.last());
+        assertSame(ringing, udp.lastRaw());
         assertNull(t.lastFinal());
     }
 
@@ -83,7 +84,7 @@ class InviteServerTest {
         var t = new InviteServer(invite, udp, clock, user);
         t.start();
         clock.advanceTo(1_000);
-        SIPResponse busy = SipMessages.answer(invite, 486, "callee");
+        Message busy = SipMessages.answer(invite, 486, "callee");
         t.respond(busy);
         assertEquals("completed", t.state());
         assertSame(busy, t.lastFinal());
@@ -128,7 +129,7 @@ class InviteServerTest {
         var t = new InviteServer(invite, udp, clock, user);
         t.start();
         clock.advanceTo(2_000);
-        SIPResponse ok = SipMessages.answer(invite, 200, "callee");
+        Message ok = SipMessages.answer(invite, 200, "callee");
         t.respond(ok);
         assertEquals("accepted", t.state());
         t.onRetransmission();

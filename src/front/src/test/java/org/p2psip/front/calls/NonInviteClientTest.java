@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +14,7 @@ class NonInviteClientTest {
 
     static final class Calls implements NonInviteClient.User {
         final List<String> calls = new ArrayList<>();
-        final List<SIPResponse> answers = new ArrayList<>();
+        final List<Message> answers = new ArrayList<>();
         private final Timers clock;
 
         Calls(Timers clock) {
@@ -29,15 +27,15 @@ class NonInviteClientTest {
         }
 
         @Override
-        public void provisional(NonInviteClient t, SIPResponse r) {
+        public void provisional(NonInviteClient t, Message r) {
             answers.add(r);
-            record(t, "provisional " + r.getStatusCode());
+            record(t, "provisional " + r.status);
         }
 
         @Override
-        public void finalAnswer(NonInviteClient t, SIPResponse r) {
+        public void finalAnswer(NonInviteClient t, Message r) {
             answers.add(r);
-            record(t, "final " + r.getStatusCode());
+            record(t, "final " + r.status);
         }
 
         @Override
@@ -54,7 +52,7 @@ class NonInviteClientTest {
     private final ScriptedTimers clock = new ScriptedTimers();
     private final RecordingHop udp = new RecordingHop(clock, false);
     private final Calls user = new Calls(clock);
-    private final SIPRequest bye = SipMessages.request("BYE", 315);
+    private final Message bye = SipMessages.request("BYE", 315);
 
     @Test
     void overUdpTimerEDoublesFromT1UpToT2AndTimerFEndsItAt64T1() {
@@ -91,7 +89,7 @@ class NonInviteClientTest {
         var t = new NonInviteClient(bye, udp, clock, user);
         t.start();
         clock.advanceTo(1_000);
-        SIPResponse ok = SipMessages.answer(bye, 200, "b1");
+        Message ok = SipMessages.answer(bye, 200, "b1");
         t.onResponse(ok);
         assertEquals("completed", t.state());
         assertSame(ok, user.answers.get(0));

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,7 +29,7 @@ class NonInviteServerTest {
     private final ScriptedTimers clock = new ScriptedTimers();
     private final RecordingHop udp = new RecordingHop(clock, false);
     private final Calls user = new Calls(clock);
-    private final SIPRequest register = SipMessages.request("REGISTER", 7);
+    private final Message register = SipMessages.request("REGISTER", 7);
 
     @Test
     void aRetransmissionInTryingIsAbsorbedAndInProceedingGetsTheLastProvisionalAnswer() {
@@ -39,19 +37,19 @@ class NonInviteServerTest {
         assertEquals("trying", t.state());
         t.onRetransmission();
         assertEquals(List.of(), udp.whats(), "nothing to say yet");
-        SIPResponse trying = SipMessages.answer(register, 100, null);
+        Message trying = SipMessages.answer(register, 100, null);
         t.respond(trying);
         assertEquals("proceeding", t.state());
         t.onRetransmission();
         assertEquals(List.of("100", "100"), udp.whats());
-        assertSame(trying, udp.last());
+        assertSame(trying, udp.lastRaw());
     }
 
     @Test
     void theFinalAnswerIsSentAgainForEachRetransmissionUntilTimerJAt64T1() {
         var t = new NonInviteServer(register, udp, clock, user);
         clock.advanceTo(300);
-        SIPResponse ok = SipMessages.answer(register, 200, "reg");
+        Message ok = SipMessages.answer(register, 200, "reg");
         t.respond(ok);
         assertEquals("completed", t.state());
         assertSame(ok, t.lastFinal());

@@ -1,18 +1,20 @@
 package org.p2psip.front.calls;
 
 import gov.nist.javax.sip.message.SIPMessage;
-import gov.nist.javax.sip.message.SIPRequest;
-import gov.nist.javax.sip.message.SIPResponse;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A {@link Hop} that keeps what was sent and when, on a {@link ScriptedTimers} clock. */
 final class RecordingHop implements Hop {
 
-    record Sent(long at, SIPMessage message) {
+    /** One message sent: {@link #raw} as the machine sent it, {@link #message} as JAIN-SIP reads its bytes. */
+    record Sent(long at, Message raw) {
         String what() {
-            return message instanceof SIPRequest r ? r.getMethod()
-                    : String.valueOf(((SIPResponse) message).getStatusCode());
+            return raw.method != null ? raw.method : String.valueOf(raw.status);
+        }
+
+        SIPMessage message() {
+            return SipMessages.parse(raw.bytes());
         }
     }
 
@@ -26,7 +28,7 @@ final class RecordingHop implements Hop {
     }
 
     @Override
-    public synchronized void send(SIPMessage message) {
+    public synchronized void send(Message message) {
         sent.add(new Sent(clock.nowMillis(), message));
     }
 
@@ -49,7 +51,13 @@ final class RecordingHop implements Hop {
         return sent.stream().map(Sent::what).toList();
     }
 
+    /** The last message sent, as JAIN-SIP reads it. */
     synchronized SIPMessage last() {
         return sent.get(sent.size() - 1).message();
+    }
+
+    /** The last message sent, as the machine sent it. */
+    synchronized Message lastRaw() {
+        return sent.get(sent.size() - 1).raw();
     }
 }

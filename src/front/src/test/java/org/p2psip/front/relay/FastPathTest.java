@@ -261,6 +261,19 @@ class FastPathTest {
         assertFalse(new Side().forwarder.onResponse(bytes(ok.replace(Branches.PREFIX, "z9hG4bK-else-"))));
     }
 
+    @Test
+    void theUdpSocketsReaderGivesAnAnswerToTheAnswersFastPath() throws Exception {
+        var fast = new Side();
+        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP));
+        SIPRequest forwarded = (SIPRequest) parse(fast.outlet.toNode.get(0));
+        byte[] ok = forwarded.createResponse(200).encodeAsBytes("UDP");
+        var stats = new FrontStats();
+        assertTrue(new Inbound(fast.forwarder, stats).acceptRaw(ok, new InetSocketAddress("127.0.0.1", 5070), Outlet.UDP),
+                "an answer is read as an answer, not left to JAIN-SIP after failing as a request");
+        assertEquals(1, fast.outlet.toClient.size(), "the answer went on to the client");
+        assertEquals(0, stats.unparsable.sum());
+    }
+
     /** A TLS client's answer is spliced as a UDP or TCP client's is: its Via names TLS, the way it goes back. */
     @Test
     void anAnswerToATlsClientKeepsItsTlsViaOnEitherPath() throws Exception {

@@ -1,7 +1,6 @@
 package org.p2psip.front.relay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -325,8 +324,15 @@ class KeptCallTest {
     }
 
     @Test
-    void aNewInviteLeavesTheFastPathForTheKeptCallsParsedPath() {
-        assertFalse(forwarder.onRequest(invite("c9", "b1").getBytes(StandardCharsets.UTF_8), CALLER, Outlet.UDP),
-                "a new INVITE takes the parsed path, where its transactions start");
+    void aKeptCallsMessagesAreReadWhereTheyLieWithoutJainSipsParser() {
+        assertTrue(forwarder.onRequest(invite("c9", "b1").getBytes(StandardCharsets.UTF_8), CALLER, Outlet.UDP),
+                "a new INVITE the front keeps is taken by the lazy path, where its transactions start");
+        assertEquals(100, toCaller(0).getStatusCode());
+        SIPRequest lookup = toNode(0);
+        assertTrue(forwarder.onResponse(redirect(lookup, "<sip:bob@127.0.0.1:40010>").encodeAsBytes("UDP")),
+                "the node's 302 too");
+        SIPRequest first = sentTo(FIRST, 0);
+        assertTrue(forwarder.onResponse(answer(first, 180, "b9").encodeAsBytes("UDP")), "and the callee's answers");
+        assertEquals(180, toCaller(1).getStatusCode());
     }
 }
