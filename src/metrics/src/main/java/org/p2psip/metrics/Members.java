@@ -56,11 +56,26 @@ public final class Members {
     public int nodesUp() {
         int nodes = 0;
         for (Seen s : seen.values()) {
-            if (s.up && s.self != null && s.self.replace(" ", "").contains("\"role\":\"node\"")) {
+            if (saidNode(s)) {
                 nodes++;
             }
         }
         return nodes;
+    }
+
+    /** How many members answered that they are a node serving clients (their self.json's "ready" true). */
+    public int nodesReady() {
+        int ready = 0;
+        for (Seen s : seen.values()) {
+            if (saidNode(s) && s.self.replace(" ", "").contains("\"ready\":true")) {
+                ready++;
+            }
+        }
+        return ready;
+    }
+
+    private static boolean saidNode(Seen s) {
+        return s.up && s.self != null && s.self.replace(" ", "").contains("\"role\":\"node\"");
     }
 
     /** How many members answered that they are not ready (their self.json's "ready" false): those starting now. */

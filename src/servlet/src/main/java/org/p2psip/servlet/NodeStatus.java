@@ -114,6 +114,14 @@ final class NodeStatus {
         return members != null && members.nodesUp() >= nodes;
     }
 
+    /**
+     * Whether another node of p2psip.status.members already serves clients (this one does not
+     * until it has warmed up): this node then joins a running deployment.
+     */
+    boolean othersServing() {
+        return members != null && members.nodesReady() > 0;
+    }
+
     /** How many nodes of p2psip.status.members, this one included, are starting (not ready) now; at least 1. */
     int startingMembers() {
         return members == null ? 1 : Math.max(1, members.notReady());

@@ -317,10 +317,12 @@ public abstract class P2PSipServlet extends SipServlet {
      * Waits until {@code nodes} nodes (the deployment's, p2psip.overlay.members) answer among the
      * status members (each answers once joined): a node that joins while warm-up records exist is
      * handed copies of them, and a copy on a node that is no longer among a record's replicas
-     * outlives the record's removal. True when they answered by {@code deadlineMillis}.
+     * outlives the record's removal. True when they answered by {@code deadlineMillis}, or once
+     * another node serves clients: this node then joins a running deployment (restarted after a
+     * crash, or added), whose warm-up is over and whose missing nodes are down, not starting.
      */
     private boolean awaitNodes(int nodes, long deadlineMillis) throws InterruptedException {
-        while (!status.nodesUp(nodes)) {
+        while (!status.nodesUp(nodes) && !status.othersServing()) {
             if (System.currentTimeMillis() >= deadlineMillis) {
                 return false;
             }
