@@ -15,7 +15,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "matrix: the matrix run's only (deploy/p2psip test --matrix): "
                                        "slower deployments, kept out of the default run's budget")
     config.addinivalue_line("markers", "faults: the fault runs of four Chord nodes (about four and a half "
-                                       "minutes; both marked matrix too)")
+                                       "minutes; the longer variant also marked matrix)")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -285,7 +285,7 @@ final class PeerRing implements RingMessages, RecordLink {
             return peer.reply(480, "Not on the ring yet", null, List.of(), "", new byte[0]);
         }
         // a peer that has not got its own records yet would hand the newcomer an empty range
-        if (!membership().servesOwnRange()) {
+        if (!membership().servesOwnRange(newcomer)) {
             return peer.reply(480, "Not serving yet", null, peer.links().headers(peer.linkExpires(), false), "",
                     new byte[0]);
         }

@@ -50,13 +50,13 @@ class PlacesTest {
         String address = victim.self().address();
         victim.crash();
         ring.nodes.remove(victim);
-        awaitWholeRing();
+        ring.awaitWholeRing(PLACES);
         for (ChordDht through : ring.nodes) {
             assertAllReadable(through, written);
         }
 
         ChordDht again = ring.add(address);
-        awaitWholeRing();
+        ring.awaitWholeRing(PLACES);
         for (ChordDht place : List.of(again)) {
             for (ChordNode p : Ring.places(place)) {
                 NodeRef owner = Ring.get(Ring.lookup(ring.nodes.get(0), p.self().id())).owner();
@@ -77,29 +77,8 @@ class PlacesTest {
         for (int i = 0; i < 4; i++) {
             four.add();
         }
-        awaitWholeRing();
+        ring.awaitWholeRing(PLACES);
         return four;
-    }
-
-    /**
-     * Waits until every place of every node knows its range and the ranges add up to the ring
-     * (no gap, no overlap: each place's predecessor is the place before it), and every node settled.
-     */
-    private void awaitWholeRing() {
-        Ring.awaitTrue("the places of " + ring.nodes.size() + " nodes own the whole ring", () -> {
-            long sum = 0;
-            for (ChordDht node : ring.nodes) {
-                for (ChordNode place : Ring.places(node)) {
-                    long ppm = place.table().rangePpm();
-                    if (ppm < 0) {
-                        return false;
-                    }
-                    sum += ppm;
-                }
-            }
-            return sum <= Id.PPM && sum > Id.PPM - (long) ring.nodes.size() * PLACES;
-        }, Duration.ofSeconds(60));
-        ring.nodes.forEach(n -> Ring.get(n.settled()));
     }
 
     /** Puts {@link #AORS} fresh AORs through the nodes in turn; returns those acknowledged. */

@@ -130,6 +130,28 @@ final class Ring implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Waits until every place of every node knows its range and the ranges add up to the ring
+     * (no gap, no overlap: each place's predecessor is the place before it), and every node
+     * settled; each node takes {@code places} places.
+     */
+    void awaitWholeRing(int places) {
+        awaitTrue("the places of " + nodes.size() + " nodes own the whole ring", () -> {
+            long sum = 0;
+            for (ChordDht node : nodes) {
+                for (ChordNode place : places(node)) {
+                    long ppm = place.table().rangePpm(); // readable from any thread
+                    if (ppm < 0) {
+                        return false;
+                    }
+                    sum += ppm;
+                }
+            }
+            return sum <= Id.PPM && sum > Id.PPM - (long) nodes.size() * places;
+        }, Duration.ofSeconds(60));
+        nodes.forEach(n -> get(n.settled()));
+    }
+
     /** What {@code node} knows of its place: its predecessor and successor list, nearest first. */
     static CompletionStage<Neighbours> neighbours(ChordDht node) {
         return read(node, n -> new Neighbours(n.table().predecessor(), n.table().successors()));

@@ -522,7 +522,7 @@ public final class Membership {
      * each meets one that has just joined). The candidate notifies again at its next stabilisation.
      */
     public boolean notified(NodeRef candidate, boolean fresh) {
-        if (fresh && !servesOwnRange()) {
+        if (fresh && !servesOwnRange(candidate)) {
             counters.increment(prefix + ".joins.deferred");
             return false;
         }
@@ -560,6 +560,22 @@ public final class Membership {
      */
     public boolean servesOwnRange() {
         return !table.awaitingRecords() || stalled || (table.predecessor() == null && table.successors().isEmpty());
+    }
+
+    /**
+     * {@link #servesOwnRange} for a hand-in to {@code newcomer}. A place that waits for its records
+     * after a stall does not hand them to another place of its own node: the two stood still
+     * together and were dropped together, so the range went to the next place on another node,
+     * which took the writes made meanwhile; this place has not seen them, and the newcomer, handed
+     * what this place holds, would own its range with its own older records, where no copy of the
+     * newer ones ever reaches it (a fault run lost a binding acknowledged while its owner's node
+     * was stopped so). Once this place was handed its records, by that other node or through the
+     * next place of its own, the newcomer gets them with the newer ones. The last place of such a
+     * run hands in to another node's, which stops a ring whose every node stood still at once
+     * from waiting for ever.
+     */
+    public boolean servesOwnRange(NodeRef newcomer) {
+        return servesOwnRange() && !(stalled && newcomer.address().equals(self().address()));
     }
 
     /**
@@ -641,13 +657,22 @@ public final class Membership {
         long stood = now - ranNanos;
         ranNanos = now;
         if (stood >= settings.requestTimeout().multipliedBy(settings.timeoutsBeforeFailure()).toNanos()
-                && joined.isDone() && !table.successor().equals(self()) && !table.awaitingRecords()) {
+                && joined.isDone() && anotherNode() && !table.awaitingRecords()) {
             counters.increment(prefix + ".stalls");
             stalled = true;
             table.awaitingRecords(true);
             placedNanos = now;
             stabilizePace.changed();
         }
+    }
+
+    /**
+     * Whether a successor is on another node, which could have taken this place's range while it
+     * stood still: a node alone, whatever its places, stands still with nobody to take over, and
+     * its places waiting for each other ({@link #servesOwnRange(NodeRef)}) would wait for ever.
+     */
+    private boolean anotherNode() {
+        return table.successors().stream().anyMatch(n -> !n.address().equals(self().address()));
     }
 
     /** Completes {@link #placed()} once the node has joined and owns its own id. */
