@@ -260,7 +260,7 @@ NODE_GROUPS = [
     Group("intake ResponseDelay", r"^org[./]p2psip[./]intake[./]ResponseDelay", True),
     Group("intake screen/RequestSyntax", r"^org[./]p2psip[./](intake[./]Screen|lazysip[./])", True),
     Group("auth", r"^org[./]p2psip[./]auth[./]", True),
-    Group("places scan", r"^org[./]p2psip[./]dht[./](ring[./]Places|chord[./]NodePlaces)[./]", True),
+    Group("places scan", r"^org[./]p2psip[./]dht[./](ring[./]VirtualNodes|chord[./]NodePlaces)[./]", True),
     Group("codecs", r"^org[./]p2psip[./].*(RegisterCodec|PackedRecord|BindingCodec)[./]", True),
     Group("store table (PackedRecords)", r"^org[./]p2psip[./]dht[./]ring[./]store[./]PackedRecords[./]", True),
     Group("TimedDht", r"^org[./]p2psip[./]servlet[./]TimedDht"),

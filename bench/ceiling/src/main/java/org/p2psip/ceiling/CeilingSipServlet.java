@@ -16,7 +16,7 @@ import javax.servlet.sip.SipServletRequest;
 import javax.servlet.sip.SipServletResponse;
 import javax.servlet.sip.URI;
 import org.p2psip.intake.Intake;
-import org.p2psip.intake.Sessions;
+import org.p2psip.intake.SessionRelease;
 
 /**
  * The least a SIP servlet can do per request, so that a benchmark can tell the container's cost
@@ -46,7 +46,7 @@ public class CeilingSipServlet extends SipServlet {
     private transient SipFactory factory;
     private transient URI target;
     private transient Intake intake;
-    private transient Sessions sessions;
+    private transient SessionRelease sessions;
 
     @Override
     public void init() throws ServletException {
@@ -64,7 +64,7 @@ public class CeilingSipServlet extends SipServlet {
         }
         log("ceiling servlet started; proxy target " + (target == null ? "none" : target));
         intake = Intake.attach(Intake.Settings.DEFAULTS);
-        sessions = new Sessions(intake);
+        sessions = new SessionRelease(intake);
         intake.open(); // the node's UDP intake refuses clients until the application says it serves
     }
 

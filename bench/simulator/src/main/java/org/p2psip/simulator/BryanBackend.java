@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.p2psip.config.Config;
 import org.p2psip.dht.bryan.BryanDht;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.testkit.SimulatedTime;
 
 /** Bryan peers, each with a {@link SimulatedLink}, all on the simulation's loop. */
@@ -16,7 +16,7 @@ final class BryanBackend implements Backend {
     private final Latencies latencies;
     private final Config config;
     private final Clock clock;
-    private final Loop loop;
+    private final NodeThread loop;
     private final Map<String, SimulatedLink> links = new HashMap<>();
     private final LongAdder sent = new LongAdder();
 
@@ -25,7 +25,7 @@ final class BryanBackend implements Backend {
         this.latencies = latencies;
         this.config = config;
         this.clock = time.clock();
-        this.loop = new Loop(time, time::inEventLoop, time::nanos);
+        this.loop = new NodeThread(time, time::inEventLoop, time::nanos);
     }
 
     @Override

@@ -10,14 +10,14 @@ import java.util.Locale;
  * and sending keep-alives, for a while or until a signal. A response that still comes answers no
  * transaction (a stray); a connection the server closes is counted by the transport and let go.
  */
-final class Hold implements Transport.Listener {
+final class Hold implements LoadTransport.Listener {
     private static final long PERIOD_NANOS = 1_000_000_000L;
-    private final Transport transport;
+    private final LoadTransport transport;
     private final Stop stop;
     private final PrintStream progress;
     private long strays;
 
-    Hold(Transport transport, Stop stop, PrintStream progress) {
+    Hold(LoadTransport transport, Stop stop, PrintStream progress) {
         this.transport = transport;
         this.stop = stop;
         this.progress = progress;

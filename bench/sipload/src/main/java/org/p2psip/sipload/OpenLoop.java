@@ -12,7 +12,7 @@ import java.util.PriorityQueue;
  * responses are matched to their transaction by the branch of their top Via; Timer E retransmits
  * (over UDP) and Timer F gives up; a registration refused 503 with Retry-After waits in {@link
  * Resends}, its phone still busy, until its REGISTER goes again. A run ends when every attempt was
- * started and every started one ended, or when {@link Stop} says so. The {@link Transport} moves
+ * started and every started one ended, or when {@link Stop} says so. The {@link LoadTransport} moves
  * the bytes.
  *
  * <p>Not thread-safe: one run at a time on the thread that made it.
@@ -20,7 +20,7 @@ import java.util.PriorityQueue;
 final class OpenLoop {
     /** The longest wait between two looks at the stop flag and the progress line. */
     private static final long MAX_WAIT_NANOS = 100_000_000L;
-    private final Transport transport;
+    private final LoadTransport transport;
     private final Timing timing;
     private final Stop stop;
     private final Map<String, Transaction> open = new HashMap<>();
@@ -34,7 +34,7 @@ final class OpenLoop {
         }
     }
 
-    OpenLoop(Transport transport, Timing timing, Stop stop) {
+    OpenLoop(LoadTransport transport, Timing timing, Stop stop) {
         this.transport = transport;
         this.timing = transport.retransmits() ? timing : timing.reliable();
         this.stop = stop;
@@ -81,7 +81,7 @@ final class OpenLoop {
     }
 
     /** One run's state: its flow, phones, counters; what the transport reports goes here. */
-    private final class Run implements Transport.Listener {
+    private final class Run implements LoadTransport.Listener {
         final RegisterFlow flow;
         final ArrayDeque<Phone> idle;
         final AttemptLog log;

@@ -57,7 +57,7 @@ public final class SiploadMain {
             return 2;
         }
         var ids = new Ids();
-        try (Transport transport = Transports.open(options, ids)) {
+        try (LoadTransport transport = Transports.open(options, ids)) {
             stop.wakeWith(transport::wakeup);
             var loop = new OpenLoop(transport, Timing.of(options.t1Millis(), options.timeoutMillis()), stop);
             long primed = 0;
@@ -93,7 +93,7 @@ public final class SiploadMain {
      * holds the connections for --hold. Returns the seconds held.
      */
     private static double registeredThenHeld(LoadOptions options, PrintStream out, PrintStream progress, Stop stop,
-                                             Transport transport, Tally tally, List<Phone> phones) throws IOException {
+                                             LoadTransport transport, Tally tally, List<Phone> phones) throws IOException {
         if (!options.stream()) {
             return 0;
         }
@@ -128,7 +128,7 @@ public final class SiploadMain {
      * A refresh needs a registration to refresh: each phone without one (no --state, or not in it)
      * first registers once, at --prime-rate, unmeasured. Returns how many were primed.
      */
-    private static long prime(LoadOptions options, OpenLoop loop, Ids ids, Transport transport,
+    private static long prime(LoadOptions options, OpenLoop loop, Ids ids, LoadTransport transport,
                               List<Phone> phones, PrintStream progress) throws IOException {
         var unprimed = new ArrayDeque<Phone>();
         for (Phone phone : phones) {

@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * each connection is a {@link TlsConnection} (same framing, keep-alives and phones, through an
  * SSLEngine) and the handshakes' CPU-heavy tasks run on {@link HandshakeTasks}' few threads.
  */
-final class TcpTransport implements Transport {
+final class TcpTransport implements LoadTransport {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     private final Selector selector;
     private final InetSocketAddress target;
@@ -160,7 +160,7 @@ final class TcpTransport implements Transport {
 
     @Override
     public void await(long deadlineNanos, Listener listener) throws IOException {
-        Transport.select(selector, timers.isEmpty() ? deadlineNanos : Math.min(deadlineNanos, timers.peek().nanos()));
+        LoadTransport.select(selector, timers.isEmpty() ? deadlineNanos : Math.min(deadlineNanos, timers.peek().nanos()));
         for (SelectionKey key : selector.selectedKeys()) {
             handle(key, listener);
         }

@@ -10,7 +10,7 @@ final class Transports {
     private Transports() {
     }
 
-    static Transport open(LoadOptions options, Ids ids) throws IOException {
+    static LoadTransport open(LoadOptions options, Ids ids) throws IOException {
         if (!options.stream()) {
             return new UdpTransport(options.bind(), options.target());
         }

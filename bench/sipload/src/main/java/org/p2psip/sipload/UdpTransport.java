@@ -14,7 +14,7 @@ import java.nio.channels.Selector;
  * local address is the one toward it): each phone's Via and Contact are that socket's address.
  * Requests are retransmitted on Timer E; requests that reach the socket are not answered.
  */
-final class UdpTransport implements Transport {
+final class UdpTransport implements LoadTransport {
     /** The kernel's buffers asked for, as the nodes', SIPp's and Kamailio's in the bench: bursts meet room alike. */
     private static final int SOCKET_BUFFER_BYTES = 2 * 1024 * 1024;
     private static final int DATAGRAM_BYTES = 65_535;
@@ -77,7 +77,7 @@ final class UdpTransport implements Transport {
 
     @Override
     public void await(long deadlineNanos, Listener listener) throws IOException {
-        Transport.select(selector, deadlineNanos);
+        LoadTransport.select(selector, deadlineNanos);
         selector.selectedKeys().clear();
         receive(listener);
     }

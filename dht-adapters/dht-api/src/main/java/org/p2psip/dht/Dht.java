@@ -55,7 +55,7 @@ public interface Dht extends AutoCloseable {
     }
 
     /**
-     * Whether {@link #update} is served: the node that stores an AOR applies the {@link Updater}
+     * Whether {@link #update} is served: the node that stores an AOR applies the {@link OwnerRules}
      * this backend was built with. False by default; the caller then reads and puts itself.
      */
     default boolean appliesChanges() {
@@ -64,7 +64,7 @@ public interface Dht extends AutoCloseable {
 
     /**
      * Applies {@code change} to the AOR's record where the record is stored, with the backend's
-     * {@link Updater}, as one compare-and-set step there: one round trip, where a read and a put
+     * {@link OwnerRules}, as one compare-and-set step there: one round trip, where a read and a put
      * cost two. Completes with what the rules decided there: the record as it then stands, whether
      * it was written, and the rules' answer for the change's maker ({@link Updated#answer}), so
      * that the maker answers without applying the rules again. Fails with {@link DhtException} as

@@ -1,10 +1,10 @@
 package org.p2psip.dht;
 
 /**
- * What the rules decided for a change where its AOR's record is stored ({@link Updater}), and what
+ * What the rules decided for a change where its AOR's record is stored ({@link OwnerRules}), and what
  * the record is after it ({@link Dht#update}).
  *
- * @param record  as the updater answers it: the set to store when {@code written} (carrying the
+ * @param record  as the ownerRules answers it: the set to store when {@code written} (carrying the
  *                version it was computed from), else the record it was given. As an update
  *                completes with it: the record as stored after the change, the one written or,
  *                when nothing was written, the one found (live bindings only, {@link

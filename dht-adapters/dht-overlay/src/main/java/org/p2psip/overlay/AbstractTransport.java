@@ -22,7 +22,7 @@ import org.p2psip.dht.DhtException.Reason;
  * <p>Thread-safe: public methods may be called from any thread; all state is kept on
  * {@link #executor()}, so nothing here takes a lock.
  */
-public abstract class AbstractTransport implements Transport {
+public abstract class AbstractTransport implements OverlayTransport {
 
     public static final String REQUESTS = "overlay.requests";
     public static final String ANSWERS = "overlay.answers";

@@ -21,7 +21,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
 /**
- * What every {@link Transport} does, whatever carries its frames. A transport's test extends this
+ * What every {@link OverlayTransport} does, whatever carries its frames. A transport's test extends this
  * class and says only how a node of it is made ({@link #transport}); every test here then runs on
  * that transport. The contract is the interface's: an answer comes back to whoever asked, on the
  * asker's loop; a responder's failure comes back with its reason; every request completes, at the
@@ -33,44 +33,44 @@ public abstract class TransportContract {
     protected static final String SECRET = "transport-contract-secret";
     private static final Duration PATIENCE = Duration.ofSeconds(5);
 
-    private final List<Transport> nodes = new ArrayList<>();
+    private final List<OverlayTransport> nodes = new ArrayList<>();
 
     /**
      * A new node of the transport under test, with the options of {@code config} (the secret, and
      * any {@code p2psip.overlay.*} option a test sets), reachable by the other nodes the test made.
      * Its address is the implementation's choice. The contract closes it after the test.
      */
-    protected abstract Transport transport(Config config);
+    protected abstract OverlayTransport transport(Config config);
 
-    private Transport node(Config extra) {
-        Transport node = transport(extra.with(NodeOptions.OVERLAY_SECRET.name(), SECRET));
+    private OverlayTransport node(Config extra) {
+        OverlayTransport node = transport(extra.with(NodeOptions.OVERLAY_SECRET.name(), SECRET));
         nodes.add(node);
         return node;
     }
 
-    private Transport node() {
+    private OverlayTransport node() {
         return node(Config.empty());
     }
 
     /** A node that answers every request with "sender/type/payload". */
-    private Transport echo() {
-        Transport node = node();
+    private OverlayTransport echo() {
+        OverlayTransport node = node();
         node.serve((sender, type, payload) -> CompletableFuture.completedFuture(
                 (sender + "/" + type + "/" + text(payload)).getBytes(StandardCharsets.UTF_8)));
         return node;
     }
 
     /** A node that takes every request and never answers: a hung peer. */
-    private Transport silent() {
-        Transport node = node();
+    private OverlayTransport silent() {
+        OverlayTransport node = node();
         node.serve((sender, type, payload) -> new CompletableFuture<>());
         return node;
     }
 
     /** How a request to a node answering with {@code responder} fails. */
     private DhtException failureFrom(Responder responder) {
-        Transport asker = node();
-        Transport answerer = node();
+        OverlayTransport asker = node();
+        OverlayTransport answerer = node();
         answerer.serve(responder);
         return failure(asker.request(answerer.address(), 1, new byte[0], PATIENCE));
     }
@@ -102,8 +102,8 @@ public abstract class TransportContract {
 
     @Test
     void aRequestIsAnsweredWithTheRespondersBytesAndCounted() throws Exception {
-        Transport asker = node();
-        Transport answerer = echo();
+        OverlayTransport asker = node();
+        OverlayTransport answerer = echo();
         byte[] answer = await(asker.request(answerer.address(), 7, bytes("ping"), PATIENCE));
         assertEquals(asker.address() + "/7/ping", text(answer), "the responder sees the asker's address, type and payload");
         assertEquals(1L, asker.metrics().get(AbstractTransport.REQUESTS));
@@ -113,8 +113,8 @@ public abstract class TransportContract {
 
     @Test
     void manyRequestsInFlightAtOnceEachGetTheirOwnAnswer() throws Exception {
-        Transport asker = node();
-        Transport answerer = echo();
+        OverlayTransport asker = node();
+        OverlayTransport answerer = echo();
         List<CompletableFuture<byte[]>> answers = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             answers.add(asker.request(answerer.address(), 3, bytes("n" + i), PATIENCE).toCompletableFuture());
@@ -127,8 +127,8 @@ public abstract class TransportContract {
 
     @Test
     void theResponderRunsOnItsNodesLoopAndTheAnswerCompletesOnTheAskers() throws Exception {
-        Transport asker = node();
-        Transport answerer = node();
+        OverlayTransport asker = node();
+        OverlayTransport answerer = node();
         var respondedOnItsLoop = new CompletableFuture<Boolean>();
         answerer.serve((sender, type, payload) -> {
             respondedOnItsLoop.complete(answerer.executor().inEventLoop());
@@ -161,23 +161,23 @@ public abstract class TransportContract {
 
     @Test
     void aNodeServingNothingYetAnswersWithAnErrorNotSilence() {
-        Transport asker = node();
-        Transport idle = node();
+        OverlayTransport asker = node();
+        OverlayTransport idle = node();
         assertEquals(Reason.UNREACHABLE, failure(asker.request(idle.address(), 1, new byte[0], PATIENCE)).reason());
     }
 
     @Test
     void aPeerThatNeverAnswersFailsTheRequestWithTimeoutAtItsDeadline() {
-        Transport asker = node();
-        Transport hung = silent();
+        OverlayTransport asker = node();
+        OverlayTransport hung = silent();
         assertEquals(Reason.TIMEOUT, failure(asker.request(hung.address(), 1, new byte[0], Duration.ofMillis(200))).reason());
         assertEquals(1L, asker.metrics().get(AbstractTransport.TIMEOUTS));
     }
 
     @Test
     void aClosedNodesAddressIsUnreachableAtOnce() {
-        Transport asker = node();
-        Transport gone = echo();
+        OverlayTransport asker = node();
+        OverlayTransport gone = echo();
         gone.close();
         // a deadline far beyond the test's patience: only a refusal, not a timeout, ends it in time
         DhtException e = failure(asker.request(gone.address(), 1, new byte[0], Duration.ofMinutes(1)));
@@ -186,8 +186,8 @@ public abstract class TransportContract {
 
     @Test
     void beyondTheInFlightBoundRequestsAreRefusedAsOverloadedAndClosingFailsTheRestAsClosed() {
-        Transport bounded = node(Config.empty().with(OverlayOptions.MAX_IN_FLIGHT.name(), "2"));
-        Transport hung = silent();
+        OverlayTransport bounded = node(Config.empty().with(OverlayOptions.MAX_IN_FLIGHT.name(), "2"));
+        OverlayTransport hung = silent();
         var first = bounded.request(hung.address(), 1, new byte[0], PATIENCE);
         var second = bounded.request(hung.address(), 1, new byte[0], PATIENCE);
         assertEquals(Reason.OVERLOADED, failure(bounded.request(hung.address(), 1, new byte[0], PATIENCE)).reason());
@@ -199,16 +199,16 @@ public abstract class TransportContract {
 
     @Test
     void aPayloadBeyondTheFrameBoundIsRefusedAsOverloadedWithoutBeingSent() {
-        Transport asker = node(Config.empty().with(OverlayOptions.MAX_FRAME_BYTES.name(), "1024"));
-        Transport answerer = echo();
+        OverlayTransport asker = node(Config.empty().with(OverlayOptions.MAX_FRAME_BYTES.name(), "1024"));
+        OverlayTransport answerer = echo();
         assertEquals(Reason.OVERLOADED, failure(asker.request(answerer.address(), 1, new byte[2048], PATIENCE)).reason());
         assertEquals(0L, answerer.metrics().get(AbstractTransport.SERVED));
     }
 
     @Test
     void aClosedNodeRefusesNewRequestsAsClosed() {
-        Transport asker = node();
-        Transport answerer = echo();
+        OverlayTransport asker = node();
+        OverlayTransport answerer = echo();
         asker.close();
         assertEquals(Reason.CLOSED, failure(asker.request(answerer.address(), 1, new byte[0], PATIENCE)).reason());
     }

@@ -10,7 +10,7 @@ class InProcessTransportContractTest extends TransportContract {
     private int next;
 
     @Override
-    protected Transport transport(Config config) {
+    protected OverlayTransport transport(Config config) {
         return network.transport("node-" + next++ + ":6070", OverlaySettings.from(config));
     }
 

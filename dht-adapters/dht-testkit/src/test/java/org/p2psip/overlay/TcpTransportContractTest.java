@@ -6,7 +6,7 @@ import org.p2psip.config.Config;
 class TcpTransportContractTest extends TransportContract {
 
     @Override
-    protected Transport transport(Config config) {
+    protected OverlayTransport transport(Config config) {
         return TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(config));
     }
 }

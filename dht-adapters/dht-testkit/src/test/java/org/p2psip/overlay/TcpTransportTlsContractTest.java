@@ -24,7 +24,7 @@ class TcpTransportTlsContractTest extends TransportContract {
     }
 
     @Override
-    protected Transport transport(Config config) {
+    protected OverlayTransport transport(Config config) {
         return TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(config.with(OverlayOptions.TLS.name(), "true")
                 .with(NodeOptions.TLS_KEY_STORE.name(), node.toString())
                 .with(NodeOptions.TLS_TRUST_STORE.name(), deployment.trustStore().toString())

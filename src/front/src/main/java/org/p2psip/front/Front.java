@@ -41,9 +41,9 @@ import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.DatagramBatch;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SocketQueue;
-import org.p2psip.front.wire.Transport;
+import org.p2psip.front.wire.SocketLayer;
 
 /**
  * A running front: one UDP socket and one TCP listener on the same address, a TLS listener on the
@@ -121,7 +121,7 @@ public final class Front implements AutoCloseable, Readings {
         var transactions = new Transactions(config.get(FrontOptions.TRANSACTIONS_MAX));
         var connections = new Connections();
         var outlet = new SocketOutlet(connections, stats);
-        Transport transport = Transport.best();
+        SocketLayer transport = SocketLayer.best();
         EventLoopGroup group = transport.group(config.get(FrontOptions.THREADS));
         // The UDP sockets get a loop of their own: tens of thousands of stream clients connecting
         // at once kept the shared loops busy for seconds (the JIT still cold), the nodes' answers
@@ -186,7 +186,7 @@ public final class Front implements AutoCloseable, Readings {
     }
 
     /** A stream listener (TCP, or TLS with its context in the pipeline) bound at {@code address}. */
-    private static Channel listen(Transport transport, EventLoopGroup group, InetSocketAddress address,
+    private static Channel listen(SocketLayer transport, EventLoopGroup group, InetSocketAddress address,
             boolean reusePort, StreamPipeline pipeline) throws InterruptedException {
         var bootstrap = new ServerBootstrap().group(group).channel(transport.serverChannel()).childHandler(pipeline)
                 .option(ChannelOption.SO_BACKLOG, BACKLOG);
@@ -194,7 +194,7 @@ public final class Front implements AutoCloseable, Readings {
     }
 
     /** A UDP socket bound at {@code address}; its handler is added once it is bound (it needs the address). */
-    private static Channel bindUdp(Transport transport, EventLoopGroup group, int maxMessage, InetSocketAddress address,
+    private static Channel bindUdp(SocketLayer transport, EventLoopGroup group, int maxMessage, InetSocketAddress address,
             boolean reusePort) throws InterruptedException {
         var bootstrap = transport.udp(group, maxMessage).handler(new ChannelInitializer<DatagramChannel>() {
             @Override
@@ -311,7 +311,7 @@ public final class Front implements AutoCloseable, Readings {
     }
 
     /** Writes to the UDP socket and the clients' TCP and TLS connections; never waits. */
-    private static final class SocketOutlet implements Outlet {
+    private static final class SocketOutlet implements Destination {
         private final Connections connections;
         private final FrontStats stats;
         private volatile DatagramBatch udp;

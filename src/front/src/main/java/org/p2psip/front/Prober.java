@@ -16,7 +16,7 @@ import org.p2psip.front.relay.Forwarder;
 import org.p2psip.front.relay.Transactions;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.Branches;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 
 /**
@@ -37,7 +37,7 @@ final class Prober {
     private final Forwarder forwarder;
     private final Transactions transactions;
     private final AffinityTable affinity;
-    private final Outlet outlet;
+    private final Destination outlet;
     private final FrontStats stats;
     private final long probeTimeoutNanos;
     private final long transactionTimeoutNanos;
@@ -53,7 +53,7 @@ final class Prober {
      * null when the front's mode is fixed.
      */
     Prober(InetSocketAddress self, Nodes nodes, Forwarder forwarder, Transactions transactions, AffinityTable affinity,
-            Outlet outlet, FrontStats stats, KeptCalls kept, StateSplit split, FrontLoad load, long probeTimeoutNanos,
+            Destination outlet, FrontStats stats, KeptCalls kept, StateSplit split, FrontLoad load, long probeTimeoutNanos,
             long transactionTimeoutNanos, long inviteTimeoutNanos) {
         this.kept = kept;
         this.split = split;

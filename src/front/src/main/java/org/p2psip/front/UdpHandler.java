@@ -10,7 +10,7 @@ import org.p2psip.front.flows.Keepalive;
 import org.p2psip.front.relay.Inbound;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.DatagramBatch;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 
 /** One datagram, one SIP message (RFC 3261 §18.3). Stateless, so shared. */
@@ -48,11 +48,11 @@ final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
             return;
         }
         byte[] bytes = ByteBufUtil.getBytes(packet.content());
-        if (inbound.acceptRaw(bytes, packet.sender(), Outlet.UDP)) {
+        if (inbound.acceptRaw(bytes, packet.sender(), Destination.UDP)) {
             return; // read lazily and forwarded; JAIN-SIP's full parse only for what the fast path leaves
         }
         try {
-            inbound.accept(SipParser.parse(bytes, true), packet.sender(), Outlet.UDP);
+            inbound.accept(SipParser.parse(bytes, true), packet.sender(), Destination.UDP);
         } catch (ParseException e) {
             inbound.stats().unparsable.increment();
         }

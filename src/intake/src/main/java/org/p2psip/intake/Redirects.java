@@ -23,12 +23,12 @@ final class Redirects {
 
     private static final Logger LOG = System.getLogger(Redirects.class.getName());
 
-    private final Screen.Outlet outlet;
+    private final Screen.Destination outlet;
     private final FinalAnswers answers;
     private final IntakeCounters counters;
     private final LongSupplier nanos;
 
-    Redirects(Screen.Outlet outlet, FinalAnswers answers, IntakeCounters counters, LongSupplier nanos) {
+    Redirects(Screen.Destination outlet, FinalAnswers answers, IntakeCounters counters, LongSupplier nanos) {
         this.outlet = outlet;
         this.answers = answers;
         this.counters = counters;

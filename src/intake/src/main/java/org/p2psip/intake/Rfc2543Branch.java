@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import org.p2psip.lazysip.SipLines;
-import org.p2psip.lazysip.Splice;
+import org.p2psip.lazysip.ByteEdits;
 
 /**
  * A branch for a request of an RFC 2543 client, whose top Via has none with RFC 3261's magic
@@ -49,11 +49,11 @@ final class Rfc2543Branch {
                 String.valueOf(lines.single("from")), String.valueOf(lines.single("call-id")),
                 cseq == null ? "" : cseq.split("[ \t]", 2)[0]);
         String derived = PREFIX + HexFormat.of().formatHex(sha256(key), 0, 8);
-        var edits = new ArrayList<Splice.Edit>(1);
+        var edits = new ArrayList<ByteEdits.Edit>(1);
         int base = lines.valueStart[v];
-        edits.add(branch == null ? new Splice.Edit(base + via.stripTrailing().length(), base + via.stripTrailing().length(),
-                ";branch=" + derived) : new Splice.Edit(base + branch[0], base + branch[1], derived));
-        return Splice.apply(bytes, edits);
+        edits.add(branch == null ? new ByteEdits.Edit(base + via.stripTrailing().length(), base + via.stripTrailing().length(),
+                ";branch=" + derived) : new ByteEdits.Edit(base + branch[0], base + branch[1], derived));
+        return ByteEdits.apply(bytes, edits);
     }
 
     /** Where the value of a Via value's branch parameter lies, [start, end), or null if it has none. */

@@ -39,12 +39,12 @@ final class Screen {
     }
 
     /** Sends an answer from the node's own UDP socket. */
-    interface Outlet {
+    interface Destination {
         void send(byte[] message, InetSocketAddress to);
     }
 
     private final Transactions transactions;
-    private final Outlet outlet;
+    private final Destination outlet;
     private final LongSupplier millis;
     private final LongSupplier nanos;
     /** What became of the requests of the last seconds, by branch: their retransmissions meet the same. */
@@ -57,7 +57,7 @@ final class Screen {
     /** INVITEs asking for a redirect, answered from the application's directory. */
     private final Redirects redirects;
 
-    Screen(Transactions transactions, Outlet outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers,
+    Screen(Transactions transactions, Destination outlet, LongSupplier millis, LongSupplier nanos, FinalAnswers answers,
             StackLink link) {
         this.transactions = transactions;
         this.outlet = outlet;

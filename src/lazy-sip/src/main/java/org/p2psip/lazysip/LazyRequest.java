@@ -88,16 +88,16 @@ public final class LazyRequest {
      * stamped with where it came from, Max-Forwards one less, the top Route dropped if it named the front.
      */
     public byte[] forwarded(String ownViaLine, InetSocketAddress source, boolean dropRoute) {
-        var edits = new ArrayList<Splice.Edit>(4);
+        var edits = new ArrayList<ByteEdits.Edit>(4);
         int headers = lines.startLineEnd + 2;
-        edits.add(new Splice.Edit(headers, headers, ownViaLine));
-        edits.add(new Splice.Edit(lines.valueStart[topVia], viaEnd, " " + via.stamped(source)));
-        edits.add(new Splice.Edit(lines.valueStart[maxForwardsHeader], lines.valueEnd[maxForwardsHeader],
+        edits.add(new ByteEdits.Edit(headers, headers, ownViaLine));
+        edits.add(new ByteEdits.Edit(lines.valueStart[topVia], viaEnd, " " + via.stamped(source)));
+        edits.add(new ByteEdits.Edit(lines.valueStart[maxForwardsHeader], lines.valueEnd[maxForwardsHeader],
                 " " + (maxForwards - 1)));
         if (dropRoute && route != null) {
-            edits.add(new Splice.Edit(route.removeFrom, route.removeTo, ""));
+            edits.add(new ByteEdits.Edit(route.removeFrom, route.removeTo, ""));
         }
-        return Splice.apply(lines.bytes, edits);
+        return ByteEdits.apply(lines.bytes, edits);
     }
 
     /** Headers a response copies from its request (RFC 3261 §8.2.6.2), in the request's order. */

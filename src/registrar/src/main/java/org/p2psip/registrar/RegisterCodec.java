@@ -16,7 +16,7 @@ import org.p2psip.dht.MalformedBindingException;
 
 /**
  * A REGISTER as a change that travels to the node storing its AOR ({@link org.p2psip.dht.Dht#update}),
- * where {@link RegistrarUpdater} reads it back and applies the rules. Big-endian; strings are a
+ * where {@link RegistrarOwnerRules} reads it back and applies the rules. Big-endian; strings are a
  * u16 byte length followed by UTF-8; an absent number (expires) is -1.
  *
  * <pre>

@@ -18,7 +18,7 @@ import org.p2psip.dht.DhtException;
 /**
  * Registration and location over a {@link Dht} whose owners apply changes ({@link
  * Dht#appliesChanges}): a REGISTER travels to the node storing its AOR, which applies the {@link
- * Registrar} rules there ({@link RegistrarUpdater}) and answers their outcome with the record; this
+ * Registrar} rules there ({@link RegistrarOwnerRules}) and answers their outcome with the record; this
  * node answers the client from that outcome, so the rules run once per REGISTER and it is sent
  * once. Never blocks: every method returns a stage that completes within the deadline, failing
  * with {@link DhtException} when the DHT does not answer in time. Thread-safe.
@@ -39,7 +39,7 @@ public final class RegistrarService {
     public RegistrarService(Dht dht, Config config, Clock clock) {
         if (!dht.appliesChanges()) {
             throw new IllegalArgumentException(dht.getClass().getSimpleName()
-                    + " applies no changes at the owner: build it with the registrar's rules (RegistrarUpdater)");
+                    + " applies no changes at the owner: build it with the registrar's rules (RegistrarOwnerRules)");
         }
         this.dht = dht;
         this.registrar = new Registrar(config);
@@ -156,7 +156,7 @@ public final class RegistrarService {
      */
     private CompletionStage<Reply> applyAtOwner(RegisterRequest request) {
         return dht.update(request.aor(), RegisterCodec.encode(request)).thenApply(updated -> {
-            Outcome.Refused refused = RegistrarUpdater.refusalIn(updated.answer());
+            Outcome.Refused refused = RegistrarOwnerRules.refusalIn(updated.answer());
             return refused != null ? refusal(refused)
                     : registered(request, updated.record().bindings(), clock.millis());
         });

@@ -27,7 +27,7 @@ class GruuRulesTest {
     static final String PHONE = "\"<urn:uuid:00000000-0000-0000-0000-0000000f0e5e>\"";
     final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
     final Config config = Config.of(Map.of("p2psip.overlay.secret", "s3cret", "p2psip.registrar.retention", "1h"));
-    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(config));
+    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(config));
     final RegistrarService node0 = new RegistrarService(dht, config, clock);
     final RegistrarService node1 = new RegistrarService(dht, config, clock);
 

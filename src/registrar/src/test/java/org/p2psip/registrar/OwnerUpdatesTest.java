@@ -25,7 +25,7 @@ import org.p2psip.dht.memory.MemoryDht;
 class OwnerUpdatesTest {
 
     final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
-    final MemoryDht memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+    final MemoryDht memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
     final RegistrarService service = new RegistrarService(memory, Config.empty(), clock);
 
     @AfterEach

@@ -29,7 +29,7 @@ class RegistrarRulesTest {
     final Config config = Config.of(Map.of("p2psip.registrar.min-expires", "60", "p2psip.registrar.max-expires", "7200",
             "p2psip.registrar.default-expires", "3600", "p2psip.registrar.max-contacts", "3",
             "p2psip.registrar.retention", "1h"));
-    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(config));
+    final MemoryDht dht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(config));
     final RegistrarService service = new RegistrarService(dht, config, clock);
     long cseq = 1;
 
@@ -288,7 +288,7 @@ class RegistrarRulesTest {
     void withoutPathRequiresSupportedAPathIsStoredFromAnyClient() {
         // the owner's rules decide, so the owner's configuration says it too (every node's does in a deployment)
         Config lenientConfig = config.with(RegistrarOptions.PATH_REQUIRES_SUPPORTED.name(), "false");
-        try (var lenientDht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(lenientConfig))) {
+        try (var lenientDht = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(lenientConfig))) {
             var lenient = new RegistrarService(lenientDht, lenientConfig, clock);
             registered(await(lenient.register(new RegisterRequest(AOR, "c", 1, null, false, List.of(contact("sip:alice@nat", 600L)),
                     List.of("<sip:edge.example.com;lr>")))));

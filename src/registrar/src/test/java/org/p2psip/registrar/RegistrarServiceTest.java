@@ -24,7 +24,7 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.contract.MutableClock;
 import org.p2psip.dht.memory.MemoryDht;
 
@@ -41,8 +41,8 @@ class RegistrarServiceTest {
     @Test
     void theRulesRunOncePerRegisterWhateverTheyDecide() {
         var runs = new AtomicInteger();
-        var rules = new RegistrarUpdater(Config.empty());
-        Updater counting = (current, change, now) -> {
+        var rules = new RegistrarOwnerRules(Config.empty());
+        OwnerRules counting = (current, change, now) -> {
             runs.incrementAndGet();
             return rules.apply(current, change, now);
         };
@@ -66,14 +66,14 @@ class RegistrarServiceTest {
 
     @Test
     void theOwnersRefusalIsTheReplyWithoutASecondWrite() {
-        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
         var updates = new AtomicInteger();
         var refusing = new DelegatingDht(memory) {
             @Override
             public CompletionStage<Updated> update(String aor, byte[] change) {
                 updates.incrementAndGet();
                 // an owner whose rules refuse what this node's would store (another Min-Expires, say)
-                var ownRules = new RegistrarUpdater(Config.of(Map.of("p2psip.registrar.min-expires", "900")));
+                var ownRules = new RegistrarOwnerRules(Config.of(Map.of("p2psip.registrar.min-expires", "900")));
                 return CompletableFuture.completedFuture(ownRules.apply(BindingSet.absent(aor), change, clock.millis()));
             }
         };
@@ -88,7 +88,7 @@ class RegistrarServiceTest {
 
     @Test
     void anOwnerAnswerWithoutAnOutcomeFailsTheRegister() {
-        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
         var mute = new DelegatingDht(memory) {
             @Override
             public CompletionStage<Updated> update(String aor, byte[] change) {
@@ -110,7 +110,7 @@ class RegistrarServiceTest {
 
     @Test
     void aFlowRemovalThatLosesARaceToAnotherNodesRegistrationKeepsThatRegistration() {
-        var shared = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+        var shared = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
         var otherNode = new RegistrarService(shared, Config.empty(), clock);
         RegistrarRulesTest.await(otherNode.register(request("sip:bob@desk", "call-desk")));
         var racing = new DelegatingDht(shared) {
@@ -134,7 +134,7 @@ class RegistrarServiceTest {
 
     @Test
     void aFlowRemovalThatLosesEveryRaceGivesUpAfterItsAttempts() {
-        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
         var puts = new AtomicInteger();
         var alwaysLosing = new DelegatingDht(memory) {
             @Override
@@ -153,7 +153,7 @@ class RegistrarServiceTest {
 
     @Test
     void whatTheRequestAloneRefusesIsRefusedBeforeAnyDhtWork() {
-        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()));
+        var memory = new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()));
         var service = new RegistrarService(memory, Config.empty(), clock);
         var pathWithoutSupported = new RegisterRequest(AOR, "c", 1, null, false,
                 List.of(new ContactSpec("sip:bob@a", 600L, Binding.Q_UNSPECIFIED, "", 0)), List.of("<sip:edge.example.com;lr>"));
@@ -171,7 +171,7 @@ class RegistrarServiceTest {
 
     @Test
     void aDhtThatNeverAnswersFailsWithTimeoutAtTheDeadline() {
-        var silent = new DelegatingDht(new MemoryDht(Clock.systemUTC(), Duration.ofHours(1), new RegistrarUpdater(Config.empty()))) {
+        var silent = new DelegatingDht(new MemoryDht(Clock.systemUTC(), Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()))) {
             @Override
             public CompletionStage<BindingSet> get(String aor) {
                 return new CompletableFuture<>();
@@ -189,7 +189,7 @@ class RegistrarServiceTest {
 
     @Test
     void aDhtFailureReachesTheCallerAsItsOwnReason() {
-        var unreachable = new DelegatingDht(new MemoryDht(clock, Duration.ofHours(1), new RegistrarUpdater(Config.empty()))) {
+        var unreachable = new DelegatingDht(new MemoryDht(clock, Duration.ofHours(1), new RegistrarOwnerRules(Config.empty()))) {
             @Override
             public CompletionStage<BindingSet> get(String aor) {
                 return CompletableFuture.failedFuture(new DhtException(DhtException.Reason.UNREACHABLE, "owner down"));

@@ -22,7 +22,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.proxy.Redirection;
 import org.p2psip.proxy.Target;
 import org.p2psip.registrar.Gruus;
-import org.p2psip.intake.Sessions;
+import org.p2psip.intake.SessionRelease;
 
 /**
  * Builds and sends the node's own responses. A response that cannot be sent (the transaction
@@ -35,15 +35,15 @@ final class Answers {
     private static final DateTimeFormatter SIP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
     private final SipFactory factory;
-    private final Counters counters;
+    private final RequestCounters counters;
     private final NodeStatus status;
     private final long retryAfterSeconds;
     private final int flowTimer;
     private final LoadReport load;
-    private final Sessions sessions;
+    private final SessionRelease sessions;
 
-    Answers(SipFactory factory, Counters counters, NodeStatus status, long retryAfterSeconds, int flowTimer,
-            LoadReport load, Sessions sessions) {
+    Answers(SipFactory factory, RequestCounters counters, NodeStatus status, long retryAfterSeconds, int flowTimer,
+            LoadReport load, SessionRelease sessions) {
         this.factory = factory;
         this.sessions = sessions;
         this.counters = counters;
@@ -245,7 +245,7 @@ final class Answers {
         }
     }
 
-    /** After the node's own final answer to the request: its session ends, its transaction lives on ({@link Sessions}). */
+    /** After the node's own final answer to the request: its session ends, its transaction lives on ({@link SessionRelease}). */
     void release(SipServletRequest request) {
         sessions.release(request);
     }

@@ -33,7 +33,7 @@ final class Authentication implements AutoCloseable {
     private final boolean invites;
     private final ScheduledExecutorService reloads;
     private final Answers answers;
-    private final Counters counters;
+    private final RequestCounters counters;
     private final Clock clock;
     /** With authentication on: the file's users and the warm-up's, the nonces, what is offered first. */
     private final WarmupUsers users;
@@ -41,7 +41,7 @@ final class Authentication implements AutoCloseable {
     private final Algorithm preferred;
 
     private Authentication(Authenticator authenticator, boolean invites, ScheduledExecutorService reloads,
-                           Answers answers, Counters counters, Clock clock, WarmupUsers users, Nonces nonces,
+                           Answers answers, RequestCounters counters, Clock clock, WarmupUsers users, Nonces nonces,
                            Algorithm preferred) {
         this.users = users;
         this.nonces = nonces;
@@ -54,7 +54,7 @@ final class Authentication implements AutoCloseable {
         this.clock = clock;
     }
 
-    static Authentication from(Config config, Answers answers, Counters counters, Clock clock) throws ServletException {
+    static Authentication from(Config config, Answers answers, RequestCounters counters, Clock clock) throws ServletException {
         if (!config.get(AuthOptions.ENABLED)) {
             LOG.log(Level.WARNING, "authentication is off ({0}=false): this node accepts any REGISTER, from anyone, for any AOR",
                     AuthOptions.ENABLED.name());

@@ -11,7 +11,7 @@ import javax.servlet.sip.SipURI;
 import org.p2psip.config.Config;
 import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.bryan.BryanDht;
 import org.p2psip.dht.bryan.BryanOptions;
 
@@ -34,11 +34,11 @@ public class BryanSipServlet extends P2PSipServlet {
     private transient BryanDht dht;
 
     @Override
-    protected Dht createDht(Config config, Clock clock, Updater updater) {
+    protected Dht createDht(Config config, Clock clock, OwnerRules ownerRules) {
         var factory = (SipFactory) getServletContext().getAttribute(SIP_FACTORY);
         link = new SipServletPeerLink(factory, config.get(NodeOptions.SIP_ADDRESS), transport(config), sessions());
         intake().exempt(SipServletPeerLink.PEER_HEADER); // the ring's own REGISTERs: joining needs them
-        dht = BryanDht.start(link, config, clock, updater);
+        dht = BryanDht.start(link, config, clock, ownerRules);
         return dht;
     }
 

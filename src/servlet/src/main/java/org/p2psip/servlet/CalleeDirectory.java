@@ -34,7 +34,7 @@ final class CalleeDirectory implements Directory {
     private final RegistrarService service;
     private final Admission admission;
     private final Answers answers;
-    private final Counters counters;
+    private final RequestCounters counters;
     private final NodeStatus status;
     private final SipFactory factory;
     private final Domains domains;
@@ -43,7 +43,7 @@ final class CalleeDirectory implements Directory {
     private final boolean relay;
     private final Clock clock;
 
-    CalleeDirectory(RegistrarService service, Admission admission, Answers answers, Counters counters, NodeStatus status,
+    CalleeDirectory(RegistrarService service, Admission admission, Answers answers, RequestCounters counters, NodeStatus status,
             SipFactory factory, Domains domains, Authentication authentication, Routing routing, boolean relay,
             Clock clock) {
         this.service = service;

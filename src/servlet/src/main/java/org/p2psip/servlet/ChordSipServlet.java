@@ -3,7 +3,7 @@ package org.p2psip.servlet;
 import java.time.Clock;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.chord.ChordDht;
 
 /** A node on a Chord ring (dht-adapters/dht-chord): bindings shared by every node of the ring. */
@@ -12,7 +12,7 @@ public class ChordSipServlet extends P2PSipServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected Dht createDht(Config config, Clock clock, Updater updater) {
-        return ChordDht.start(config, clock, updater);
+    protected Dht createDht(Config config, Clock clock, OwnerRules ownerRules) {
+        return ChordDht.start(config, clock, ownerRules);
     }
 }

@@ -3,7 +3,7 @@ package org.p2psip.servlet;
 import java.time.Clock;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.hazelcast.HazelcastDht;
 
 /**
@@ -15,7 +15,7 @@ public class HazelcastSipServlet extends P2PSipServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected Dht createDht(Config config, Clock clock, Updater updater) {
-        return HazelcastDht.start(config, clock, updater);
+    protected Dht createDht(Config config, Clock clock, OwnerRules ownerRules) {
+        return HazelcastDht.start(config, clock, ownerRules);
     }
 }

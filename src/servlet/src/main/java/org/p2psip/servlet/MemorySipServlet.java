@@ -3,7 +3,7 @@ package org.p2psip.servlet;
 import java.time.Clock;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.memory.MemoryBackend;
 import org.p2psip.dht.memory.MemoryDht;
 
@@ -13,7 +13,7 @@ public class MemorySipServlet extends P2PSipServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected Dht createDht(Config config, Clock clock, Updater updater) {
-        return new MemoryDht(clock, config.get(MemoryBackend.SWEEP_INTERVAL), updater);
+    protected Dht createDht(Config config, Clock clock, OwnerRules ownerRules) {
+        return new MemoryDht(clock, config.get(MemoryBackend.SWEEP_INTERVAL), ownerRules);
     }
 }

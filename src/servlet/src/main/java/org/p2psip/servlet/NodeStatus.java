@@ -71,7 +71,7 @@ final class NodeStatus {
     }
 
     /** Starts sampling and polling; what it follows is read from now on. */
-    void start(Config config, String backend, TimedDht dht, Counters counters, Intake intake) {
+    void start(Config config, String backend, TimedDht dht, RequestCounters counters, Intake intake) {
         MeterRegistry registry = metrics.registry();
         metrics.follow("p2psip.node", counters::snapshot, name -> false);
         metrics.follow("p2psip.dht", dht::metrics, dht.levels()::contains);

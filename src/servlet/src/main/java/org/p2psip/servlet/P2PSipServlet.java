@@ -34,13 +34,13 @@ import org.p2psip.dht.Backend;
 import org.p2psip.dht.Backend.Trait;
 import org.p2psip.dht.Backends;
 import org.p2psip.dht.Dht;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.intake.Intake;
-import org.p2psip.intake.Sessions;
+import org.p2psip.intake.SessionRelease;
 import org.p2psip.registrar.Domains;
 import org.p2psip.registrar.RegistrarOptions;
 import org.p2psip.registrar.RegistrarService;
-import org.p2psip.registrar.RegistrarUpdater;
+import org.p2psip.registrar.RegistrarOwnerRules;
 
 /**
  * The P2PSIP proxy/registrar: REGISTER goes to the {@link Registration registrar}, every other
@@ -71,21 +71,21 @@ public abstract class P2PSipServlet extends SipServlet {
 
     private transient Backend backend;
     private transient Intake intake;
-    private transient Sessions sessions;
+    private transient SessionRelease sessions;
     private transient Dht dht;
     private transient NodeStatus status;
     private transient Registration registration;
     private transient Routing routing;
-    private transient Counters counters;
+    private transient RequestCounters counters;
     private transient Authentication authentication;
     private transient ScheduledExecutorService metricsLog;
 
     /**
      * Starts this node's backend; called once, from {@link #init()}, where blocking is allowed.
-     * {@code updater} is the registrar's rules, for a backend whose owners apply REGISTERs
+     * {@code ownerRules} is the registrar's rules, for a backend whose owners apply REGISTERs
      * themselves ({@link Dht#update}): such a backend is built with it.
      */
-    protected abstract Dht createDht(Config config, Clock clock, Updater updater) throws Exception;
+    protected abstract Dht createDht(Config config, Clock clock, OwnerRules ownerRules) throws Exception;
 
     /**
      * Whether init waits for the backend to join before the node serves. A backend whose join
@@ -111,8 +111,8 @@ public abstract class P2PSipServlet extends SipServlet {
         return intake;
     }
 
-    /** Ends a request's session once the node's own final answer is sent ({@link Sessions}). */
-    protected Sessions sessions() {
+    /** Ends a request's session once the node's own final answer is sent ({@link SessionRelease}). */
+    protected SessionRelease sessions() {
         return sessions;
     }
 
@@ -122,14 +122,14 @@ public abstract class P2PSipServlet extends SipServlet {
         intake = Intake.attach(new Intake.Settings(config.get(ServletOptions.MAX_QUEUE_DELAY),
                 config.get(ServletOptions.TARGET_RESPONSE_DELAY), config.get(ServletOptions.MAX_COLLECTOR_SHARE),
                 config.get(RegistrarOptions.RETRY_AFTER), config.get(ServletOptions.PER_SOURCE_LIMIT)));
-        sessions = new Sessions(intake);
+        sessions = new SessionRelease(intake);
         backend = chosen(config, getClass());
         warnAboutUnknownOptions(config);
         Clock clock = Clock.systemUTC();
         status = new NodeStatus();
         TimedDht timed;
         try {
-            timed = new TimedDht(createDht(config, clock, new RegistrarUpdater(config)), status.registry());
+            timed = new TimedDht(createDht(config, clock, new RegistrarOwnerRules(config)), status.registry());
             dht = timed;
         } catch (Exception e) {
             throw new ServletException("the " + backend.name() + " DHT did not start: " + e.getMessage(), e);
@@ -141,7 +141,7 @@ public abstract class P2PSipServlet extends SipServlet {
         var service = new RegistrarService(dht, config, clock);
         var admission = new Admission(config.get(RegistrarOptions.MAX_IN_FLIGHT));
         long retryAfter = config.get(RegistrarOptions.RETRY_AFTER);
-        counters = new Counters(status.errors());
+        counters = new RequestCounters(status.errors());
         var answers = new Answers(factory, counters, status, retryAfter, config.get(RegistrarOptions.FLOW_TIMER),
                 LoadReport.ofThisJvm(intake), sessions);
         var threads = new ContainerThreads(dht.completesOnWorkers());

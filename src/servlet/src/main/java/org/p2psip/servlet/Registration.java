@@ -17,12 +17,12 @@ final class Registration {
     private final RegistrarService service;
     private final Admission admission;
     private final Answers answers;
-    private final Counters counters;
+    private final RequestCounters counters;
     private final ContainerThreads threads;
     private final Authentication authentication;
     private final Domains domains;
 
-    Registration(RegistrarService service, Admission admission, Answers answers, Counters counters,
+    Registration(RegistrarService service, Admission admission, Answers answers, RequestCounters counters,
                  ContainerThreads threads, Authentication authentication, Domains domains) {
         this.service = service;
         this.admission = admission;

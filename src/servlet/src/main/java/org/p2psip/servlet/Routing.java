@@ -44,7 +44,7 @@ final class Routing {
     private final RegistrarService service;
     private final Admission admission;
     private final Answers answers;
-    private final Counters counters;
+    private final RequestCounters counters;
     private final SipFactory factory;
     private final ContainerThreads threads;
     private final int branchTimeoutSeconds;
@@ -54,7 +54,7 @@ final class Routing {
     private final Clock clock;
     private final ProxyRules rules;
 
-    Routing(RegistrarService service, Admission admission, Answers answers, Counters counters, SipFactory factory,
+    Routing(RegistrarService service, Admission admission, Answers answers, RequestCounters counters, SipFactory factory,
             ContainerThreads threads, Config config, Domains domains, Authentication authentication, Clock clock) {
         this.service = service;
         this.admission = admission;

@@ -26,7 +26,7 @@ import org.p2psip.dht.bryan.Deadlines;
 import org.p2psip.dht.bryan.PeerHeader;
 import org.p2psip.dht.bryan.PeerRequest;
 import org.p2psip.dht.bryan.PeerResponse;
-import org.p2psip.intake.Sessions;
+import org.p2psip.intake.SessionRelease;
 
 /**
  * Peer REGISTERs through the SIP servlet container itself: sent as UAC requests made with the
@@ -43,12 +43,12 @@ final class SipServletPeerLink extends AbstractPeerLink {
     static final String PEER_HEADER = "DHT-PeerID";
 
     private final SipFactory factory;
-    private final Sessions sessions;
+    private final SessionRelease sessions;
     private final Map<String, CompletableFuture<PeerResponse>> pending = new ConcurrentHashMap<>();
     /** Appended to a target's request URI: empty for UDP, the container's default. */
     private final String uriParameters;
 
-    SipServletPeerLink(SipFactory factory, String address, String transport, Sessions sessions) {
+    SipServletPeerLink(SipFactory factory, String address, String transport, SessionRelease sessions) {
         super(address);
         this.factory = factory;
         this.sessions = sessions;

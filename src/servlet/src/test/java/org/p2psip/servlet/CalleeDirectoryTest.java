@@ -29,7 +29,7 @@ class CalleeDirectoryTest {
         Path users = Files.writeString(dir.resolve("users.csv"), "# nobody yet\n");
         var config = Config.of(Map.of("p2psip.auth.enabled", "true", "p2psip.auth.users-file", users.toString(),
                 "p2psip.overlay.secret", "s3cret", "p2psip.auth.invite", "true"));
-        var counters = new Counters(new RecentErrors(5, System::currentTimeMillis));
+        var counters = new RequestCounters(new RecentErrors(5, System::currentTimeMillis));
         Authentication authentication = Authentication.from(config, null, counters, Clock.systemUTC());
         try {
             var directory = new CalleeDirectory(null, new Admission(10), null, counters, null, null, null,

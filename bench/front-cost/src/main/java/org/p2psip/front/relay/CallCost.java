@@ -32,7 +32,7 @@ import org.p2psip.front.policies.Policies;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 
 /**
@@ -122,18 +122,18 @@ public class CallCost {
 
     /** A datagram from {@code source}, as the front's UDP handler gives it to the forwarder. */
     private void deliver(byte[] bytes, InetSocketAddress source) {
-        if (inbound.acceptRaw(bytes, source, Outlet.UDP)) {
+        if (inbound.acceptRaw(bytes, source, Destination.UDP)) {
             return;
         }
         try {
-            inbound.accept(SipParser.parse(bytes, true), source, Outlet.UDP);
+            inbound.accept(SipParser.parse(bytes, true), source, Destination.UDP);
         } catch (java.text.ParseException e) {
             throw new IllegalStateException("the front could not parse what a peer sent: " + new String(bytes), e);
         }
     }
 
     /** What the front sent, kept until a peer takes it. */
-    static final class Recorder implements Outlet {
+    static final class Recorder implements Destination {
         final List<byte[]> toNode = new ArrayList<>();
         final List<byte[]> toClient = new ArrayList<>();
         final List<InetSocketAddress> clientAddresses = new ArrayList<>();

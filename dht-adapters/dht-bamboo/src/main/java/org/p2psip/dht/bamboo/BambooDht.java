@@ -21,7 +21,7 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
@@ -29,7 +29,7 @@ import org.p2psip.dht.bamboo.storage.SharedEnvironment;
 import org.p2psip.dht.bamboo.wire.TransportNetwork;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
-import org.p2psip.overlay.Transport;
+import org.p2psip.overlay.OverlayTransport;
 import org.p2psip.dht.bamboo.storage.ValueStore.Found;
 
 /**
@@ -75,15 +75,15 @@ public final class BambooDht implements Dht {
      *         {@code p2psip.bamboo.*} option this backend does not know (most often a misspelling)
      * @throws org.p2psip.dht.DhtException STORAGE if the JE environment cannot be opened
      */
-    public static BambooDht start(Config config, Clock clock, Updater updater) {
+    public static BambooDht start(Config config, Clock clock, OwnerRules ownerRules) {
         checkOptions(config); // before binding: a misspelt option should not hold a port
-        Transport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), OverlaySettings.from(config));
-        return start(transport, config, clock, updater);
+        OverlayTransport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), OverlaySettings.from(config));
+        return start(transport, config, clock, ownerRules);
     }
 
-    /** {@link #start(Config, Clock, Updater)} for a node that applies no changes ({@link #update} refused). */
+    /** {@link #start(Config, Clock, OwnerRules)} for a node that applies no changes ({@link #update} refused). */
     public static BambooDht start(Config config, Clock clock) {
-        return start(config, clock, Updater.NONE);
+        return start(config, clock, OwnerRules.NONE);
     }
 
     /**
@@ -91,18 +91,18 @@ public final class BambooDht implements Dht {
      * settings already hold the secret) instead of a TCP socket of its own. The node owns the
      * transport from now on: it is closed with the node, or at once if the node cannot start.
      */
-    public static BambooDht start(Transport transport, Config config, Clock clock) {
-        return start(transport, config, clock, Updater.NONE);
+    public static BambooDht start(OverlayTransport transport, Config config, Clock clock) {
+        return start(transport, config, clock, OwnerRules.NONE);
     }
 
-    /** As {@link #start(Transport, Config, Clock)}, applying changes with {@code updater} ({@link #update}). */
-    public static BambooDht start(Transport transport, Config config, Clock clock, Updater updater) {
+    /** As {@link #start(OverlayTransport, Config, Clock)}, applying changes with {@code ownerRules} ({@link #update}). */
+    public static BambooDht start(OverlayTransport transport, Config config, Clock clock, OwnerRules ownerRules) {
         var network = new TransportNetwork(transport);
         var self = new NodeHandle(Id.hash(transport.address()), transport.address());
         BambooNode node;
         try {
             checkOptions(config);
-            node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock, updater);
+            node = BambooNode.start(self, config, network, Path.of(config.get(NodeOptions.DATA_DIR)), clock, ownerRules);
         } catch (RuntimeException e) {
             transport.close();
             throw e;
@@ -123,7 +123,7 @@ public final class BambooDht implements Dht {
      * @throws IllegalArgumentException with a {@code p2psip.bamboo.*} option this backend does not know
      * @throws IllegalStateException if a node at this address has its storage open in {@code storage}
      */
-    public static BambooDht start(Transport transport, Config config, Clock clock, SharedEnvironment storage) {
+    public static BambooDht start(OverlayTransport transport, Config config, Clock clock, SharedEnvironment storage) {
         var network = new TransportNetwork(transport);
         var self = new NodeHandle(Id.hash(transport.address()), transport.address());
         BambooNode node;

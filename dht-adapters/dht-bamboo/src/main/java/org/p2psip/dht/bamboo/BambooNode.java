@@ -32,7 +32,7 @@ import org.p2psip.dht.bamboo.routing.RoutingTable;
 import org.p2psip.dht.bamboo.routing.RttEstimator;
 import org.p2psip.dht.bamboo.storage.JeStorage;
 import org.p2psip.dht.bamboo.storage.ValueStore;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.bamboo.wire.Message;
 import org.p2psip.dht.bamboo.wire.Message.*;
 import org.p2psip.dht.bamboo.wire.Network;
@@ -95,7 +95,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * @param openStorage opens the node's storage, its stages completing on {@code loop} or at once
      */
     private BambooNode(NodeHandle self, Config config, Network network, Clock clock, ScheduledExecutorService loop,
-                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage, Updater updater) {
+                       boolean ownLoop, Function<ScheduledExecutorService, JeStorage> openStorage, OwnerRules ownerRules) {
         this.self = self;
         this.config = config;
         this.network = network;
@@ -110,8 +110,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.maxTimeout = config.get(BambooOptions.MAX_TIMEOUT);
         this.random = new Random(self.id().value().longValue());
         this.storage = openStorage.apply(loop);
-        this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS), updater);
-        this.appliesChanges = updater != Updater.NONE;
+        this.root = new RootService(this, storage, config.get(BambooOptions.REPLICAS), ownerRules);
+        this.appliesChanges = ownerRules != OwnerRules.NONE;
         this.liveness = new Liveness(this, rtt, config);
         this.maintenance = new Maintenance(this, storage, config);
     }
@@ -122,7 +122,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
      * is alone until {@link #join}.
      */
     public static BambooNode start(NodeHandle self, Config config, Network network, Path dataDir, Clock clock,
-                                   Updater updater) {
+                                   OwnerRules ownerRules) {
         ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, loopThreadName(self));
             t.setDaemon(true);
@@ -131,7 +131,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         BambooNode node;
         try {
             node = new BambooNode(self, config, network, clock, loop, true, l -> JeStorage.open(dataDir, config, clock, l),
-                    updater);
+                    ownerRules);
         } catch (RuntimeException e) {
             loop.shutdownNow();
             throw e;
@@ -148,7 +148,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     static BambooNode start(NodeHandle self, Config config, Network network, ScheduledExecutorService loop,
                             JeStorage storage, Clock clock) {
         try {
-            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage, Updater.NONE));
+            return started(new BambooNode(self, config, network, clock, loop, false, l -> storage, OwnerRules.NONE));
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -248,14 +248,14 @@ public final class BambooNode implements ValueStore, AutoCloseable {
                 .thenApply(m -> ((Outcome) m).ok() ? Optional.<byte[]>empty() : Optional.of(((Outcome) m).current()));
     }
 
-    /** Whether this node's root applies changes ({@link #apply}): it was given an {@link Updater}. */
+    /** Whether this node's root applies changes ({@link #apply}): it was given an {@link OwnerRules}. */
     public boolean appliesChanges() {
         return appliesChanges;
     }
 
     /**
      * Applies a change to {@code aor}'s versioned record at the key's root with the root's
-     * {@link Updater}: the record's bytes as the root then holds them (empty for none), whether
+     * {@link OwnerRules}: the record's bytes as the root then holds them (empty for none), whether
      * the change wrote them, and the rules' answer.
      */
     public CompletionStage<Applied> apply(Id key, String aor, byte[] change, byte[] secret) {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.p2psip.dht.DhtException;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
@@ -31,11 +31,11 @@ final class RootService {
     private final BambooNode node;
     private final JeStorage storage;
     private final int replicas;
-    private final Updater updater;
+    private final OwnerRules ownerRules;
 
-    RootService(BambooNode node, JeStorage storage, int replicas, Updater updater) {
+    RootService(BambooNode node, JeStorage storage, int replicas, OwnerRules ownerRules) {
         this.node = node;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.storage = storage;
         this.replicas = replicas;
     }
@@ -69,7 +69,7 @@ final class RootService {
 
     /**
      * Applies the change in one storage transaction; the answer carries the record written, or the
-     * live one left, and the rules' answer. A change the updater cannot read fails the transaction, and the asker hears
+     * live one left, and the rules' answer. A change the ownerRules cannot read fails the transaction, and the asker hears
      * a Failure; nothing is written.
      */
     private CompletionStage<Message> apply(Apply a) {
@@ -78,7 +78,7 @@ final class RootService {
         }
         byte[] secretHash = Id.sha1(a.secret());
         Applied[] applied = {null};
-        return storage.update(a.key(), current -> VersionedRecord.apply(current, a.aor(), a.change(), updater,
+        return storage.update(a.key(), current -> VersionedRecord.apply(current, a.aor(), a.change(), ownerRules,
                         secretHash, node.clock().millis(), applied))
                 .thenCompose(values -> applied[0].written()
                         ? replicate(a.key(), values).thenApply(v -> (Message) applied[0])

@@ -6,7 +6,7 @@ import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.bamboo.wire.Message.Applied;
 import org.p2psip.dht.bamboo.storage.StoredValue;
 
@@ -41,12 +41,12 @@ final class VersionedRecord {
     }
 
     /**
-     * The next values of the key after {@code updater} applied {@code change} to its live record,
+     * The next values of the key after {@code ownerRules} applied {@code change} to its live record,
      * or null when it writes nothing (or the record was put under another secret: nothing
      * written, and no answer of the rules). {@code applied[0]} says what became of it, with the
      * bytes written or the live value's.
      */
-    static List<StoredValue> apply(List<StoredValue> current, String aor, byte[] change, Updater updater,
+    static List<StoredValue> apply(List<StoredValue> current, String aor, byte[] change, OwnerRules ownerRules,
                                    byte[] secretHash, long now, Applied[] applied) {
         StoredValue live = newestLive(current, now);
         byte[] left = live == null ? new byte[0] : live.value();
@@ -55,7 +55,7 @@ final class VersionedRecord {
             return null;
         }
         BindingSet found = live == null ? BindingSet.absent(aor) : BindingCodec.decode(live.value()).liveAt(now);
-        Updated decided = updater.next(found, change, now);
+        Updated decided = ownerRules.next(found, change, now);
         if (!decided.written()) {
             applied[0] = new Applied(false, left, decided.answer());
             return null;

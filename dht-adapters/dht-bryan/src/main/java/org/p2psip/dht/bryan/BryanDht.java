@@ -18,9 +18,9 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.NodeRef;
 
 /**
@@ -52,15 +52,15 @@ public final class BryanDht implements Dht {
      * through the configured bootstrap. Refuses (IllegalArgumentException) to start without
      * {@code p2psip.overlay.secret}. Operations fail with UNREACHABLE until the peer has joined.
      */
-    public static BryanDht start(PeerLink link, Config config, Clock clock, Updater updater) {
+    public static BryanDht start(PeerLink link, Config config, Clock clock, OwnerRules ownerRules) {
         var counters = new Counters();
-        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater), config, counters,
-                updater != Updater.NONE);
+        return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, ownerRules), config, counters,
+                ownerRules != OwnerRules.NONE);
     }
 
-    /** {@link #start(PeerLink, Config, Clock, Updater)} for a peer that applies no changes ({@link #update} refused). */
+    /** {@link #start(PeerLink, Config, Clock, OwnerRules)} for a peer that applies no changes ({@link #update} refused). */
     public static BryanDht start(PeerLink link, Config config, Clock clock) {
-        return start(link, config, clock, Updater.NONE);
+        return start(link, config, clock, OwnerRules.NONE);
     }
 
     /**
@@ -68,7 +68,7 @@ public final class BryanDht implements Dht {
      * a simulation runs many peers on one loop in virtual time, and the link must complete its
      * stages on that loop. Closing the peer leaves the loop running.
      */
-    public static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
+    public static BryanDht start(PeerLink link, Config config, Clock clock, NodeThread loop) {
         var counters = new Counters();
         return start(new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop), config, counters, false);
     }
@@ -168,7 +168,7 @@ public final class BryanDht implements Dht {
     }
 
     /** An update's answer: the record it carries and the rules' answer ({@link RecordsBody#UPDATED_TYPE}). */
-    private static Updated updated(String aor, Outcome outcome) {
+    private static Updated updated(String aor, PeerAnswer outcome) {
         if (!RecordsBody.UPDATED_TYPE.equals(outcome.contentType())) {
             throw new DhtException(Reason.UNREACHABLE, "an update answer without the rules' answer: " + outcome.status()
                     + " " + outcome.reason());
@@ -179,13 +179,13 @@ public final class BryanDht implements Dht {
         } catch (MalformedBindingException e) {
             throw new DhtException(Reason.UNREACHABLE, "an update answer with a bad body: " + e.getMessage());
         }
-        Outcome carried = new Outcome(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(),
+        PeerAnswer carried = new PeerAnswer(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(),
                 body.contentType(), body.body());
         return new Updated(record(aor, carried), outcome.status() == 200, body.answer());
     }
 
     /** The record an update's answer carries: a set, or the replica's copy of the record written. */
-    private static BindingSet record(String aor, Outcome outcome) {
+    private static BindingSet record(String aor, PeerAnswer outcome) {
         if (!RecordsBody.TYPE.equals(outcome.contentType())) {
             return record(aor, outcome, "update");
         }
@@ -194,7 +194,7 @@ public final class BryanDht implements Dht {
     }
 
     /** The binding set a get's 200 or a put's 412 carries; none means the AOR has no record. */
-    private static BindingSet record(String aor, Outcome outcome, String what) {
+    private static BindingSet record(String aor, PeerAnswer outcome, String what) {
         if (outcome.body().length == 0) {
             return BindingSet.absent(aor);
         }
@@ -213,7 +213,7 @@ public final class BryanDht implements Dht {
     }
 
     private <T> CompletionStage<T> operation(OpHeader op, String contentType, byte[] body, boolean idempotent,
-                                             Function<Outcome, T> read) {
+                                             Function<PeerAnswer, T> read) {
         if (closed) {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
         }

@@ -12,11 +12,11 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.Members;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 import org.p2psip.dht.ring.store.Store;
 
 /**
@@ -38,7 +38,7 @@ final class BryanPeer {
     private final Outbox outbox;
     private final Signature signature;
     private final Counters counters;
-    private final Loop loop;
+    private final NodeThread loop;
 
     /** The place at {@code id} of the peer {@code host}, on its link and loop. */
     BryanPeer(PeerPlaces host, Id id, Clock clock) {
@@ -46,12 +46,12 @@ final class BryanPeer {
         this.link = host.link();
         this.settings = host.settings();
         this.counters = host.counters();
-        var table = new RoutingTable(new NodeRef(id, link.address()), settings.successors(), settings.places());
+        var table = new FingerTable(new NodeRef(id, link.address()), settings.successors(), settings.places());
         this.links = new Links(table);
         this.signature = host.signature();
         this.loop = host.loop();
         this.ring = new PeerRing(this);
-        this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan", host.updater());
+        this.store = new Store(table, settings.ring(), ring, loop, clock, counters, "bryan", host.ownerRules());
         this.membership = new Membership(table, store, settings.ring(), loop, ring, counters, "bryan");
         this.outbox = new Outbox(this);
     }
@@ -88,7 +88,7 @@ final class BryanPeer {
         return counters;
     }
 
-    Loop loop() {
+    NodeThread loop() {
         return loop;
     }
 

@@ -137,21 +137,21 @@ final class Handlers {
     }
 
     /** Acts on a routed operation this peer is responsible for; {@code asker} sent it (this peer for its own). */
-    static CompletableFuture<Outcome> act(BryanPeer peer, OpHeader op, String contentType, byte[] body, NodeRef asker) {
+    static CompletableFuture<PeerAnswer> act(BryanPeer peer, OpHeader op, String contentType, byte[] body, NodeRef asker) {
         Store store = peer.store();
         return switch (op.op()) {
             case GET -> CompletableFuture.completedFuture(withRecord(peer, 200, "OK", store.read(op.key(), "")));
             case PUT -> put(peer, op, contentType, body, asker);
             case REMOVE -> store.remove(op.key(), "", op.version(), asker).thenApply(w -> written(peer, w, op.op()));
             case UPDATE -> update(peer, op, contentType, body, asker);
-            case FIND -> CompletableFuture.completedFuture(new Outcome(200, "OK", peer.self(),
+            case FIND -> CompletableFuture.completedFuture(new PeerAnswer(200, "OK", peer.self(),
                     peer.links().headers(peer.linkExpires(), false), "", new byte[0]));
             case COPY, BATCH, HANDED -> throw new IllegalArgumentException(op.op() + " is not routed");
         };
     }
 
     /** @param asker the peer whose routed put this is (this peer for its own) */
-    private static CompletableFuture<Outcome> put(BryanPeer peer, OpHeader op, String contentType, byte[] body,
+    private static CompletableFuture<PeerAnswer> put(BryanPeer peer, OpHeader op, String contentType, byte[] body,
                                                   NodeRef asker) {
         BindingSet next;
         try {
@@ -169,7 +169,7 @@ final class Handlers {
     }
 
     /** @param asker the peer whose routed update this is (this peer for its own) */
-    private static CompletableFuture<Outcome> update(BryanPeer peer, OpHeader op, String contentType, byte[] body,
+    private static CompletableFuture<PeerAnswer> update(BryanPeer peer, OpHeader op, String contentType, byte[] body,
                                                      NodeRef asker) {
         if (!contentType.equals(RecordsBody.CHANGE_TYPE) || body.length < 2) {
             return done(peer, 400, "An update needs a body of " + RecordsBody.CHANGE_TYPE);
@@ -195,43 +195,43 @@ final class Handlers {
      * fails the write at the asker, which then acknowledged nothing. An update's 200 or 412 wraps
      * its body with the rules' answer for the change's maker ({@link RecordsBody#UPDATED_TYPE}).
      */
-    private static Outcome written(BryanPeer peer, Write write, OpHeader.Op op) {
-        Outcome outcome = outcome(peer, write, op);
+    private static PeerAnswer written(BryanPeer peer, Write write, OpHeader.Op op) {
+        PeerAnswer outcome = outcome(peer, write, op);
         if (op != OpHeader.Op.UPDATE || !(write.outcome() == Write.Outcome.STORED || write.outcome() == Write.Outcome.UNCHANGED)) {
             return outcome;
         }
-        return new Outcome(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(), RecordsBody.UPDATED_TYPE,
+        return new PeerAnswer(outcome.status(), outcome.reason(), outcome.responder(), outcome.links(), RecordsBody.UPDATED_TYPE,
                 RecordsBody.updated(write.answer(), outcome.contentType(), outcome.body()));
     }
 
     /** A write's answer but for an update's rules' answer, which {@link #written} wraps it with. */
-    private static Outcome outcome(BryanPeer peer, Write write, OpHeader.Op op) {
+    private static PeerAnswer outcome(BryanPeer peer, Write write, OpHeader.Op op) {
         boolean put = op == OpHeader.Op.PUT;
         return switch (write.outcome()) {
             case STORED -> write.carried()
-                    ? new Outcome(200, "OK", peer.self(), List.of(), RecordsBody.TYPE,
+                    ? new PeerAnswer(200, "OK", peer.self(), List.of(), RecordsBody.TYPE,
                             RecordsBody.encode(List.of(write.record()), Integer.MAX_VALUE).get(0))
                     : op == OpHeader.Op.UPDATE ? withRecord(peer, 200, "OK", write.record().set())
-                    : Outcome.of(200, "OK", peer.self());
-            case UNREPLICATED -> Outcome.of(503, "Replica Did Not Take The Copy", peer.self());
+                    : PeerAnswer.of(200, "OK", peer.self());
+            case UNREPLICATED -> PeerAnswer.of(503, "Replica Did Not Take The Copy", peer.self());
             case CONFLICT -> put ? withRecord(peer, 412, "Conditional Request Failed", write.current())
-                    : Outcome.of(412, "Conditional Request Failed", peer.self());
+                    : PeerAnswer.of(412, "Conditional Request Failed", peer.self());
             case UNCHANGED -> withRecord(peer, 412, "Nothing To Change", write.current());
-            case MALFORMED -> Outcome.of(400, "Bad change", peer.self());
-            case NOT_OWNER -> Outcome.of(480, "Ring repairing: not responsible", peer.self());
+            case MALFORMED -> PeerAnswer.of(400, "Bad change", peer.self());
+            case NOT_OWNER -> PeerAnswer.of(480, "Ring repairing: not responsible", peer.self());
         };
     }
 
     /** An answer carrying {@code current} as its body, or no body when the AOR has no record. */
-    private static Outcome withRecord(BryanPeer peer, int status, String reason, BindingSet current) {
+    private static PeerAnswer withRecord(BryanPeer peer, int status, String reason, BindingSet current) {
         if (!current.exists()) {
-            return Outcome.of(status, reason, peer.self());
+            return PeerAnswer.of(status, reason, peer.self());
         }
-        return new Outcome(status, reason, peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
+        return new PeerAnswer(status, reason, peer.self(), List.of(), RecordsBody.SET_TYPE, BindingCodec.encode(current));
     }
 
-    private static CompletableFuture<Outcome> done(BryanPeer peer, int status, String reason) {
-        return CompletableFuture.completedFuture(Outcome.of(status, reason, peer.self()));
+    private static CompletableFuture<PeerAnswer> done(BryanPeer peer, int status, String reason) {
+        return CompletableFuture.completedFuture(PeerAnswer.of(status, reason, peer.self()));
     }
 
     /** Keeps the copy a write's 200 carried to this peer (see {@link #written}); false when the body is unreadable. */

@@ -7,26 +7,26 @@ import java.util.List;
 import java.util.Set;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 
 /**
  * A peer's links as DHT-Link names them: predecessor (P), successors (S1..Sn) and fingers
  * (Fi = first peer at or after self + 2^i). The ring is Chord's, so the state and its rules are
- * the ring core's {@link RoutingTable}; what is Bryan's is the one-hop routing through the
+ * the ring core's {@link FingerTable}; what is Bryan's is the one-hop routing through the
  * successor list and the headers. Not thread-safe: used only on the peer's loop.
  */
 final class Links {
 
-    private final RoutingTable table;
+    private final FingerTable table;
 
     /** How many peers a 302 names at most. */
     static final int ALTERNATIVES = 3;
 
-    Links(RoutingTable table) {
+    Links(FingerTable table) {
         this.table = table;
     }
 
-    RoutingTable table() {
+    FingerTable table() {
         return table;
     }
 

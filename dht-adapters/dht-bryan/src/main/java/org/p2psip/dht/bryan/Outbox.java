@@ -12,7 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Pipe;
+import org.p2psip.dht.ring.SendWindow;
 
 /**
  * The users' routed operations on their way to other peers, pipelined per peer like the replica
@@ -57,14 +57,14 @@ final class Outbox {
             return CompletableFuture.failedFuture(new DhtException(Reason.CLOSED, peer.self() + " is closed"));
         }
         waiting.answer.whenComplete((a, e) -> timer.cancel(false));
-        Queue queue = queues.computeIfAbsent(target, t -> new Queue(new Pipe(peer.loop(), peer.settings().peerWindow(),
+        Queue queue = queues.computeIfAbsent(target, t -> new Queue(new SendWindow(peer.loop(), peer.settings().peerWindow(),
                 peer.settings().batchLinger())));
         queue.waiting.add(waiting);
         sendNext(target, queue);
         return waiting.answer;
     }
 
-    /** Sends what may leave now (see {@link Pipe}). */
+    /** Sends what may leave now (see {@link SendWindow}). */
     private void sendNext(NodeRef target, Queue queue) {
         while (!queue.waiting.isEmpty() && queue.pipe.mayLeave(queue.waiting.size(), MOST_OPS,
                 queue.waiting.peek().queuedNanos(), () -> sendNext(target, queue))) {
@@ -162,9 +162,9 @@ final class Outbox {
     /** The operations waiting for the next REGISTER to one peer, oldest first. */
     private static final class Queue {
         final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-        final Pipe pipe;
+        final SendWindow pipe;
 
-        Queue(Pipe pipe) {
+        Queue(SendWindow pipe) {
             this.pipe = pipe;
         }
     }

@@ -14,19 +14,19 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.Members;
 import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Places;
+import org.p2psip.dht.ring.VirtualNodes;
 
 /**
- * The places one physical peer takes on the ring ({@link Places}), each a {@link BryanPeer} of its
+ * The places one physical peer takes on the ring ({@link VirtualNodes}), each a {@link BryanPeer} of its
  * own (links, membership, records), on the peer's one link and one loop. Every peer REGISTER names
  * its target place in the Request-URI ({@link PeerRequest#target}); this checks it once (signature,
  * overlay, replay), answers it with that place, and refuses one for a place it does not host with
@@ -48,29 +48,29 @@ final class PeerPlaces {
     private final Signature signature;
     private final Stamper stamper;
     private final ReplayGuard replays;
-    private final Loop loop;
+    private final NodeThread loop;
     private final Runnable stopLoop;
     private final List<BryanPeer> places = new ArrayList<>();
-    /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
+    /** The places' memberships, in the same order: what the ring core's {@link VirtualNodes} works on. */
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<String, BryanPeer> byId = new HashMap<>();
-    private final Updater updater;
+    private final OwnerRules ownerRules;
     private final Clock clock;
     /** Every peer of the overlay as this one knows it, by gossip: what a user's operation's one hop goes by. */
     private final Members view;
     private ScheduledFuture<?> gossiping;
 
     /** A peer on a loop thread of its own. */
-    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Updater updater) {
-        this(link, settings, clock, counters, ownThread(link.address()), updater);
+    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnerRules ownerRules) {
+        this(link, settings, clock, counters, ownThread(link.address()), ownerRules);
     }
 
     /** A peer on {@code loop} (a simulation's, shared by many peers), which it never shuts down. */
-    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, Loop loop) {
-        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }), Updater.NONE);
+    PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, NodeThread loop) {
+        this(link, settings, clock, counters, new OwnLoop(loop, () -> { }), OwnerRules.NONE);
     }
 
-    private record OwnLoop(Loop loop, Runnable stop) {
+    private record OwnLoop(NodeThread loop, Runnable stop) {
     }
 
     private static OwnLoop ownThread(String address) {
@@ -85,13 +85,13 @@ final class PeerPlaces {
         // would have fired (seconds later), tens of thousands of dead timers made every task's way
         // through the loop's queue dearer.
         executor.setRemoveOnCancelPolicy(true);
-        return new OwnLoop(new Loop(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
+        return new OwnLoop(new NodeThread(executor, () -> Thread.currentThread() == thread.get()), executor::shutdownNow);
     }
 
     private PeerPlaces(PeerLink link, BryanSettings settings, Clock clock, Counters counters, OwnLoop own,
-                       Updater updater) {
+                       OwnerRules ownerRules) {
         this.link = link;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.settings = settings;
         this.counters = counters;
         this.signature = new Signature(settings.secret());
@@ -102,7 +102,7 @@ final class PeerPlaces {
         this.clock = clock;
         this.view = new Members(new Member(link.address(), 0, Id.hash(link.address()), Math.max(1, clock.millis())),
                 settings.oneHopMaxNodes(), settings.stabilizeIdle().toNanos(), loop::nanoTime, link.address().hashCode());
-        for (Id id : Places.ids(link.address(), settings.places())) {
+        for (Id id : VirtualNodes.ids(link.address(), settings.places())) {
             var place = new BryanPeer(this, id, clock);
             places.add(place);
             byId.put(id.toString(), place);
@@ -112,8 +112,8 @@ final class PeerPlaces {
     }
 
     /** The rules every place applies to the changes it owns. */
-    Updater updater() {
-        return updater;
+    OwnerRules ownerRules() {
+        return ownerRules;
     }
 
     PeerLink link() {
@@ -136,7 +136,7 @@ final class PeerPlaces {
         return stamper;
     }
 
-    Loop loop() {
+    NodeThread loop() {
         return loop;
     }
 
@@ -154,10 +154,10 @@ final class PeerPlaces {
         return view;
     }
 
-    /** Starts answering peers, then takes its places ({@link Places#startSideBySide}) and swaps its view once a round. */
+    /** Starts answering peers, then takes its places ({@link VirtualNodes#startSideBySide}) and swaps its view once a round. */
     void start(String bootstrap, List<String> members) {
         link.serve(this::receive);
-        Places.startSideBySide(memberships, bootstrap, members, loop);
+        VirtualNodes.startSideBySide(memberships, bootstrap, members, loop);
         if (settings.oneHopMaxNodes() > 0) {
             gossiping = loop.every(this::gossip, settings.stabilizeIdle().toMillis());
         }
@@ -220,7 +220,7 @@ final class PeerPlaces {
      * the one whose id precedes it most closely (its routing has the fewest steps left). On the loop.
      */
     BryanPeer placeFor(Id key) {
-        return places.size() == 1 ? first() : places.get(Places.startingPlace(memberships, key));
+        return places.size() == 1 ? first() : places.get(VirtualNodes.startingPlace(memberships, key));
     }
 
     /** Runs {@code work} on the loop (at once if already there); failures arrive unwrapped. */
@@ -296,7 +296,7 @@ final class PeerPlaces {
 
     /** The share of the ring the places own, in millionths: the sum of those that know their range; -1 when none does. Thread-safe. */
     long rangePpm() {
-        return Places.rangePpm(memberships);
+        return VirtualNodes.rangePpm(memberships);
     }
 
     void shutdownLoop() {

@@ -11,7 +11,7 @@ import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.Neighbours;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RingMessages;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 import org.p2psip.dht.ring.store.Record;
 import org.p2psip.dht.ring.store.RecordLink;
 
@@ -31,7 +31,7 @@ final class PeerRing implements RingMessages, RecordLink {
         this.peer = peer;
     }
 
-    private RoutingTable table() {
+    private FingerTable table() {
         return peer.links().table();
     }
 
@@ -178,7 +178,7 @@ final class PeerRing implements RingMessages, RecordLink {
         var op = new OpHeader(OpHeader.Op.FIND, key, -1);
         return RoutedCall.forRing(peer, key, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
                 () -> Handlers.act(peer, op, "", new byte[0], peer.self()), null, true,
-                peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(Outcome::responder);
+                peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(PeerAnswer::responder);
     }
 
     /** A find of {@code key} sent first to {@code via}, then wherever its redirects lead: the peer responsible answers. */
@@ -186,7 +186,7 @@ final class PeerRing implements RingMessages, RecordLink {
     public CompletableFuture<NodeRef> ownerOf(Id key, NodeRef via) {
         var op = new OpHeader(OpHeader.Op.FIND, key, -1);
         return RoutedCall.forRing(peer, key, peer.request((int) peer.linkExpires(), List.of(), op, "", new byte[0]),
-                null, via, true, peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(Outcome::responder);
+                null, via, true, peer.settings().requestTimeout().multipliedBy(2)).run().thenApply(PeerAnswer::responder);
     }
 
     /**
@@ -257,7 +257,7 @@ final class PeerRing implements RingMessages, RecordLink {
             return links200(false);
         }
         if (in.names(peer.self(), LinkHeader.Kind.P, 0)) {
-            RoutingTable table = table();
+            FingerTable table = table();
             if (sender.id().inOpen(peer.self().id(), table.successor().id()) || table.successors().isEmpty()) {
                 var list = new ArrayList<NodeRef>();
                 list.add(sender);

@@ -6,12 +6,12 @@ import java.util.regex.Pattern;
 import org.p2psip.config.HostPort;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Places;
+import org.p2psip.dht.ring.VirtualNodes;
 
 /**
  * A peer's URI, {@code sip:PEER-ID@host:port}: the Peer-ID (40 hex digits) as user part and the
  * peer's SIP address. The Peer-ID must be one of the places the address may take
- * ({@link Places#isPlaceOf}: SHA-1 of {@code host:port}, or of {@code host:port#i} for i below the
+ * ({@link VirtualNodes#isPlaceOf}: SHA-1 of {@code host:port}, or of {@code host:port#i} for i below the
  * overlay's places), so a peer cannot choose its places on the ring.
  */
 final class PeerUri {
@@ -35,7 +35,7 @@ final class PeerUri {
         }
         String address = checkedPort(header, text, m.group(2));
         Id id = Id.parse(m.group(1).toLowerCase(Locale.ROOT));
-        if (!Places.isPlaceOf(id, address, places)) {
+        if (!VirtualNodes.isPlaceOf(id, address, places)) {
             throw new MalformedHeaderException(header, text, places == 1 ? "the Peer-ID is not the SHA-1 of " + address
                     : "the Peer-ID is none of the " + places + " places of " + address);
         }

@@ -34,7 +34,7 @@ final class RoutedCall {
     private final BryanPeer peer;
     private final Id key;
     private final Send send;
-    private final Supplier<CompletableFuture<Outcome>> local;
+    private final Supplier<CompletableFuture<PeerAnswer>> local;
     private final NodeRef first;
     private final boolean idempotent;
     private final boolean maintenance;
@@ -46,7 +46,7 @@ final class RoutedCall {
      * 480 while views are stale) would take the same path on every retry until its deadline.
      */
     private boolean iterative;
-    private final Attempts<Outcome> attempts;
+    private final Attempts<PeerAnswer> attempts;
     /** The peers that did not answer this call: its later attempts route around them. */
     private final Set<NodeRef> silent = new HashSet<>();
     /** The peers asked in this attempt: one asked twice means the redirects went round in a circle. */
@@ -82,7 +82,7 @@ final class RoutedCall {
      * @param local what to do when this peer is itself responsible; null: always ask a peer
      * @param first the peer to ask first on every attempt (a bootstrap); null: this peer's links decide
      */
-    static RoutedCall forRing(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<Outcome>> local,
+    static RoutedCall forRing(BryanPeer peer, Id key, PeerRequest request, Supplier<CompletableFuture<PeerAnswer>> local,
                               NodeRef first, boolean idempotent, Duration timeout) {
         return new RoutedCall(peer, key, (target, within, around) -> peer.send(target, request, within), local, first,
                 idempotent, true, false, timeout);
@@ -96,7 +96,7 @@ final class RoutedCall {
      * @param user whether this is a user's operation, which goes straight to the owner the peer's
      *        view names and counts its hops in {@code bryan.operation.hops}
      */
-    private RoutedCall(BryanPeer peer, Id key, Send send, Supplier<CompletableFuture<Outcome>> local, NodeRef first,
+    private RoutedCall(BryanPeer peer, Id key, Send send, Supplier<CompletableFuture<PeerAnswer>> local, NodeRef first,
                        boolean idempotent, boolean maintenance, boolean user, Duration timeout) {
         this.peer = peer;
         this.key = key;
@@ -111,7 +111,7 @@ final class RoutedCall {
                 () -> peer.counters().increment("bryan.retries"));
     }
 
-    CompletableFuture<Outcome> run() {
+    CompletableFuture<PeerAnswer> run() {
         return attempts.run(this::attempt);
     }
 
@@ -220,7 +220,7 @@ final class RoutedCall {
                     attempts.fail(new DhtException(Reason.UNREACHABLE, target + " answered a write with an unreadable copy"));
                     return;
                 }
-                settle(Outcome.of(answer), null);
+                settle(PeerAnswer.of(answer), null);
             } else if (status == 480 || status / 100 == 3) {
                 attempts.retry(new DhtException(Reason.UNREACHABLE, target + " answered " + status + " " + answer.reason()));
             } else {
@@ -285,7 +285,7 @@ final class RoutedCall {
     }
 
     /** Ends the call; a settled one counts as a lookup (bryan.lookup.hops counts its hops: none when local; bryan.lookup.hops.H the lookups of H hops). */
-    private void settle(Outcome outcome, Throwable failure) {
+    private void settle(PeerAnswer outcome, Throwable failure) {
         if (failure != null) {
             attempts.fail(failure);
         } else {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 
 /**
  * Peers joining while others still join, as a ring is built (the overlay simulator starts 20 a
@@ -105,7 +105,7 @@ class ConcurrentJoinTest {
         for (int i = 0; i < owners.size() && owners.size() > 1; i++) {
             BryanPeer owner = owners.get(i);
             BryanPeer before = owners.get((i + owners.size() - 1) % owners.size());
-            RoutingTable table = owner.links().table();
+            FingerTable table = owner.links().table();
             if (!table.owns(before.self().id())) {
                 continue;
             }
@@ -125,7 +125,7 @@ class ConcurrentJoinTest {
         List<BryanPeer> sorted = peers.stream().map(PeerInsides::peer).sorted(Comparator.comparing(p -> p.self().id()))
                 .toList();
         for (int i = 0; i < sorted.size(); i++) {
-            RoutingTable table = sorted.get(i).links().table();
+            FingerTable table = sorted.get(i).links().table();
             if (!sorted.get(i).joined().isDone()
                     || !table.successor().equals(sorted.get((i + 1) % sorted.size()).self())
                     || !sorted.get((i + sorted.size() - 1) % sorted.size()).self().equals(table.predecessor())) {

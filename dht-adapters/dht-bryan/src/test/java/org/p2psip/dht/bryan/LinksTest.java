@@ -8,7 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 
 /**
  * Where a peer sends a key it does not own: the peers a 302 names, the owner-to-be first and those
@@ -26,7 +26,7 @@ class LinksTest {
 
     /** Peer 10000 with predecessor 9000, successors 11000, 12000, 13000 and fingers 20000, 50000. */
     private static Links links() {
-        var table = new RoutingTable(node(10_000), 3);
+        var table = new FingerTable(node(10_000), 3);
         table.predecessor(node(9_000));
         table.successors(List.of(node(11_000), node(12_000), node(13_000)));
         table.finger(10, node(20_000));

@@ -18,7 +18,7 @@ import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Places;
+import org.p2psip.dht.ring.VirtualNodes;
 import org.p2psip.dht.ring.RingOptions;
 
 /**
@@ -156,7 +156,7 @@ class OneHopTest {
         for (BryanDht p : peers.live) {
             String address = p.self().address();
             if (!address.equals(without)) {
-                Places.ids(address, PLACES).forEach(id -> ring.put(id, new NodeRef(id, address)));
+                VirtualNodes.ids(address, PLACES).forEach(id -> ring.put(id, new NodeRef(id, address)));
             }
         }
         var at = ring.ceilingEntry(key);

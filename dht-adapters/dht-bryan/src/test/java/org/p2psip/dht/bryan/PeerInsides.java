@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import org.p2psip.config.Config;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.Updater;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.OwnerRules;
+import org.p2psip.dht.ring.NodeThread;
 
 /**
  * The places inside each peer the tests start: what they read of a peer's tables, stores and view
@@ -21,15 +21,15 @@ final class PeerInsides {
     private PeerInsides() {
     }
 
-    /** As {@link BryanDht#start(PeerLink, Config, Clock, Updater)}, its places kept for the test. */
-    static BryanDht start(PeerLink link, Config config, Clock clock, Updater updater) {
+    /** As {@link BryanDht#start(PeerLink, Config, Clock, OwnerRules)}, its places kept for the test. */
+    static BryanDht start(PeerLink link, Config config, Clock clock, OwnerRules ownerRules) {
         var counters = new Counters();
-        return kept(new PeerPlaces(link, BryanSettings.from(config), clock, counters, updater), config, counters,
-                updater != Updater.NONE);
+        return kept(new PeerPlaces(link, BryanSettings.from(config), clock, counters, ownerRules), config, counters,
+                ownerRules != OwnerRules.NONE);
     }
 
-    /** As {@link BryanDht#start(PeerLink, Config, Clock, Loop)}, its places kept for the test. */
-    static BryanDht start(PeerLink link, Config config, Clock clock, Loop loop) {
+    /** As {@link BryanDht#start(PeerLink, Config, Clock, NodeThread)}, its places kept for the test. */
+    static BryanDht start(PeerLink link, Config config, Clock clock, NodeThread loop) {
         var counters = new Counters();
         return kept(new PeerPlaces(link, BryanSettings.from(config), clock, counters, loop), config, counters, false);
     }

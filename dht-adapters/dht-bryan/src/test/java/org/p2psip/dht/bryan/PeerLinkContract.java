@@ -103,7 +103,7 @@ public abstract class PeerLinkContract {
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(next, LinkHeader.Kind.S, 1, 600).print()),
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(next, LinkHeader.Kind.F, 159, 600).print()),
                 new PeerHeader(OpHeader.NAME, new OpHeader(OpHeader.Op.PUT, Id.hash("sip:alice@example.com"), 7).print())),
-                RecordsBody.SET_TYPE, everyByte(), org.p2psip.dht.ring.Places.id(answerer.address(), 5).toString());
+                RecordsBody.SET_TYPE, everyByte(), org.p2psip.dht.ring.VirtualNodes.id(answerer.address(), 5).toString());
         var answer = new PeerResponse(302, "Moved Temporarily", PeerUri.print(next), List.of(
                 new PeerHeader(PeerIdHeader.NAME, new PeerIdHeader(NodeRef.at(answerer.address()), "contract", 600).print()),
                 new PeerHeader(LinkHeader.NAME, new LinkHeader(from, LinkHeader.Kind.P, 0, 600).print())),

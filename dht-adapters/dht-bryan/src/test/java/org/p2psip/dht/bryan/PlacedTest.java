@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * placed(), which the servlet's health probe waits for: the first peer at once, a newcomer only
@@ -31,7 +31,7 @@ class PlacedTest extends RingTest {
     void aPeerThatCannotJoinIsNeverPlaced() throws Exception {
         ring = new Peers(Clock.systemUTC());
         BryanDht lonely = PeerInsides.start(ring.network.link("127.0.0.1:25310"), ring.config("127.0.0.1:25319"),
-                Clock.systemUTC(), Updater.NONE);
+                Clock.systemUTC(), OwnerRules.NONE);
         ring.live.add(lonely);
         // its join REGISTERs go nowhere; wait until it has tried and given up on several
         Peers.await(() -> lonely.metrics().getOrDefault("bryan.requests.out", 0L) >= 3, "three join attempts");

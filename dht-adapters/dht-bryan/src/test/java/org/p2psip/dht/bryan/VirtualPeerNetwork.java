@@ -10,7 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.testkit.SimulatedTime;
 
 /**
@@ -23,7 +23,7 @@ import org.p2psip.testkit.SimulatedTime;
 final class VirtualPeerNetwork {
 
     private final SimulatedTime time = new SimulatedTime();
-    private final Loop loop = new Loop(time, time::inEventLoop, time::nanos);
+    private final NodeThread loop = new NodeThread(time, time::inEventLoop, time::nanos);
     private final Map<String, Link> links = new HashMap<>();
     private final long seed;
     /** Draws each message's delay on a loaded network; null: one delay per pair. */
@@ -55,7 +55,7 @@ final class VirtualPeerNetwork {
     }
 
     /** The loop every peer of this network runs on. */
-    Loop loop() {
+    NodeThread loop() {
         return loop;
     }
 

@@ -19,12 +19,12 @@ import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.overlay.OverlaySettings;
 import org.p2psip.overlay.TcpTransport;
-import org.p2psip.overlay.Transport;
+import org.p2psip.overlay.OverlayTransport;
 
 /**
  * The Chord backend of the {@link Dht} service: a key's owner is the successor of SHA-1(AOR);
@@ -63,35 +63,35 @@ public final class ChordDht implements Dht {
      * without {@code p2psip.overlay.secret}. Returns once the socket is bound; operations fail with
      * UNREACHABLE until the node has joined ({@link #joined()}).
      */
-    public static ChordDht start(Config config, Clock clock, Updater updater) {
+    public static ChordDht start(Config config, Clock clock, OwnerRules ownerRules) {
         OverlaySettings overlay = OverlaySettings.from(config);
         TcpTransport transport = TcpTransport.bind(config.get(NodeOptions.OVERLAY_ADDRESS), overlay);
-        return start(transport, config, clock, updater);
+        return start(transport, config, clock, ownerRules);
     }
 
-    /** {@link #start(Config, Clock, Updater)} for a node that applies no changes ({@link #update} refused). */
+    /** {@link #start(Config, Clock, OwnerRules)} for a node that applies no changes ({@link #update} refused). */
     public static ChordDht start(Config config, Clock clock) {
-        return start(config, clock, Updater.NONE);
+        return start(config, clock, OwnerRules.NONE);
     }
 
     /**
      * Starts a node on {@code transport} (its address is the node's) and begins joining, as
-     * {@link #start(Config, Clock, Updater)} does with the configuration's bootstrap, members and
+     * {@link #start(Config, Clock, OwnerRules)} does with the configuration's bootstrap, members and
      * {@link ChordOptions}; the transport's settings already hold the secret. The node owns the
      * transport from now on and closes it when it closes.
      */
-    public static ChordDht start(Transport transport, Config config, Clock clock, Updater updater) {
+    public static ChordDht start(OverlayTransport transport, Config config, Clock clock, OwnerRules ownerRules) {
         String configuredId = config.get(ChordOptions.NODE_ID);
         Id id = configuredId.isEmpty() ? Id.hash(transport.address()) : Id.parse(configuredId);
         var counters = new Counters();
-        var places = new NodePlaces(transport, id, ChordSettings.from(config), clock, counters, updater);
+        var places = new NodePlaces(transport, id, ChordSettings.from(config), clock, counters, ownerRules);
         places.start(config.get(NodeOptions.OVERLAY_BOOTSTRAP), NodeOptions.list(config.get(NodeOptions.OVERLAY_MEMBERS)));
-        return new ChordDht(places, counters, updater != Updater.NONE);
+        return new ChordDht(places, counters, ownerRules != OwnerRules.NONE);
     }
 
-    /** {@link #start(Transport, Config, Clock, Updater)} for a node that applies no changes. */
-    public static ChordDht start(Transport transport, Config config, Clock clock) {
-        return start(transport, config, clock, Updater.NONE);
+    /** {@link #start(OverlayTransport, Config, Clock, OwnerRules)} for a node that applies no changes. */
+    public static ChordDht start(OverlayTransport transport, Config config, Clock clock) {
+        return start(transport, config, clock, OwnerRules.NONE);
     }
 
     /** Completes when every place of the node has found its place on the ring (at once for a node alone with one place). */
@@ -118,7 +118,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<BindingSet> get(String aor) {
         counters.increment("chord.gets");
-        return operation(aor, MessageType.GET, new Wire.Writer().string(aor).bytes(), true,
+        return operation(aor, MessageType.GET, new ChordCodec.Writer().string(aor).bytes(), true,
                 (status, body) -> record(aor, body));
     }
 
@@ -131,7 +131,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         counters.increment("chord.puts");
-        byte[] payload = new Wire.Writer().blob(BindingCodec.encode(next)).u8(TAKES_COPY).bytes();
+        byte[] payload = new ChordCodec.Writer().blob(BindingCodec.encode(next)).u8(TAKES_COPY).bytes();
         return operation(next.aor(), MessageType.PUT, payload, false, (status, body) -> status == MessageType.OK
                 ? Optional.<BindingSet>empty()
                 : Optional.of(record(next.aor(), body)));
@@ -149,10 +149,10 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("chord.updates");
-        byte[] payload = new Wire.Writer().string(aor).blob(change).u8(TAKES_COPY).bytes();
+        byte[] payload = new ChordCodec.Writer().string(aor).blob(change).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.UPDATE, payload, false, (status, body) -> switch (status) {
             case MessageType.OK, MessageType.UNCHANGED -> {
-                var in = new Wire.Reader(body);
+                var in = new ChordCodec.Reader(body);
                 yield new Updated(record(aor, in.blob()), status == MessageType.OK, in.blob());
             }
             default -> throw new MalformedBindingException(node.self() + ": the owner of " + aor
@@ -163,7 +163,7 @@ public final class ChordDht implements Dht {
     @Override
     public CompletionStage<Boolean> remove(String aor, long version) {
         counters.increment("chord.removes");
-        byte[] payload = new Wire.Writer().string(aor).u64(version).u8(TAKES_COPY).bytes();
+        byte[] payload = new ChordCodec.Writer().string(aor).u64(version).u8(TAKES_COPY).bytes();
         return operation(aor, MessageType.REMOVE, payload, false, (status, body) -> status == MessageType.OK);
     }
 
@@ -181,7 +181,7 @@ public final class ChordDht implements Dht {
         Id key = Id.hash(aor);
         return onLoop(() -> new OwnerCall(places.placeFor(key), key, type, payload, idempotent, deadline).run()
                 .thenApply(answer -> {
-                    var in = new Wire.Reader(answer);
+                    var in = new ChordCodec.Reader(answer);
                     int status = in.u8();
                     byte[] body = in.blob();
                     return read.apply(status, body);

@@ -11,19 +11,19 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.Membership;
 import org.p2psip.dht.ring.Neighbours;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RingMessages;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 import org.p2psip.dht.ring.store.Record;
 import org.p2psip.dht.ring.store.RecordLink;
 import org.p2psip.dht.ring.store.Store;
-import org.p2psip.overlay.Transport;
+import org.p2psip.overlay.OverlayTransport;
 
 /**
- * One Chord node, or one place of a node that takes several ({@link NodePlaces}): the ring core ({@link Membership}, {@link Store}, {@link RoutingTable}) spoken
+ * One Chord node, or one place of a node that takes several ({@link NodePlaces}): the ring core ({@link Membership}, {@link Store}, {@link FingerTable}) spoken
  * in Chord's frames on the overlay transport. It sends the ring's messages and the records'
  * copies ({@link RingMessages}, {@link RecordLink}), answers its peers, and finds keys' owners.
  *
@@ -34,28 +34,28 @@ import org.p2psip.overlay.Transport;
 final class ChordNode implements RingMessages, RecordLink {
 
     private final NodePlaces host;
-    private final Transport transport;
+    private final OverlayTransport transport;
     private final ChordSettings settings;
-    private final RoutingTable table;
+    private final FingerTable table;
     private final Store store;
     private final Membership membership;
     private final OwnerAnswers owner;
     private final Counters counters;
-    private final Loop loop;
+    private final NodeThread loop;
 
     ChordNode(NodePlaces host, Id id, ChordSettings settings, Clock clock, Counters counters) {
         this.host = host;
         this.transport = host.transport();
         this.settings = settings;
         this.counters = counters;
-        this.table = new RoutingTable(new NodeRef(id, transport.address()), settings.successors(), settings.places());
+        this.table = new FingerTable(new NodeRef(id, transport.address()), settings.successors(), settings.places());
         this.loop = host.loop();
-        this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord", host.updater());
+        this.store = new Store(table, settings.ring(), this, loop, clock, counters, "chord", host.ownerRules());
         this.membership = new Membership(table, store, settings.ring(), loop, this, counters, "chord");
         this.owner = new OwnerAnswers(store, counters, host.view());
     }
 
-    Transport transport() {
+    OverlayTransport transport() {
         return transport;
     }
 
@@ -63,7 +63,7 @@ final class ChordNode implements RingMessages, RecordLink {
         return settings;
     }
 
-    RoutingTable table() {
+    FingerTable table() {
         return table;
     }
 
@@ -92,7 +92,7 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     /** The same loop, as the ring core uses it. */
-    Loop ringLoop() {
+    NodeThread ringLoop() {
         return loop;
     }
 
@@ -116,7 +116,7 @@ final class ChordNode implements RingMessages, RecordLink {
      * the copy is unreadable): the write must not be acknowledged then. True when none was carried.
      */
     boolean keepCarried(byte[] answer) {
-        var in = new Wire.Reader(answer);
+        var in = new ChordCodec.Reader(answer);
         try {
             in.u8();
             in.blob();
@@ -184,13 +184,13 @@ final class ChordNode implements RingMessages, RecordLink {
             return CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is leaving"));
         }
         membership.heardFrom(sender);
-        var in = new Wire.Reader(payload);
+        var in = new ChordCodec.Reader(payload);
         return switch (type) {
             // a node not on a ring yet has no answer worth adopting: two nodes starting together
             // would otherwise take each other for a ring, apart from the one they were to join
             case MessageType.FIND -> joined().isDone() ? done(find(in.id()).bytes())
                     : CompletableFuture.failedFuture(new DhtException(Reason.UNREACHABLE, self() + " is not on a ring yet"));
-            case MessageType.STATE -> done(withNeighbours(new Wire.Writer()).bytes());
+            case MessageType.STATE -> done(withNeighbours(new ChordCodec.Writer()).bytes());
             case MessageType.NOTIFY -> {
                 membership.notified(in.node(), in.u8() == 1);
                 yield done(new byte[0]);
@@ -223,7 +223,7 @@ final class ChordNode implements RingMessages, RecordLink {
     }
 
     /** hasPredecessor:u8, [predecessor], successors:nodes: STATE's answer, and the end of LEAVING. */
-    private Wire.Writer withNeighbours(Wire.Writer out) {
+    private ChordCodec.Writer withNeighbours(ChordCodec.Writer out) {
         NodeRef predecessor = table.predecessor();
         out.u8(predecessor == null ? 0 : 1);
         if (predecessor != null) {
@@ -258,14 +258,14 @@ final class ChordNode implements RingMessages, RecordLink {
     /** A node answers FIND only once it is on a ring. */
     @Override
     public CompletableFuture<Boolean> onRing(NodeRef member) {
-        return request(member, MessageType.FIND, new Wire.Writer().id(self().id()).bytes())
+        return request(member, MessageType.FIND, new ChordCodec.Writer().id(self().id()).bytes())
                 .handle((answer, failure) -> failure == null);
     }
 
     @Override
     public CompletableFuture<Neighbours> state(NodeRef successor) {
         return request(successor, MessageType.STATE, new byte[0]).thenApply(bytes -> {
-            var in = new Wire.Reader(bytes);
+            var in = new ChordCodec.Reader(bytes);
             NodeRef predecessor = in.u8() == 1 ? in.node() : null;
             return new Neighbours(predecessor, in.nodes());
         });
@@ -273,7 +273,7 @@ final class ChordNode implements RingMessages, RecordLink {
 
     @Override
     public void notify(NodeRef successor, boolean fresh) {
-        request(successor, MessageType.NOTIFY, new Wire.Writer().node(self()).u8(fresh ? 1 : 0).bytes());
+        request(successor, MessageType.NOTIFY, new ChordCodec.Writer().node(self()).u8(fresh ? 1 : 0).bytes());
     }
 
     @Override
@@ -303,7 +303,7 @@ final class ChordNode implements RingMessages, RecordLink {
 
     @Override
     public CompletableFuture<Void> leaving(NodeRef successor, NodeRef predecessor) {
-        byte[] message = withNeighbours(new Wire.Writer().node(self())).bytes();
+        byte[] message = withNeighbours(new ChordCodec.Writer().node(self())).bytes();
         var told = new ArrayList<CompletableFuture<byte[]>>();
         told.add(request(successor, MessageType.LEAVING, message));
         if (predecessor != null && !predecessor.equals(successor)) {

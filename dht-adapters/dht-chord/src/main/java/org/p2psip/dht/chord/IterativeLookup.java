@@ -82,7 +82,7 @@ final class IterativeLookup {
             return;
         }
         hops++;
-        node.request(next, MessageType.FIND, new Wire.Writer().id(key).bytes(),
+        node.request(next, MessageType.FIND, new ChordCodec.Writer().id(key).bytes(),
                 node.settings().requestTimeout()).whenComplete((bytes, failure) -> {
                     if (failure != null) {
                         failed.add(next);
@@ -118,11 +118,11 @@ final class IterativeLookup {
         }
 
         byte[] bytes() {
-            return new Wire.Writer().u8(done ? 1 : 0).nodes(nodes).bytes();
+            return new ChordCodec.Writer().u8(done ? 1 : 0).nodes(nodes).bytes();
         }
 
         static FindAnswer read(byte[] bytes) {
-            var in = new Wire.Reader(bytes);
+            var in = new ChordCodec.Reader(bytes);
             return new FindAnswer(in.u8() == 1, in.nodes());
         }
     }

@@ -30,7 +30,7 @@ final class MessageType {
     static final int HANDED = 10;
     /**
      * aor:str, change:blob -> status:u8, body:blob. The owner applies the change with its
-     * Updater: OK with the record written, UNCHANGED with the record as it stands, the body
+     * OwnerRules: OK with the record written, UNCHANGED with the record as it stands, the body
      * record:blob then the rules' answer for the change's maker, answer:blob.
      */
     static final int UPDATE = 11;

@@ -13,7 +13,7 @@ import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.overlay.Transport;
+import org.p2psip.overlay.OverlayTransport;
 
 /**
  * The STOREs a node's places send to the places of one other physical node, with one frame in
@@ -34,14 +34,14 @@ final class NodeCopies {
     /** A COPIES frame carries STOREs up to about this many bytes; the rest wait for the next. */
     private static final int FRAME_BYTES = 128 * 1024;
 
-    private final Transport transport;
+    private final OverlayTransport transport;
     private final Duration timeout;
     private final Counters counters;
     private final Predicate<String> readsFrames;
     private final Map<String, Lane> lanes = new HashMap<>();
 
     /** @param readsFrames whether the node at an address reads COPIES frames */
-    NodeCopies(Transport transport, Duration timeout, Counters counters, Predicate<String> readsFrames) {
+    NodeCopies(OverlayTransport transport, Duration timeout, Counters counters, Predicate<String> readsFrames) {
         this.transport = transport;
         this.timeout = timeout;
         this.counters = counters;
@@ -102,14 +102,14 @@ final class NodeCopies {
             return transport.request(address, MessageType.STORE, NodePlaces.addressed(part.target, part.store), timeout)
                     .toCompletableFuture().thenApply(answer -> List.of(true));
         }
-        var out = new Wire.Writer().u16(parts.size());
+        var out = new ChordCodec.Writer().u16(parts.size());
         for (Part part : parts) {
             out.id(part.target).blob(part.store);
         }
         byte[] payload = NodePlaces.addressed(Id.hash(address), out.bytes());
         return transport.request(address, MessageType.COPIES, payload, timeout).toCompletableFuture()
                 .thenApply(answer -> {
-                    var in = new Wire.Reader(answer);
+                    var in = new ChordCodec.Reader(answer);
                     var taken = new ArrayList<Boolean>(parts.size());
                     for (int i = 0; i < parts.size(); i++) {
                         taken.add(in.u8() == 1);

@@ -13,18 +13,18 @@ import java.util.concurrent.ScheduledFuture;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException.Reason;
 import org.p2psip.dht.DhtException;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.Members;
 import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.Membership;
-import org.p2psip.dht.ring.Places;
-import org.p2psip.overlay.Transport;
+import org.p2psip.dht.ring.VirtualNodes;
+import org.p2psip.overlay.OverlayTransport;
 
 /**
- * The places one physical Chord node takes on the ring ({@link Places}), each a {@link ChordNode}
+ * The places one physical Chord node takes on the ring ({@link VirtualNodes}), each a {@link ChordNode}
  * of its own, on the node's one transport and one loop. Every request names the place it is for
  * (its id, first in the payload); this answers it with that place, and a request for a place it
  * does not host with an error, which the sender takes as it takes an unreachable node. A request
@@ -34,13 +34,13 @@ import org.p2psip.overlay.Transport;
  */
 final class NodePlaces {
 
-    private final Transport transport;
-    private final Loop loop;
+    private final OverlayTransport transport;
+    private final NodeThread loop;
     private final List<ChordNode> places = new ArrayList<>();
-    /** The places' memberships, in the same order: what the ring core's {@link Places} works on. */
+    /** The places' memberships, in the same order: what the ring core's {@link VirtualNodes} works on. */
     private final List<Membership> memberships = new ArrayList<>();
     private final Map<Id, ChordNode> byId = new HashMap<>();
-    private final Updater updater;
+    private final OwnerRules ownerRules;
     private final ChordSettings settings;
     private final Clock clock;
     /** Every node of the ring as this one knows it, by gossip: what an operation's one hop goes by. */
@@ -48,17 +48,17 @@ final class NodePlaces {
     private ScheduledFuture<?> gossiping;
     private final NodeCopies copies;
 
-    NodePlaces(Transport transport, Id first, ChordSettings settings, Clock clock, Counters counters, Updater updater) {
+    NodePlaces(OverlayTransport transport, Id first, ChordSettings settings, Clock clock, Counters counters, OwnerRules ownerRules) {
         this.transport = transport;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.settings = settings;
         this.clock = clock;
-        this.loop = new Loop(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
+        this.loop = new NodeThread(transport.executor(), transport.executor()::inEventLoop, transport::nanoTime);
         this.view = new Members(new Member(transport.address(), 0, first, Math.max(1, clock.millis())),
                 settings.oneHopMaxNodes(), settings.stabilizeIdle().toNanos(), loop::nanoTime,
                 transport.address().hashCode());
         this.copies = new NodeCopies(transport, settings.requestTimeout(), counters, view::gossips);
-        List<Id> ids = new ArrayList<>(Places.ids(transport.address(), settings.places()));
+        List<Id> ids = new ArrayList<>(VirtualNodes.ids(transport.address(), settings.places()));
         ids.set(0, first);
         for (Id id : ids) {
             var place = new ChordNode(this, id, settings, clock, counters);
@@ -71,16 +71,16 @@ final class NodePlaces {
         byId.putIfAbsent(Id.hash(transport.address()), places.get(0));
     }
 
-    Transport transport() {
+    OverlayTransport transport() {
         return transport;
     }
 
     /** The rules every place applies to the changes it owns. */
-    Updater updater() {
-        return updater;
+    OwnerRules ownerRules() {
+        return ownerRules;
     }
 
-    Loop loop() {
+    NodeThread loop() {
         return loop;
     }
 
@@ -103,10 +103,10 @@ final class NodePlaces {
         return view;
     }
 
-    /** Starts serving, then takes its places ({@link Places#startInTurn}) and gossips its view once a round. */
+    /** Starts serving, then takes its places ({@link VirtualNodes#startInTurn}) and gossips its view once a round. */
     void start(String bootstrap, List<String> members) {
         transport.serve(this::respond);
-        Places.startInTurn(memberships, bootstrap, members, loop);
+        VirtualNodes.startInTurn(memberships, bootstrap, members, loop);
         if (settings.oneHopMaxNodes() > 0) {
             gossiping = loop.every(this::gossip, settings.stabilizeIdle().toMillis());
         }
@@ -138,12 +138,12 @@ final class NodePlaces {
 
     private byte[] viewMessage() {
         List<Member> entries = view.entries();
-        return new Wire.Writer().u8(view.isLarge() ? 1 : 0).members(entries).bytes();
+        return new ChordCodec.Writer().u8(view.isLarge() ? 1 : 0).members(entries).bytes();
     }
 
     /** Takes the view {@code from} sent, in a swap: it lives. */
     private void takeView(byte[] message, String from) {
-        var in = new Wire.Reader(message);
+        var in = new ChordCodec.Reader(message);
         boolean large = in.u8() == 1;
         view.swapped(from, in.members(), large);
     }
@@ -153,12 +153,12 @@ final class NodePlaces {
      * precedes it most closely (its lookup has the fewest steps left).
      */
     ChordNode placeFor(Id key) {
-        return places.size() == 1 ? first() : places.get(Places.startingPlace(memberships, key));
+        return places.size() == 1 ? first() : places.get(VirtualNodes.startingPlace(memberships, key));
     }
 
     /** A request's payload as it travels: the target place's id, then the message's own payload. */
     static byte[] addressed(Id target, byte[] payload) {
-        return new Wire.Writer().id(target).raw(payload).bytes();
+        return new ChordCodec.Writer().id(target).raw(payload).bytes();
     }
 
     /** Sends a STORE to the place {@code to}: with the others waiting for its node ({@link NodeCopies}), or at once to a place of this node. */
@@ -217,9 +217,9 @@ final class NodePlaces {
 
     /** Each STORE of a COPIES frame to its place; answers whether each was taken (its place is here and not leaving). */
     private byte[] takeCopies(String sender, byte[] frame) {
-        var in = new Wire.Reader(frame);
+        var in = new ChordCodec.Reader(frame);
         int count = in.u16();
-        var taken = new Wire.Writer();
+        var taken = new ChordCodec.Writer();
         for (int i = 0; i < count; i++) {
             ChordNode place = byId.get(in.id());
             byte[] store = in.blob();
@@ -256,6 +256,6 @@ final class NodePlaces {
      * range; -1 when none does. Thread-safe.
      */
     long rangePpm() {
-        return Places.rangePpm(memberships);
+        return VirtualNodes.rangePpm(memberships);
     }
 }

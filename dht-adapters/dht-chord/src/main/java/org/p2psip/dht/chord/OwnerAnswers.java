@@ -34,7 +34,7 @@ final class OwnerAnswers {
      * own ({@link #answer}): with four nodes, two writes in three save a frame and its answer.
      */
     CompletableFuture<byte[]> handle(int type, byte[] payload, String sender) {
-        var in = new Wire.Reader(payload);
+        var in = new ChordCodec.Reader(payload);
         return switch (type) {
             case MessageType.GET -> get(in.string());
             case MessageType.PUT -> {
@@ -62,7 +62,7 @@ final class OwnerAnswers {
      * The replica of this place on the asker's node, when the asker takes its copy in the answer
      * (the request's optional last byte, which a node of an earlier build does not send); else null.
      */
-    private NodeRef replicaAt(String sender, Wire.Reader rest) {
+    private NodeRef replicaAt(String sender, ChordCodec.Reader rest) {
         if (sender == null || !rest.more() || rest.u8() != 1) {
             return null;
         }
@@ -71,7 +71,7 @@ final class OwnerAnswers {
 
     /** What a place that is not on the ring yet answers every operation: its view's owner may be. */
     CompletableFuture<byte[]> notOwner(int type, byte[] payload) {
-        var in = new Wire.Reader(payload);
+        var in = new ChordCodec.Reader(payload);
         String aor = type == MessageType.PUT ? BindingCodec.decode(in.blob()).aor() : in.string();
         return status(MessageType.NOT_OWNER, owner(aor));
     }
@@ -88,7 +88,7 @@ final class OwnerAnswers {
     /** The owner of {@code aor} as this node's view names it, as a NOT_OWNER answer carries it; empty when it names none. */
     private byte[] owner(String aor) {
         NodeRef owner = view.owner(Id.hash(aor));
-        return owner == null ? new byte[0] : new Wire.Writer().node(owner).bytes();
+        return owner == null ? new byte[0] : new ChordCodec.Writer().node(owner).bytes();
     }
 
     /**
@@ -115,12 +115,12 @@ final class OwnerAnswers {
         if (!write.carried()) {
             return answer;
         }
-        return new Wire.Writer().raw(answer).id(asker.id()).record(write.record()).bytes();
+        return new ChordCodec.Writer().raw(answer).id(asker.id()).record(write.record()).bytes();
     }
 
     /** An update's answer body: record:blob (as {@link #body}), then the rules' answer:blob. */
     private static byte[] updated(BindingSet record, Write write) {
-        return new Wire.Writer().blob(body(record)).blob(write.answer()).bytes();
+        return new ChordCodec.Writer().blob(body(record)).blob(write.answer()).bytes();
     }
 
     /** A record in an answer: its encoding, or nothing when the AOR has none. */
@@ -133,6 +133,6 @@ final class OwnerAnswers {
     }
 
     private static byte[] encode(int status, byte[] body) {
-        return new Wire.Writer().u8(status).blob(body).bytes();
+        return new ChordCodec.Writer().u8(status).blob(body).bytes();
     }
 }

@@ -173,10 +173,10 @@ final class OwnerCall {
     /** The owner a NOT_OWNER answer names (status:u8, blob: a node or nothing); null when none or unreadable. */
     private static NodeRef namedOwner(byte[] answer) {
         try {
-            var in = new Wire.Reader(answer);
+            var in = new ChordCodec.Reader(answer);
             in.u8();
             byte[] body = in.blob();
-            return body.length == 0 ? null : new Wire.Reader(body).node();
+            return body.length == 0 ? null : new ChordCodec.Reader(body).node();
         } catch (IllegalArgumentException e) {
             return null;
         }

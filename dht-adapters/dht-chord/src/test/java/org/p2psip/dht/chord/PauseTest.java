@@ -16,7 +16,7 @@ import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Places;
+import org.p2psip.dht.ring.VirtualNodes;
 
 /**
  * A node whose process stood still (SIGSTOP) past the deadline, while its successor took its range
@@ -83,12 +83,12 @@ class PauseTest {
                 ring.add();
             }
             ring.awaitWholeRing(places);
-            List<Id> ids = ring.nodes.stream().flatMap(n -> Places.ids(n.self().address(), places).stream())
+            List<Id> ids = ring.nodes.stream().flatMap(n -> VirtualNodes.ids(n.self().address(), places).stream())
                     .sorted().toList();
             String aor = ownedBeforeASibling(ring, ids, places);
             Id owner = ownerOf(ids, Id.hash(aor));
             ChordDht stopped = ring.nodes.stream()
-                    .filter(n -> Places.ids(n.self().address(), places).contains(owner)).findFirst().orElseThrow();
+                    .filter(n -> VirtualNodes.ids(n.self().address(), places).contains(owner)).findFirst().orElseThrow();
             List<ChordDht> others = ring.nodes.stream().filter(n -> n != stopped).toList();
             Ring.get(others.get(0).update(aor, "sip:a@192.0.2.1".getBytes(UTF_8)));
 
@@ -123,7 +123,7 @@ class PauseTest {
             String aor = "sip:paused-" + i + "@example.com";
             Id owner = ownerOf(ids, Id.hash(aor));
             Id successor = ids.get((ids.indexOf(owner) + 1) % ids.size());
-            boolean sibling = ring.nodes.stream().map(n -> Places.ids(n.self().address(), places))
+            boolean sibling = ring.nodes.stream().map(n -> VirtualNodes.ids(n.self().address(), places))
                     .anyMatch(own -> own.contains(owner) && own.contains(successor));
             if (sibling) {
                 return aor;

@@ -30,7 +30,7 @@ import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * What every DHT backend must do, as one JUnit 5 suite. A backend's test extends it and
@@ -46,7 +46,7 @@ public abstract class DhtContract {
      * writes nothing and answers "refused:WHY", as the registrar's rules answer a refusal; an empty
      * change cannot be read.
      */
-    public static final Updater ADD_CONTACT = (current, change, now) -> {
+    public static final OwnerRules ADD_CONTACT = (current, change, now) -> {
         if (change.length == 0) {
             throw new MalformedBindingException("an empty change");
         }

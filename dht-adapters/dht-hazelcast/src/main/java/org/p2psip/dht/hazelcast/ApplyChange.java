@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * {@link org.p2psip.dht.Dht#update} as Hazelcast runs it, on the partition thread that owns the
- * AOR: the member's {@link Updater} (which {@link Processors} hands to every instance it makes)
+ * AOR: the member's {@link OwnerRules} (which {@link Processors} hands to every instance it makes)
  * applied to the stored record, and the result stored with the record's retention as its
  * time-to-live, in one step, as {@link CompareAndSet} is. Answers a flag byte (1 written, 0 not),
  * the rules' answer for the writer (a length:u16 and its bytes), then the record's bytes as then
@@ -25,7 +25,7 @@ import org.p2psip.dht.Updater;
  */
 final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, IdentifiedDataSerializable {
 
-    private final Updater updater;
+    private final OwnerRules ownerRules;
     private String aor;
     private byte[] change;
     private long now;
@@ -33,16 +33,16 @@ final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, Ident
     private long ttlMillis;
 
     /** For deserialisation, with the member's rules. */
-    ApplyChange(Updater updater) {
-        this.updater = updater;
+    ApplyChange(OwnerRules ownerRules) {
+        this.ownerRules = ownerRules;
     }
 
     /**
      * The writer's instance, with the writer's member's rules: Hazelcast runs it as it is when that
      * member owns the partition; otherwise the owner deserialises one with its own.
      */
-    ApplyChange(Updater updater, String aor, byte[] change, long now) {
-        this.updater = updater;
+    ApplyChange(OwnerRules ownerRules, String aor, byte[] change, long now) {
+        this.ownerRules = ownerRules;
         this.aor = aor;
         this.change = change;
         this.now = now;
@@ -52,7 +52,7 @@ final class ApplyChange implements EntryProcessor<String, byte[], byte[]>, Ident
     public byte[] process(Map.Entry<String, byte[]> entry) {
         byte[] held = entry.getValue();
         BindingSet current = StoredRecord.readAt(aor, held, now);
-        Updated decided = updater.next(current, change, now);
+        Updated decided = ownerRules.next(current, change, now);
         if (!decided.written()) {
             return answer(decided, current.exists() ? BindingCodec.encode(current) : new byte[0]);
         }

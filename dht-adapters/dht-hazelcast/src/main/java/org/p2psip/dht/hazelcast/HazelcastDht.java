@@ -24,7 +24,7 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * The Dht service on an embedded Hazelcast member: each AOR is one entry of an {@code IMap}, its
@@ -51,11 +51,11 @@ public final class HazelcastDht implements Dht {
     private final Deadlines deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Counters counters = new Counters();
-    private final Updater updater;
+    private final OwnerRules ownerRules;
 
-    HazelcastDht(HazelcastInstance member, Config node, Clock clock, Updater updater) {
+    HazelcastDht(HazelcastInstance member, Config node, Clock clock, OwnerRules ownerRules) {
         this.member = member;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.map = member.getMap(node.get(HazelcastOptions.MAP));
         this.clock = clock;
         String threads = "p2psip-hazelcast-" + member.getName();
@@ -70,15 +70,15 @@ public final class HazelcastDht implements Dht {
      *
      * @throws IllegalArgumentException if the overlay secret is empty or an address is malformed
      */
-    public static HazelcastDht start(Config node, Clock clock, Updater updater) {
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.from(node, updater));
+    public static HazelcastDht start(Config node, Clock clock, OwnerRules ownerRules) {
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(MemberConfig.from(node, ownerRules));
         settle(member, node.get(HazelcastOptions.JOIN_TIMEOUT));
-        return new HazelcastDht(member, node, clock, updater);
+        return new HazelcastDht(member, node, clock, ownerRules);
     }
 
-    /** {@link #start(Config, Clock, Updater)} for a member that applies no changes ({@link #update} refused). */
+    /** {@link #start(Config, Clock, OwnerRules)} for a member that applies no changes ({@link #update} refused). */
     public static HazelcastDht start(Config node, Clock clock) {
-        return start(node, clock, Updater.NONE);
+        return start(node, clock, OwnerRules.NONE);
     }
 
     /**
@@ -123,7 +123,7 @@ public final class HazelcastDht implements Dht {
 
     @Override
     public boolean appliesChanges() {
-        return updater != Updater.NONE;
+        return ownerRules != OwnerRules.NONE;
     }
 
     /** One entry-processor call: the partition's owner applies the change with its rules ({@link ApplyChange}). */
@@ -131,7 +131,7 @@ public final class HazelcastDht implements Dht {
     public CompletionStage<Updated> update(String aor, byte[] change) {
         counters.increment("hazelcast.updates");
         long now = clock.millis();
-        return call("update", aor, () -> map.submitToKey(aor, new ApplyChange(updater, aor, change, now)), answer -> ApplyChange.read(aor, answer, now));
+        return call("update", aor, () -> map.submitToKey(aor, new ApplyChange(ownerRules, aor, change, now)), answer -> ApplyChange.read(aor, answer, now));
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.p2psip.config.Config;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.config.HostPort;
 import org.p2psip.config.NodeOptions;
 
@@ -24,17 +24,17 @@ final class MemberConfig {
     }
 
     static com.hazelcast.config.Config from(Config node) {
-        return from(node, Updater.NONE);
+        return from(node, OwnerRules.NONE);
     }
 
-    /** @param updater the rules this member applies to the changes of the partitions it owns */
-    static com.hazelcast.config.Config from(Config node, Updater updater) {
+    /** @param ownerRules the rules this member applies to the changes of the partitions it owns */
+    static com.hazelcast.config.Config from(Config node, OwnerRules ownerRules) {
         HostPort self = HostPort.from(node, NodeOptions.OVERLAY_ADDRESS);
         var member = new com.hazelcast.config.Config();
         member.setClusterName(ClusterName.derive(node.get(HazelcastOptions.CLUSTER_NAME), node.get(NodeOptions.OVERLAY_SECRET)));
         // Tomcat gives a webapp its own class loader; Hazelcast must resolve this module's classes through it.
         member.setClassLoader(MemberConfig.class.getClassLoader());
-        member.getSerializationConfig().addDataSerializableFactory(Processors.FACTORY_ID, new Processors(updater));
+        member.getSerializationConfig().addDataSerializableFactory(Processors.FACTORY_ID, new Processors(ownerRules));
         member.getJetConfig().setEnabled(false);
         network(member.getNetworkConfig(), self, node);
         member.addMapConfig(map(node));

@@ -1,6 +1,6 @@
 package org.p2psip.dht.hazelcast;
 
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
@@ -18,11 +18,11 @@ final class Processors implements DataSerializableFactory {
     static final int APPLY_CHANGE = 3;
     static final int SET_STORED = 4;
 
-    private final Updater updater;
+    private final OwnerRules ownerRules;
 
-    /** @param updater the member's rules, for the changes it applies as a partition's owner */
-    Processors(Updater updater) {
-        this.updater = updater;
+    /** @param ownerRules the member's rules, for the changes it applies as a partition's owner */
+    Processors(OwnerRules ownerRules) {
+        this.ownerRules = ownerRules;
     }
 
     @Override
@@ -30,7 +30,7 @@ final class Processors implements DataSerializableFactory {
         return switch (classId) {
             case COMPARE_AND_SET -> new CompareAndSet();
             case COMPARE_AND_REMOVE -> new CompareAndRemove();
-            case APPLY_CHANGE -> new ApplyChange(updater);
+            case APPLY_CHANGE -> new ApplyChange(ownerRules);
             case SET_STORED -> new ApplyChange.SetStored();
             default -> null; // Hazelcast reports an unknown class id itself
         };

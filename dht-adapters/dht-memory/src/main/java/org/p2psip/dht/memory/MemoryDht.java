@@ -17,7 +17,7 @@ import org.p2psip.dht.Counters;
 import org.p2psip.dht.Dht;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * Bindings in this node's own memory: nodes running it share nothing. For unit tests and single
@@ -31,16 +31,16 @@ public final class MemoryDht implements Dht {
     private final ScheduledExecutorService sweeper;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Counters counters = new Counters();
-    private final Updater updater;
+    private final OwnerRules ownerRules;
 
     public MemoryDht(Clock clock, Duration sweepInterval) {
-        this(clock, sweepInterval, Updater.NONE);
+        this(clock, sweepInterval, OwnerRules.NONE);
     }
 
-    /** A node that applies changes with {@code updater} ({@link #update}). */
-    public MemoryDht(Clock clock, Duration sweepInterval, Updater updater) {
+    /** A node that applies changes with {@code ownerRules} ({@link #update}). */
+    public MemoryDht(Clock clock, Duration sweepInterval, OwnerRules ownerRules) {
         this.clock = clock;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "memory-dht-sweeper");
             t.setDaemon(true);
@@ -89,7 +89,7 @@ public final class MemoryDht implements Dht {
 
     @Override
     public boolean appliesChanges() {
-        return updater != Updater.NONE;
+        return ownerRules != OwnerRules.NONE;
     }
 
     /** The change applied inside the map's atomic {@code compute}, as an owner applies it. */
@@ -104,7 +104,7 @@ public final class MemoryDht implements Dht {
         try {
             records.compute(aor, (key, current) -> {
                 BindingSet visible = visible(key, current, now);
-                Updated decided = updater.next(visible, change, now);
+                Updated decided = ownerRules.next(visible, change, now);
                 if (!decided.written()) {
                     result[0] = decided.about(visible);
                     return current;

@@ -16,7 +16,7 @@ import org.p2psip.dht.DhtException.Reason;
  */
 public final class Attempts<T> {
 
-    private final Loop loop;
+    private final NodeThread loop;
     private final Object key;
     private final long deadlineNanos;
     private final long pauseMillis;
@@ -27,11 +27,11 @@ public final class Attempts<T> {
 
     /**
      * @param key           what the operation is about, for the failure's message
-     * @param deadlineNanos the deadline, on the loop's clock ({@link Loop#nanoTime})
+     * @param deadlineNanos the deadline, on the loop's clock ({@link NodeThread#nanoTime})
      * @param pauseMillis   between a failed attempt and the next
      * @param onRetry       called at each new attempt (a counter)
      */
-    public Attempts(Loop loop, Object key, long deadlineNanos, long pauseMillis, Runnable onRetry) {
+    public Attempts(NodeThread loop, Object key, long deadlineNanos, long pauseMillis, Runnable onRetry) {
         this.loop = loop;
         this.key = key;
         this.deadlineNanos = deadlineNanos;

@@ -139,11 +139,11 @@ public final class Members {
 
     /**
      * A new round for a node of {@code places}: its heartbeat rises with the count of them that own
-     * their ranges ({@link Places#placed}), and the nodes their successor lists name join the view.
+     * their ranges ({@link VirtualNodes#placed}), and the nodes their successor lists name join the view.
      * On the loop.
      */
     public void beat(long millis, List<Membership> places) {
-        beat(millis, Places.placed(places));
+        beat(millis, VirtualNodes.placed(places));
         for (Membership place : places) {
             place.table().successors().forEach(n -> learn(n.address()));
         }
@@ -345,7 +345,7 @@ public final class Members {
                 return new TreeMap<>();
             }
             for (int i = 0; i < m.places(); i++) {
-                Id id = i == 0 ? m.first() : Places.id(m.address(), i);
+                Id id = i == 0 ? m.first() : VirtualNodes.id(m.address(), i);
                 map.put(id, new NodeRef(id, m.address()));
             }
         }

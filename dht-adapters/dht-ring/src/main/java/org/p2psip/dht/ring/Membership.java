@@ -27,17 +27,17 @@ import org.p2psip.dht.ring.store.Store;
  * its records were handed to it. The backend says each message in its own wire format
  * ({@link RingMessages}) and calls back here with what it received.
  *
- * <p>Not thread-safe: runs on the node's {@link Loop}. Only {@link #isClosing} is read elsewhere.
+ * <p>Not thread-safe: runs on the node's {@link NodeThread}. Only {@link #isClosing} is read elsewhere.
  */
 public final class Membership {
 
     /** Stabilisations in a row that must find the ring agreed before a node calls itself settled. */
     public static final int SETTLED_ROUNDS = 3;
 
-    private final RoutingTable table;
+    private final FingerTable table;
     private final Store store;
     private final RingSettings settings;
-    private final Loop loop;
+    private final NodeThread loop;
     private final RingMessages messages;
     private final Counters counters;
     private final String prefix;
@@ -80,7 +80,7 @@ public final class Membership {
     private boolean stalled;
 
     /** @param prefix the backend's name, before every counter this keeps ("chord", "bryan") */
-    public Membership(RoutingTable table, Store store, RingSettings settings, Loop loop, RingMessages messages,
+    public Membership(FingerTable table, Store store, RingSettings settings, NodeThread loop, RingMessages messages,
                       Counters counters, String prefix) {
         this.table = table;
         this.store = store;
@@ -110,7 +110,7 @@ public final class Membership {
     }
 
     /** This place's routing table: its neighbours and its range. */
-    public RoutingTable table() {
+    public FingerTable table() {
         return table;
     }
 
@@ -161,7 +161,7 @@ public final class Membership {
 
     /**
      * Starts the periodic tasks and takes a place beside {@code first}, another place of the same
-     * physical node already on the ring ({@link Places}): joins through it, or while it does not
+     * physical node already on the ring ({@link VirtualNodes}): joins through it, or while it does not
      * place this one, through the other {@code members} in turn. On the loop.
      */
     public void startBeside(NodeRef first, List<String> members) {

@@ -21,7 +21,7 @@ import java.time.Duration;
  * @param tombstoneRetention    how long a removal marker is kept
  * @param copyWindow            copy messages in flight to one replica at most
  * @param copyLinger            how long the first copy message waits for company
- * @param places                places each physical node takes on the ring ({@link Places}); 1: one, its address's hash
+ * @param places                places each physical node takes on the ring ({@link VirtualNodes}); 1: one, its address's hash
  */
 public record RingSettings(int successors, int replicas, Duration stabilize, Duration stabilizeIdle,
                            Duration fixFingers, Duration fixFingersIdle, Duration checkPredecessor,

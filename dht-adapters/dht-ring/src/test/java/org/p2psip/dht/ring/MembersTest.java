@@ -62,7 +62,7 @@ class MembersTest {
         view.merge(others(4, 5), false);
         var all = new ArrayList<NodeRef>();
         for (int i = 1; i <= 4; i++) {
-            for (Id id : Places.ids(address(i), PLACES)) {
+            for (Id id : VirtualNodes.ids(address(i), PLACES)) {
                 all.add(new NodeRef(id, address(i)));
             }
         }

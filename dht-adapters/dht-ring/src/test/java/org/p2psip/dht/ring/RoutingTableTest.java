@@ -21,7 +21,7 @@ class RoutingTableTest {
 
     @Test
     void aNodeAloneOwnsEveryKeyAndOneWithPeersButNoPredecessorOwnsNone() {
-        var table = new RoutingTable(node(100), 4);
+        var table = new FingerTable(node(100), 4);
         assertTrue(table.owns(key(5)));
         assertEquals(Id.PPM, table.rangePpm());
         table.successors(List.of(node(200)));
@@ -35,7 +35,7 @@ class RoutingTableTest {
 
     @Test
     void aNodeAwaitingItsRecordsOwnsNothingUntilHandedThem() {
-        var table = new RoutingTable(node(100), 4);
+        var table = new FingerTable(node(100), 4);
         table.successors(List.of(node(200)));
         table.predecessor(node(50));
         table.awaitingRecords(true);
@@ -46,14 +46,14 @@ class RoutingTableTest {
 
     @Test
     void theSuccessorListDropsThisNodeAndRepeatsAndIsTrimmed() {
-        var table = new RoutingTable(node(100), 2);
+        var table = new FingerTable(node(100), 2);
         table.successors(List.of(node(200), node(100), node(200), node(300), node(400)));
         assertEquals(List.of(node(200), node(300)), table.successors());
     }
 
     @Test
     void theLastSuccessorIsKeptWhenItFailsUnlessAbandoned() {
-        var table = new RoutingTable(node(100), 4);
+        var table = new FingerTable(node(100), 4);
         table.successors(List.of(node(200)));
         table.remove(node(200));
         assertEquals(node(200), table.successor(), "silence alone never leaves a node alone");
@@ -63,7 +63,7 @@ class RoutingTableTest {
 
     @Test
     void aFailedSuccessorFallsBackOnTheNearestNodeStillKnown() {
-        var table = new RoutingTable(node(100), 4);
+        var table = new FingerTable(node(100), 4);
         table.successors(List.of(node(200)));
         table.finger(3, node(300));
         table.finger(5, node(250));
@@ -73,7 +73,7 @@ class RoutingTableTest {
 
     @Test
     void aHintFillsTheFingerWhoseIntervalHoldsItOnlyWhenThatFingerIsUnknown() {
-        var table = new RoutingTable(node(0), 4);
+        var table = new FingerTable(node(0), 4);
         table.hint(node(5)); // 5 lies in [2^2, 2^3)
         assertEquals(node(5), table.finger(2));
         table.hint(node(6));

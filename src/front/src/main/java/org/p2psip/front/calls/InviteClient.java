@@ -39,7 +39,7 @@ final class InviteClient {
     private enum State { CALLING, PROCEEDING, COMPLETED, TERMINATED }
 
     private final Message request;
-    private final Hop hop;
+    private final TransactionPeer hop;
     private final Timers timers;
     private final User user;
 
@@ -51,7 +51,7 @@ final class InviteClient {
     /** The ACK of the failure answer, sent again for each retransmission of that answer. */
     private Message ack;
 
-    InviteClient(Message request, Hop hop, Timers timers, User user) {
+    InviteClient(Message request, TransactionPeer hop, Timers timers, User user) {
         if (!"INVITE".equals(request.method)) {
             throw new IllegalArgumentException("not an INVITE: " + request.method);
         }

@@ -28,7 +28,7 @@ final class InviteServer {
     private enum State { PROCEEDING, COMPLETED, CONFIRMED, ACCEPTED, TERMINATED }
 
     private final Message invite;
-    private final Hop hop;
+    private final TransactionPeer hop;
     private final Timers timers;
     private final User user;
 
@@ -42,7 +42,7 @@ final class InviteServer {
     private Runnable cancelI;
     private Runnable cancelL;
 
-    InviteServer(Message invite, Hop hop, Timers timers, User user) {
+    InviteServer(Message invite, TransactionPeer hop, Timers timers, User user) {
         if (!"INVITE".equals(invite.method)) {
             throw new IllegalArgumentException("not an INVITE: " + invite.method);
         }

@@ -33,7 +33,7 @@ final class KeptCall implements InviteServer.User {
     private final java.util.Map<String, InviteClient> clients = new java.util.HashMap<>(4);
     /** The CANCELs sent, by the branch they share with their INVITE. */
     private final java.util.Map<String, NonInviteClient> cancels = new java.util.HashMap<>(2);
-    private Hop hop;
+    private TransactionPeer hop;
     private String branch;
     private List<KeptTarget> targets = List.of();
     private int next;
@@ -41,7 +41,7 @@ final class KeptCall implements InviteServer.User {
     private boolean cancelled;
     private Runnable branchTimer = () -> { };
 
-    KeptCall(KeptCalls calls, String key, Message invite, Hop caller, Node node) {
+    KeptCall(KeptCalls calls, String key, Message invite, TransactionPeer caller, Node node) {
         this.calls = calls;
         this.key = key;
         this.invite = invite;
@@ -124,7 +124,7 @@ final class KeptCall implements InviteServer.User {
         phase = Phase.DONE;
     }
 
-    private void ring(Message request, Hop to, InviteClient.User user) {
+    private void ring(Message request, TransactionPeer to, InviteClient.User user) {
         branch = request.branch;
         hop = to;
         client = new InviteClient(request, to, calls.timers(), user);

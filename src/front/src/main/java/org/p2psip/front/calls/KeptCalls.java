@@ -10,7 +10,7 @@ import org.p2psip.front.nodes.Nodes;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.ViaPath;
 
 /**
@@ -33,7 +33,7 @@ public final class KeptCalls {
     public static final String BRANCH_PREFIX = Branches.PREFIX + "kept-";
 
     private final Listeners listeners;
-    private final Outlet outlet;
+    private final Destination outlet;
     private final Timers timers;
     private final Executor loop;
     private final FrontStats stats;
@@ -51,7 +51,7 @@ public final class KeptCalls {
     private final Map<String, KeptRequest> requests = new ConcurrentHashMap<>();
     private final Map<String, KeptRequest> requestBranches = new ConcurrentHashMap<>();
 
-    public KeptCalls(Listeners listeners, Outlet outlet, Timers timers, Executor loop, FrontStats stats, Nodes nodes,
+    public KeptCalls(Listeners listeners, Destination outlet, Timers timers, Executor loop, FrontStats stats, Nodes nodes,
             int retryAfterSeconds, long branchTimeoutMillis, long inviteTimeoutMillis, int max) {
         this.listeners = listeners;
         this.outlet = outlet;
@@ -90,10 +90,10 @@ public final class KeptCalls {
             }
             if (size() >= max) {
                 stats.answered503.increment();
-                toCaller(invite, Outlet.UDP).send(unavailable(invite)); // admission control, as for forwarded ones
+                toCaller(invite, Destination.UDP).send(unavailable(invite)); // admission control, as for forwarded ones
                 return;
             }
-            call = new KeptCall(this, key, invite, toCaller(invite, Outlet.UDP), node);
+            call = new KeptCall(this, key, invite, toCaller(invite, Destination.UDP), node);
             calls.put(key, call);
             call.start();
         });
@@ -139,7 +139,7 @@ public final class KeptCalls {
             }
             if ("ACK".equals(method) || "INVITE".equals(method)) {
                 stats.keptRequests.increment();
-                outlet.toClient(Outlet.UDP, next, push(request, key).bytes);
+                outlet.toClient(Destination.UDP, next, push(request, key).bytes);
                 return;
             }
             String requestKey = key + ' ' + method;
@@ -250,7 +250,7 @@ public final class KeptCalls {
     }
 
     /** Sends a CANCEL for a ringing contact on {@code hop}; its answer is matched by the INVITE's branch and the method. */
-    NonInviteClient cancel(Message cancel, Hop hop) {
+    NonInviteClient cancel(Message cancel, TransactionPeer hop) {
         var client = new NonInviteClient(cancel, hop, timers, new NonInviteClient.User() {
             @Override
             public void provisional(NonInviteClient t, Message r) {
@@ -268,8 +268,8 @@ public final class KeptCalls {
         return client;
     }
 
-    Hop toNode(Node node) {
-        return new Hop() {
+    TransactionPeer toNode(Node node) {
+        return new TransactionPeer() {
             @Override
             public void send(Message message) {
                 outlet.toNode(node, message.bytes);
@@ -282,15 +282,15 @@ public final class KeptCalls {
         };
     }
 
-    Hop toTarget(KeptTarget target) {
+    TransactionPeer toTarget(KeptTarget target) {
         return target.viaNode() ? toNode(target.node()) : toAddress(target.address());
     }
 
-    private Hop toAddress(InetSocketAddress address) {
-        return new Hop() {
+    private TransactionPeer toAddress(InetSocketAddress address) {
+        return new TransactionPeer() {
             @Override
             public void send(Message message) {
-                outlet.toClient(Outlet.UDP, address, message.bytes);
+                outlet.toClient(Destination.UDP, address, message.bytes);
             }
 
             @Override
@@ -301,13 +301,13 @@ public final class KeptCalls {
     }
 
     /** Where answers to {@code request} go: by its top Via (RFC 3261 §18.2.2), or over its client's connection. */
-    private Hop toCaller(Message request, long connection) {
-        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(request.via.host,
+    private TransactionPeer toCaller(Message request, long connection) {
+        InetSocketAddress address = connection == Destination.UDP ? ViaPath.responseAddress(request.via.host,
                 request.via.port, request.via.param("received"), request.via.param("rport")) : null;
-        return new Hop() {
+        return new TransactionPeer() {
             @Override
             public void send(Message message) {
-                if (connection == Outlet.UDP && address == null) {
+                if (connection == Destination.UDP && address == null) {
                     stats.dropped.increment(); // a Via naming no IP address: nowhere to answer
                     return;
                 }
@@ -316,7 +316,7 @@ public final class KeptCalls {
 
             @Override
             public boolean reliable() {
-                return connection != Outlet.UDP;
+                return connection != Destination.UDP;
             }
         };
     }

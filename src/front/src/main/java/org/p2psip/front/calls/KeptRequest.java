@@ -16,7 +16,7 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
     private final NonInviteServer server;
     private NonInviteClient client;
 
-    KeptRequest(KeptCalls calls, String key, Message request, Hop sender, String branch) {
+    KeptRequest(KeptCalls calls, String key, Message request, TransactionPeer sender, String branch) {
         this.calls = calls;
         this.key = key;
         this.branch = branch;
@@ -24,7 +24,7 @@ final class KeptRequest implements NonInviteServer.User, NonInviteClient.User {
         this.server = new NonInviteServer(request, sender, calls.timers(), this);
     }
 
-    void start(Message forwarded, Hop next) {
+    void start(Message forwarded, TransactionPeer next) {
         client = new NonInviteClient(forwarded, next, calls.timers(), this);
         client.start();
     }

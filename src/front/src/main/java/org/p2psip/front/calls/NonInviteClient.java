@@ -32,7 +32,7 @@ final class NonInviteClient {
     private enum State { TRYING, PROCEEDING, COMPLETED, TERMINATED }
 
     private final Message request;
-    private final Hop hop;
+    private final TransactionPeer hop;
     private final Timers timers;
     private final User user;
 
@@ -42,7 +42,7 @@ final class NonInviteClient {
     private Runnable cancelF;
     private Runnable cancelK;
 
-    NonInviteClient(Message request, Hop hop, Timers timers, User user) {
+    NonInviteClient(Message request, TransactionPeer hop, Timers timers, User user) {
         String method = request.method;
         if ("INVITE".equals(method) || "ACK".equals(method)) {
             throw new IllegalArgumentException("not a non-INVITE transaction: " + method);

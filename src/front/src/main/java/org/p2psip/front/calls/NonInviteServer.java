@@ -22,7 +22,7 @@ final class NonInviteServer {
     private enum State { TRYING, PROCEEDING, COMPLETED, TERMINATED }
 
     private final Message request;
-    private final Hop hop;
+    private final TransactionPeer hop;
     private final Timers timers;
     private final User user;
 
@@ -31,7 +31,7 @@ final class NonInviteServer {
     private Message lastFinal;
     private Runnable cancelJ;
 
-    NonInviteServer(Message request, Hop hop, Timers timers, User user) {
+    NonInviteServer(Message request, TransactionPeer hop, Timers timers, User user) {
         String method = request.method;
         if ("INVITE".equals(method) || "ACK".equals(method)) {
             throw new IllegalArgumentException("not a non-INVITE transaction: " + method);

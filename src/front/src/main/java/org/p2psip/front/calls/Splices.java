@@ -1,11 +1,11 @@
 package org.p2psip.front.calls;
 
 import java.util.ArrayList;
-import org.p2psip.lazysip.Splice;
+import org.p2psip.lazysip.ByteEdits;
 
 /**
  * What the kept path changes in a message it passes on, spliced into its bytes as the forwarding
- * path does ({@link Splice}): header lines of the front's put first (its Via, its Record-Route,
+ * path does ({@link ByteEdits}): header lines of the front's put first (its Via, its Record-Route,
  * a Request-Disposition), the Request-URI replaced, the top Via value taken off an answer. Every
  * other byte goes out as it came. Stateless.
  */
@@ -20,16 +20,16 @@ final class Splices {
      * lower case) or null, loses its lines: the front's own line of that header stands instead.
      */
     static Message forwarded(Message request, String headLines, String requestUri, String replaced) {
-        var edits = new ArrayList<Splice.Edit>(3);
+        var edits = new ArrayList<ByteEdits.Edit>(3);
         if (requestUri != null) {
-            edits.add(new Splice.Edit(request.uriStart, request.uriEnd, requestUri));
+            edits.add(new ByteEdits.Edit(request.uriStart, request.uriEnd, requestUri));
         }
         int headers = request.lines.startLineEnd + 2;
-        edits.add(new Splice.Edit(headers, headers, headLines));
+        edits.add(new ByteEdits.Edit(headers, headers, headLines));
         for (int h = replaced == null ? -1 : request.header(replaced); h >= 0; h = request.lines.find(replaced, h + 1)) {
-            edits.add(new Splice.Edit(request.lines.lineStart[h], request.lines.lineEnd(h), ""));
+            edits.add(new ByteEdits.Edit(request.lines.lineStart[h], request.lines.lineEnd(h), ""));
         }
-        return reread(Splice.apply(request.bytes, edits));
+        return reread(ByteEdits.apply(request.bytes, edits));
     }
 
     /**
@@ -41,7 +41,7 @@ final class Splices {
         boolean alone = answer.viaEnd == answer.lines.valueEnd[v];
         int from = alone ? answer.lines.lineStart[v] : answer.lines.valueStart[v];
         int to = alone ? answer.lines.lineEnd(v) : answer.viaEnd + 1;
-        return Message.read(new Splice(answer.bytes, 0).replace(from, to, "").bytes());
+        return Message.read(new ByteEdits(answer.bytes, 0).replace(from, to, "").bytes());
     }
 
     private static Message reread(byte[] bytes) {

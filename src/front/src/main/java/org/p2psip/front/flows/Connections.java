@@ -3,7 +3,7 @@ package org.p2psip.front.flows;
 import io.netty.channel.Channel;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 
 /**
  * The clients' open TCP and TLS connections by id (the id travels in the front's Via), each with
@@ -17,7 +17,7 @@ public final class Connections {
     }
 
     private final ConcurrentHashMap<Long, Open> open = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong(Outlet.UDP);
+    private final AtomicLong ids = new AtomicLong(Destination.UDP);
 
     /** {@code transport}: "TCP" or "TLS". */
     long register(Channel channel, String transport) {

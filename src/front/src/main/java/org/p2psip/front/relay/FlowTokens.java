@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 
 /**
  * RFC 5626 flow tokens: the user part of the URI the front puts in a client's Path (and in the
@@ -73,7 +73,7 @@ final class FlowTokens {
         }
         long id = ByteBuffer.wrap(in, 0, ID_BYTES).getLong();
         byte[] given = Arrays.copyOfRange(in, ID_BYTES, in.length);
-        return MessageDigest.isEqual(given, mac(id)) && id != Outlet.UDP ? id : -1;
+        return MessageDigest.isEqual(given, mac(id)) && id != Destination.UDP ? id : -1;
     }
 
     private byte[] mac(long id) {

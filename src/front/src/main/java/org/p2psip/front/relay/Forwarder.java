@@ -29,7 +29,7 @@ import org.p2psip.front.wire.Addresses;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 import org.p2psip.front.wire.ViaPath;
 import org.p2psip.lazysip.Defect;
@@ -69,7 +69,7 @@ public final class Forwarder {
     private final Policy policy;
     private final AffinityTable affinity;
     private final Transactions transactions;
-    private final Outlet outlet;
+    private final Destination outlet;
     private final FrontStats stats;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
@@ -85,7 +85,7 @@ public final class Forwarder {
      * A share of new requests, as {@code backlog} says, is answered 503 here while the UDP loop is behind.
      */
     public Forwarder(Listeners listeners, Nodes nodes, Policy policy, AffinityTable affinity, Transactions transactions,
-            Outlet outlet, FrontStats stats, java.util.concurrent.ScheduledExecutorService timers,
+            Destination outlet, FrontStats stats, java.util.concurrent.ScheduledExecutorService timers,
             KeptCalls kept, StateSplit split, Backlog backlog) {
         this.backlog = backlog;
         this.timers = timers;
@@ -101,7 +101,7 @@ public final class Forwarder {
         this.stats = stats;
     }
 
-    /** A request from a client, over UDP ({@code connection} = {@link Outlet#UDP}) or a TCP or TLS connection. */
+    /** A request from a client, over UDP ({@code connection} = {@link Destination#UDP}) or a TCP or TLS connection. */
     void onRequest(SIPRequest request, InetSocketAddress source, long connection) {
         Via top = request.getTopmostVia();
         if (top == null) {
@@ -137,17 +137,17 @@ public final class Forwarder {
             return;
         }
         String flowToken = FlowTokens.looksLikeToken(routeUser) ? routeUser : null;
-        long flow = flowToken == null ? Outlet.UDP : flows.connection(flowToken);
+        long flow = flowToken == null ? Destination.UDP : flows.connection(flowToken);
         if (flowToken != null && flow != connection) {
             toFlow(request, flowToken, flow, connection); // a node's request for a client: down its connection
             return;
         }
-        if (connection != Outlet.UDP && Request.REGISTER.equals(method)) {
+        if (connection != Destination.UDP && Request.REGISTER.equals(method)) {
             addFlowPath(request, connection);
         }
         String callId = request.getCallId().getCallId();
         boolean toTag = request.getToTag() != null;
-        if (connection == Outlet.UDP && keptTransaction(method, Branches.of(request))) {
+        if (connection == Destination.UDP && keptTransaction(method, Branches.of(request))) {
             Message message = forKept(request, connection);
             if (message == null) {
                 stats.dropped.increment();
@@ -162,7 +162,7 @@ public final class Forwarder {
             return;
         }
         long now = System.nanoTime();
-        Message keptInvite = connection == Outlet.UDP && keepsNew(method, toTag, callId, now)
+        Message keptInvite = connection == Destination.UDP && keepsNew(method, toTag, callId, now)
                 ? forKept(request, connection) : null;
         Node node = nodeFor(method, callId, toTag, now);
         if (node == null) {
@@ -229,11 +229,11 @@ public final class Forwarder {
         if (namesSelf(request.route) && KeptCalls.USER.equals(request.route.user)) {
             return toKept(request, source, m -> kept.inDialog(m, branch, connection)); // a dialog the front keeps
         }
-        if (connection == Outlet.UDP && keptTransaction(request.method, branch)) {
+        if (connection == Destination.UDP && keptTransaction(request.method, branch)) {
             return toKept(request, source, m -> kept.sameTransaction(m, branch, connection));
         }
         long now = System.nanoTime();
-        boolean keep = connection == Outlet.UDP && keepsNew(request.method, request.toTag, request.callId, now);
+        boolean keep = connection == Destination.UDP && keepsNew(request.method, request.toTag, request.callId, now);
         if (startsWork(request.method, request.toTag) && backlog.shed()) {
             shed(bytes, source, connection);
             return true;
@@ -277,7 +277,7 @@ public final class Forwarder {
         StatelessAnswer answer = StatelessAnswer.of(bytes, 0, bytes.length, status, reason,
                 "p2psip-" + tagPrefix + "-" + Integer.toHexString(java.util.Arrays.hashCode(bytes)), source,
                 extraLines);
-        outlet.toClient(connection, connection == Outlet.UDP ? answer.to : null, answer.message);
+        outlet.toClient(connection, connection == Destination.UDP ? answer.to : null, answer.message);
     }
 
     /**
@@ -291,7 +291,7 @@ public final class Forwarder {
         if (startsWith(bytes, "ACK ") || startsWith(bytes, "SIP/")) {
             return false;
         }
-        Defect defect = connection == Outlet.UDP ? RequestSyntax.check(bytes, 0, bytes.length)
+        Defect defect = connection == Destination.UDP ? RequestSyntax.check(bytes, 0, bytes.length)
                 : RequestSyntax.checkStreamed(bytes, 0, bytes.length);
         if (defect == null || defect == Defect.MISSING_VIA) {
             return false;
@@ -403,7 +403,7 @@ public final class Forwarder {
                 refuseForwarded(forwarded, connection);
                 return;
             }
-            if (start == Transactions.Start.STARTED && connection != Outlet.UDP) {
+            if (start == Transactions.Start.STARTED && connection != Destination.UDP) {
                 retransmitLater(key, open, T1_MILLIS);
             }
             if (newCall) {
@@ -468,7 +468,7 @@ public final class Forwarder {
             stats.dropped.increment();
             return;
         }
-        long connection = connectionParam == null ? Outlet.UDP : parseConnection(connectionParam);
+        long connection = connectionParam == null ? Destination.UDP : parseConnection(connectionParam);
         if (toClient(response, next, connection)) {
             stats.responsesForwarded.increment();
         }
@@ -493,15 +493,15 @@ public final class Forwarder {
             nodes.probeAnswered(response.callId, response.status, NodeLoad.find(bytes));
             return true;
         }
-        long connection = response.connection == null ? Outlet.UDP : parseConnection(response.connection);
+        long connection = response.connection == null ? Destination.UDP : parseConnection(response.connection);
         if (!response.next.transport.equalsIgnoreCase(outlet.transport(connection))) {
             return false; // JAIN-SIP's path writes the transport the answer goes by into the Via
         }
         if (!account(response.method, response.status, response.branch, response.callId)) {
             return true;
         }
-        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(response.next.host, response.next.port, response.next.param("received"), response.next.param("rport")) : null;
-        if (connection == Outlet.UDP && address == null) {
+        InetSocketAddress address = connection == Destination.UDP ? ViaPath.responseAddress(response.next.host, response.next.port, response.next.param("received"), response.next.param("rport")) : null;
+        if (connection == Destination.UDP && address == null) {
             stats.dropped.increment();
             return true;
         }
@@ -593,8 +593,8 @@ public final class Forwarder {
     }
 
     private boolean toClient(SIPResponse response, Via clientVia, long connection) {
-        InetSocketAddress address = connection == Outlet.UDP ? ViaPath.responseAddress(clientVia) : null;
-        if (connection == Outlet.UDP && address == null) {
+        InetSocketAddress address = connection == Destination.UDP ? ViaPath.responseAddress(clientVia) : null;
+        if (connection == Destination.UDP && address == null) {
             stats.dropped.increment();
             return false;
         }
@@ -606,7 +606,7 @@ public final class Forwarder {
     private Via ownVia(String branch, long connection)
             throws ParseException, InvalidArgumentException {
         Via via = ViaPath.own(self, branch);
-        if (connection != Outlet.UDP) {
+        if (connection != Destination.UDP) {
             via.setParameter(CONNECTION_PARAM, Long.toString(connection));
         }
         return via;
@@ -615,7 +615,7 @@ public final class Forwarder {
     /** The front's Via as a header line, written as {@link #ownVia} writes it. */
     private String ownViaLine(String branch, long connection) {
         var line = new StringBuilder(96).append(ViaPath.ownLine(self, branch));
-        if (connection != Outlet.UDP) {
+        if (connection != Destination.UDP) {
             line.append(';').append(CONNECTION_PARAM).append('=').append(connection);
         }
         return line.append("\r\n").toString();
@@ -688,7 +688,7 @@ public final class Forwarder {
                 request.addFirst((gov.nist.javax.sip.header.SIPHeader) HEADERS.createHeader("Record-Route",
                         flowUri(token, false)));
             }
-            Via via = ownVia(Branches.of(request), Outlet.UDP);
+            Via via = ownVia(Branches.of(request), Destination.UDP);
             via.setTransport(transport);
             request.addFirst(via);
         } catch (ParseException | InvalidArgumentException | SipException e) {

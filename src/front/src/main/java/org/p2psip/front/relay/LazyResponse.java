@@ -2,7 +2,7 @@ package org.p2psip.front.relay;
 
 import java.nio.charset.StandardCharsets;
 import org.p2psip.lazysip.SipLines;
-import org.p2psip.lazysip.Splice;
+import org.p2psip.lazysip.ByteEdits;
 import org.p2psip.lazysip.ViaValue;
 
 /**
@@ -84,7 +84,7 @@ final class LazyResponse {
 
     /** The answer without the front's Via. */
     byte[] toClient() {
-        return new Splice(lines.bytes, 0).replace(cutFrom, cutTo, "").bytes();
+        return new ByteEdits(lines.bytes, 0).replace(cutFrom, cutTo, "").bytes();
     }
 
     private static int status(String statusLine) {

@@ -36,7 +36,7 @@ public final class Backlog {
      * or paused loop is slow on a few datagrams too (a front just started shed the first
      * registrations of a test at a trickle), and shedding those would help nobody.
      */
-    static final int MIN_DATAGRAMS = 2 * Transport.DATAGRAMS_PER_READ;
+    static final int MIN_DATAGRAMS = 2 * SocketLayer.DATAGRAMS_PER_READ;
     /**
      * The share of the socket's buffer that must be waiting for a busy loop to count as behind: a
      * quarter leaves room for the shed share to grow (by {@link #STEP} a window) before the kernel

@@ -4,8 +4,8 @@ import gov.nist.javax.sip.message.SIPMessage;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A {@link Hop} that keeps what was sent and when, on a {@link ScriptedTimers} clock. */
-final class RecordingHop implements Hop {
+/** A {@link TransactionPeer} that keeps what was sent and when, on a {@link ScriptedTimers} clock. */
+final class RecordingHop implements TransactionPeer {
 
     /** One message sent: {@link #raw} as the machine sent it, {@link #message} as JAIN-SIP reads its bytes. */
     record Sent(long at, Message raw) {

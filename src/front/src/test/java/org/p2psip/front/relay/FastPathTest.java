@@ -31,7 +31,7 @@ import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.BacklogTest;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 
 /**
@@ -46,7 +46,7 @@ class FastPathTest {
     private static final InetSocketAddress CLIENT = new InetSocketAddress("127.0.0.1", 40001);
 
     /** An outlet that keeps what it is given. */
-    static final class Recorder implements Outlet {
+    static final class Recorder implements Destination {
         final List<byte[]> toNode = new ArrayList<>();
         final List<byte[]> toClient = new ArrayList<>();
         final List<InetSocketAddress> clientAddresses = new ArrayList<>();
@@ -199,7 +199,7 @@ class FastPathTest {
 
     private static void assertRefused(String text, int status, String reason) throws ParseException {
         var fast = new Side();
-        assertTrue(fast.forwarder.onRequest(bytes(text), CLIENT, Outlet.UDP), text);
+        assertTrue(fast.forwarder.onRequest(bytes(text), CLIENT, Destination.UDP), text);
         assertTrue(fast.outlet.toNode.isEmpty(), "nothing to a node: " + text);
         SIPResponse answer = (SIPResponse) parse(fast.outlet.toClient.get(0));
         assertEquals(status + " " + reason, answer.getStatusCode() + " " + answer.getReasonPhrase());
@@ -210,8 +210,8 @@ class FastPathTest {
     void whileTheFrontIsBehindItsSocketNewRequestsAre503FromTheirBytesAndDialogsStillReachTheirNode() throws Exception {
         var side = new Side();
         BacklogTest.behind(side.backlog, 40); // every new request shed
-        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP));
-        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP), "its retransmission");
+        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Destination.UDP));
+        assertTrue(side.forwarder.onRequest(bytes(REGISTER), CLIENT, Destination.UDP), "its retransmission");
         assertTrue(side.outlet.toNode.isEmpty(), "no node hears of a shed request");
         SIPResponse answer = (SIPResponse) parse(side.outlet.toClient.get(0));
         assertEquals(503, answer.getStatusCode());
@@ -222,7 +222,7 @@ class FastPathTest {
         String bye = REGISTER.replace("REGISTER sip:example.com", "BYE sip:alice@127.0.0.1:40001")
                 .replace("To: <sip:alice@example.com>", "To: <sip:alice@example.com>;tag=b1")
                 .replace("CSeq: 1 REGISTER", "CSeq: 2 BYE").replace("branch=z9hG4bK-1", "branch=z9hG4bK-2");
-        assertTrue(side.forwarder.onRequest(bytes(bye), CLIENT, Outlet.UDP));
+        assertTrue(side.forwarder.onRequest(bytes(bye), CLIENT, Destination.UDP));
         assertEquals(1, side.outlet.toNode.size(), "a request in a dialog finishes work begun: forwarded");
 
         var streamed = (gov.nist.javax.sip.message.SIPRequest) parse(bytes(REGISTER.replace("SIP/2.0/UDP", "SIP/2.0/TCP")
@@ -237,11 +237,11 @@ class FastPathTest {
         String odd = REGISTER.replace("REGISTER sip:example.com", "~Odd.Method-1 sip:bob@example.com")
                 .replace("CSeq: 1 REGISTER", "CSeq: 1 ~Odd.Method-1");
         var fast = new Side();
-        assertTrue(fast.forwarder.onRequest(bytes(odd), CLIENT, Outlet.UDP), "the fast path takes any method but four");
+        assertTrue(fast.forwarder.onRequest(bytes(odd), CLIENT, Destination.UDP), "the fast path takes any method but four");
         String spliced = new String(fast.outlet.toNode.get(0), StandardCharsets.ISO_8859_1);
         assertTrue(spliced.startsWith("~Odd.Method-1 sip:") && spliced.contains("\r\nCSeq: 1 ~Odd.Method-1\r\n"), spliced);
         var reference = new Side();
-        reference.forwarder.onRequest((SIPRequest) parse(bytes(odd)), CLIENT, Outlet.UDP);
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(odd)), CLIENT, Destination.UDP);
         String written = new String(reference.outlet.toNode.get(0), StandardCharsets.ISO_8859_1);
         assertTrue(written.contains("\r\nCSeq: 1 ~Odd.Method-1\r\n"), "JAIN-SIP's path, its CSeq given its case back: " + written);
         assertFallsBack(odd.replace("~Odd.Method-1", "SUBSCRIBE"));
@@ -250,7 +250,7 @@ class FastPathTest {
     @Test
     void answersLoseTheFrontsViaAsJainSipWouldHaveIt() throws Exception {
         var fast = new Side();
-        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), new InetSocketAddress("10.1.2.3", 7777), Outlet.UDP));
+        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), new InetSocketAddress("10.1.2.3", 7777), Destination.UDP));
         SIPRequest forwarded = (SIPRequest) parse(fast.outlet.toNode.get(0));
         String ok = new String(forwarded.createResponse(200).encodeAsBytes("UDP"), StandardCharsets.ISO_8859_1);
         assertTrue(ok.contains(",SIP/2.0/UDP"), "JAIN-SIP writes both Vias in one line");
@@ -264,11 +264,11 @@ class FastPathTest {
     @Test
     void theUdpSocketsReaderGivesAnAnswerToTheAnswersFastPath() throws Exception {
         var fast = new Side();
-        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), CLIENT, Outlet.UDP));
+        assertTrue(fast.forwarder.onRequest(bytes(REGISTER), CLIENT, Destination.UDP));
         SIPRequest forwarded = (SIPRequest) parse(fast.outlet.toNode.get(0));
         byte[] ok = forwarded.createResponse(200).encodeAsBytes("UDP");
         var stats = new FrontStats();
-        assertTrue(new Inbound(fast.forwarder, stats).acceptRaw(ok, new InetSocketAddress("127.0.0.1", 5070), Outlet.UDP),
+        assertTrue(new Inbound(fast.forwarder, stats).acceptRaw(ok, new InetSocketAddress("127.0.0.1", 5070), Destination.UDP),
                 "an answer is read as an answer, not left to JAIN-SIP after failing as a request");
         assertEquals(1, fast.outlet.toClient.size(), "the answer went on to the client");
         assertEquals(0, stats.unparsable.sum());
@@ -299,13 +299,13 @@ class FastPathTest {
         for (String route : List.of("<sips:127.0.0.1;lr>", "<sip:127.0.0.1;transport=tls;lr>", "<sips:127.0.0.1:5061;lr>")) {
             var reference = new Side();
             reference.forwarder.onRequest((SIPRequest) parse(bytes(REGISTER.replace("Expires", "Route: " + route
-                    + "\r\nExpires"))), CLIENT, Outlet.UDP);
+                    + "\r\nExpires"))), CLIENT, Destination.UDP);
             SIPRequest forwarded = (SIPRequest) parse(reference.outlet.toNode.get(0));
             assertEquals(List.of(), headers(forwarded, RouteHeader.NAME), route + " names the front's TLS port");
         }
         var reference = new Side();
         reference.forwarder.onRequest((SIPRequest) parse(bytes(REGISTER.replace("Expires",
-                "Route: <sips:127.0.0.1:5062;lr>\r\nExpires"))), CLIENT, Outlet.UDP);
+                "Route: <sips:127.0.0.1:5062;lr>\r\nExpires"))), CLIENT, Destination.UDP);
         assertEquals(1, headers((SIPRequest) parse(reference.outlet.toNode.get(0)), RouteHeader.NAME).size(),
                 "a Route to another port is kept");
     }
@@ -333,8 +333,8 @@ class FastPathTest {
     private static void assertSameRequest(String text, InetSocketAddress source) throws Exception {
         var fast = new Side();
         var reference = new Side();
-        assertTrue(fast.forwarder.onRequest(bytes(text), source, Outlet.UDP), "fast path refused " + text);
-        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), source, Outlet.UDP);
+        assertTrue(fast.forwarder.onRequest(bytes(text), source, Destination.UDP), "fast path refused " + text);
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), source, Destination.UDP);
         assertEquals(1, reference.outlet.toNode.size());
         SIPRequest expected = (SIPRequest) parse(reference.outlet.toNode.get(0));
         SIPRequest actual = (SIPRequest) parse(fast.outlet.toNode.get(0));
@@ -351,13 +351,13 @@ class FastPathTest {
 
     private static void assertFallsBack(String text) {
         var fast = new Side();
-        assertFalse(fast.forwarder.onRequest(bytes(text), CLIENT, Outlet.UDP), text);
+        assertFalse(fast.forwarder.onRequest(bytes(text), CLIENT, Destination.UDP), text);
         assertTrue(fast.outlet.toNode.isEmpty() && fast.outlet.toClient.isEmpty());
     }
 
     private static SIPResponse referenceAnswer(String text) throws ParseException {
         var reference = new Side();
-        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), CLIENT, Outlet.UDP);
+        reference.forwarder.onRequest((SIPRequest) parse(bytes(text)), CLIENT, Destination.UDP);
         assertTrue(reference.outlet.toNode.isEmpty());
         return (SIPResponse) parse(reference.outlet.toClient.get(0));
     }

@@ -23,7 +23,7 @@ import org.p2psip.front.policies.Policies;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.SipParser;
 
 /**
@@ -271,8 +271,8 @@ class KeptCallTest {
 
     private void fromCaller(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        if (!forwarder.onRequest(bytes, CALLER, Outlet.UDP)) {
-            forwarder.onRequest((SIPRequest) parse(bytes), CALLER, Outlet.UDP);
+        if (!forwarder.onRequest(bytes, CALLER, Destination.UDP)) {
+            forwarder.onRequest((SIPRequest) parse(bytes), CALLER, Destination.UDP);
         }
     }
 
@@ -325,7 +325,7 @@ class KeptCallTest {
 
     @Test
     void aKeptCallsMessagesAreReadWhereTheyLieWithoutJainSipsParser() {
-        assertTrue(forwarder.onRequest(invite("c9", "b1").getBytes(StandardCharsets.UTF_8), CALLER, Outlet.UDP),
+        assertTrue(forwarder.onRequest(invite("c9", "b1").getBytes(StandardCharsets.UTF_8), CALLER, Destination.UDP),
                 "a new INVITE the front keeps is taken by the lazy path, where its transactions start");
         assertEquals(100, toCaller(0).getStatusCode());
         SIPRequest lookup = toNode(0);

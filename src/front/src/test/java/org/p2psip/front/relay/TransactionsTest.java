@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 import org.p2psip.front.nodes.Node;
-import org.p2psip.front.wire.Outlet;
+import org.p2psip.front.wire.Destination;
 
 class TransactionsTest {
 
@@ -17,7 +17,7 @@ class TransactionsTest {
     private final Node b = new Node(1, new InetSocketAddress("127.0.0.1", 5071));
 
     private Transactions.Open open(Node node, boolean invite, long start) {
-        return new Transactions.Open(node, invite, null, Outlet.UDP, start);
+        return new Transactions.Open(node, invite, null, Destination.UDP, start);
     }
 
     @Test

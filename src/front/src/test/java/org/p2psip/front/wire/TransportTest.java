@@ -21,13 +21,13 @@ class TransportTest {
         try (var in = Files.newInputStream(Path.of("/proc/sys/net/core/rmem_max"))) {
             cap = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
         }
-        Transport transport = Transport.best();
+        SocketLayer transport = SocketLayer.best();
         EventLoopGroup group = transport.group(1);
         try {
             Channel udp = transport.udp(group, 8_000).handler(new ChannelInboundHandlerAdapter())
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
             long granted = ((DatagramChannel) udp).config().getReceiveBufferSize();
-            long expected = 2L * Math.min(Transport.RECEIVE_BUFFER_BYTES, cap);
+            long expected = 2L * Math.min(SocketLayer.RECEIVE_BUFFER_BYTES, cap);
             assertEquals(expected, granted);
             udp.close().sync();
         } finally {

@@ -77,7 +77,7 @@ public sealed interface Message {
 
     /**
      * A change to an AOR's versioned record, which the root applies with its {@link
-     * org.p2psip.dht.Updater}; answered by {@link Applied}.
+     * org.p2psip.dht.OwnerRules}; answered by {@link Applied}.
      */
     record Apply(Id key, String aor, byte[] change, byte[] secret) implements Keyed {
     }

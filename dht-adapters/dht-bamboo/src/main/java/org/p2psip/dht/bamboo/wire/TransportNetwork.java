@@ -7,10 +7,10 @@ import java.util.concurrent.CompletionStage;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
-import org.p2psip.overlay.Transport;
+import org.p2psip.overlay.OverlayTransport;
 
 /**
- * Bamboo's messages over the shared overlay {@link Transport} (authenticated frames over TCP, or
+ * Bamboo's messages over the shared overlay {@link OverlayTransport} (authenticated frames over TCP, or
  * in-process): each message is one frame of type {@link #FRAME_TYPE} whose payload is its
  * {@link MessageCodec} bytes. A payload that does not decode is counted and answered with an
  * error frame; bad frames are the transport's to refuse. One node per transport. Thread-safe.
@@ -21,10 +21,10 @@ public final class TransportNetwork implements Network, AutoCloseable {
     public static final int FRAME_TYPE = 0x4262;
     private static final String MALFORMED = "bamboo.malformed-messages";
 
-    private final Transport transport;
+    private final OverlayTransport transport;
     private final Counters counters = new Counters();
 
-    public TransportNetwork(Transport transport) {
+    public TransportNetwork(OverlayTransport transport) {
         this.transport = transport;
     }
 
@@ -70,7 +70,7 @@ public final class TransportNetwork implements Network, AutoCloseable {
         transport.serve((sender, type, payload) -> refuse(Reason.CLOSED, "the Bamboo node at " + address + " has stopped"));
     }
 
-    /** The transport's clock ({@link Transport#nanoTime}). */
+    /** The transport's clock ({@link OverlayTransport#nanoTime}). */
     @Override
     public long nanoTime() {
         return transport.nanoTime();

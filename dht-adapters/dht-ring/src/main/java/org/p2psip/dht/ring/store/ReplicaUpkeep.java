@@ -3,7 +3,7 @@ package org.p2psip.dht.ring.store;
 import java.util.List;
 import java.util.Objects;
 import org.p2psip.dht.Counters;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RingSettings;
 
@@ -21,8 +21,8 @@ import org.p2psip.dht.ring.RingSettings;
 final class ReplicaUpkeep {
 
     private final Store store;
-    private final Loop loop;
-    private final Copies copies;
+    private final NodeThread loop;
+    private final PacedTransfer copies;
     private final RingSettings settings;
     private final Counters counters;
     private final String prefix;
@@ -32,7 +32,7 @@ final class ReplicaUpkeep {
     private Push lastFailed;
     private int failuresInRow;
 
-    ReplicaUpkeep(Store store, Copies copies, Loop loop, RingSettings settings, Counters counters, String prefix) {
+    ReplicaUpkeep(Store store, PacedTransfer copies, NodeThread loop, RingSettings settings, Counters counters, String prefix) {
         this.store = store;
         this.loop = loop;
         this.copies = copies;

@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.NodeRef;
-import org.p2psip.dht.ring.Pipe;
+import org.p2psip.dht.ring.SendWindow;
 import org.p2psip.dht.ring.RingSettings;
 
 /**
- * Carries an owner's writes to its replicas, pipelined per replica ({@link Pipe}): the writes
+ * Carries an owner's writes to its replicas, pipelined per replica ({@link SendWindow}): the writes
  * made while a copy travels wait, and leave together in the next one (the newest record per key).
  * An idle owner sends each write at once; a loaded one sends one message for many writes, so the
  * cost of replication per write falls as the load rises instead of staying one request each.
@@ -23,15 +23,15 @@ import org.p2psip.dht.ring.RingSettings;
  */
 final class Replicas {
 
-    private final Copies copies;
-    private final Loop loop;
+    private final PacedTransfer copies;
+    private final NodeThread loop;
     private final RingSettings settings;
     private final Counters counters;
     private final String prefix;
     private final Map<NodeRef, Queue> queues = new HashMap<>();
     private boolean failedSinceAsked;
 
-    Replicas(Copies copies, Loop loop, RingSettings settings, Counters counters, String prefix) {
+    Replicas(PacedTransfer copies, NodeThread loop, RingSettings settings, Counters counters, String prefix) {
         this.copies = copies;
         this.loop = loop;
         this.settings = settings;
@@ -46,12 +46,12 @@ final class Replicas {
         }
         var taken = new ArrayList<CompletableFuture<Boolean>>(targets.size());
         for (NodeRef target : targets) {
-            Queue queue = queues.computeIfAbsent(target, t -> new Queue(new Pipe(loop, settings.copyWindow(),
+            Queue queue = queues.computeIfAbsent(target, t -> new Queue(new SendWindow(loop, settings.copyWindow(),
                     settings.copyLinger())));
             taken.add(queue.add(record, loop.nanoTime()));
             send(target, queue);
         }
-        return Copies.allTaken(taken);
+        return PacedTransfer.allTaken(taken);
     }
 
     /** Whether a copy failed since the last call: a replica may then miss records. */
@@ -61,9 +61,9 @@ final class Replicas {
         return failed;
     }
 
-    /** Sends the waiting copies if they may leave now (see {@link Pipe}). */
+    /** Sends the waiting copies if they may leave now (see {@link SendWindow}). */
     private void send(NodeRef target, Queue queue) {
-        while (queue.pipe.mayLeave(queue.records.size(), Pipe.ENOUGH, queue.firstNanos, () -> send(target, queue))) {
+        while (queue.pipe.mayLeave(queue.records.size(), SendWindow.ENOUGH, queue.firstNanos, () -> send(target, queue))) {
             List<Record> batch = List.copyOf(queue.records.values());
             List<CompletableFuture<Boolean>> waiting = List.copyOf(queue.waiting);
             queue.records.clear();
@@ -88,10 +88,10 @@ final class Replicas {
     private static final class Queue {
         final Map<Id, Record> records = new LinkedHashMap<>();
         final List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
-        final Pipe pipe;
+        final SendWindow pipe;
         long firstNanos;
 
-        Queue(Pipe pipe) {
+        Queue(SendWindow pipe) {
             this.pipe = pipe;
         }
 

@@ -7,12 +7,12 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.Counters;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
-import org.p2psip.dht.ring.Loop;
+import org.p2psip.dht.ring.NodeThread;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.RingSettings;
-import org.p2psip.dht.ring.RoutingTable;
+import org.p2psip.dht.ring.FingerTable;
 
 /**
  * The records one node holds, as owner or replica ({@link PackedRecords}: each as bytes, decoded
@@ -20,7 +20,7 @@ import org.p2psip.dht.ring.RoutingTable;
  * The owner serialises the writes of its keys simply by running on one loop: a put's version
  * check and store happen in one step. It then copies the record to its first r successors
  * ({@link Replicas}) and reports whether they took it. Copies received are merged by stamp;
- * whole ranges move by hand-over ({@link Copies}); expired records are swept. Not thread-safe:
+ * whole ranges move by hand-over ({@link PacedTransfer}); expired records are swept. Not thread-safe:
  * used only on the node's loop, except {@link #size}.
  */
 public final class Store {
@@ -28,38 +28,38 @@ public final class Store {
     /** Slots the sweep walks in one loop task. */
     private static final int SWEEP_SLICE = 1 << 16;
 
-    private final RoutingTable table;
+    private final FingerTable table;
     private final RingSettings settings;
     private final Clock clock;
     private final Counters counters;
     private final String prefix;
-    private final Updater updater;
+    private final OwnerRules ownerRules;
     private final PackedRecords records = new PackedRecords();
-    private final Copies copies;
+    private final PacedTransfer copies;
     private final Replicas replicas;
     private final ReplicaUpkeep upkeep;
     private volatile int size;
     private volatile int markers;
     /** The next slot the sweep walks, or -1 when no sweep is walking. */
     private int sweeping = -1;
-    private final Loop loop;
+    private final NodeThread loop;
     /** Run before this node decides it owns a key: the membership's check that its loop did not stand still. */
     private Runnable beforeOwning = () -> { };
 
     /**
      * @param prefix  the backend's name, before every counter this store keeps ("chord", "bryan")
-     * @param updater the rules this node applies to changes it owns ({@link #update})
+     * @param ownerRules the rules this node applies to changes it owns ({@link #update})
      */
-    public Store(RoutingTable table, RingSettings settings, RecordLink link, Loop loop, Clock clock, Counters counters,
-                 String prefix, Updater updater) {
+    public Store(FingerTable table, RingSettings settings, RecordLink link, NodeThread loop, Clock clock, Counters counters,
+                 String prefix, OwnerRules ownerRules) {
         this.table = table;
-        this.updater = updater;
+        this.ownerRules = ownerRules;
         this.loop = loop;
         this.settings = settings;
         this.clock = clock;
         this.counters = counters;
         this.prefix = prefix;
-        this.copies = new Copies(link, counters, prefix);
+        this.copies = new PacedTransfer(link, counters, prefix);
         this.replicas = new Replicas(copies, loop, settings, counters, prefix);
         this.upkeep = new ReplicaUpkeep(this, copies, loop, settings, counters, prefix);
     }
@@ -126,7 +126,7 @@ public final class Store {
     }
 
     /**
-     * Applies a change to {@code aor}'s set with this node's {@link Updater}, as one step on the
+     * Applies a change to {@code aor}'s set with this node's {@link OwnerRules}, as one step on the
      * loop: what a put is, without the writer having read first. UNCHANGED, with the set as it
      * stands, when the rules write nothing; MALFORMED when the change cannot be read. A stored or
      * unchanged write carries the rules' answer for the change's maker.
@@ -143,7 +143,7 @@ public final class Store {
         BindingSet current = visible(held, aor);
         Updated decided;
         try {
-            decided = updater.next(current, change, clock.millis());
+            decided = ownerRules.next(current, change, clock.millis());
         } catch (MalformedBindingException e) {
             counters.increment(prefix + ".updates.malformed");
             return CompletableFuture.completedFuture(Write.malformed());

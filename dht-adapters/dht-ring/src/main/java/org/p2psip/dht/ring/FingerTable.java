@@ -9,7 +9,7 @@ import java.util.List;
  * One node's view of the ring: predecessor, successor list and finger table (paper §4). Not
  * thread-safe: used only on the node's loop, except {@link #rangePpm}.
  */
-public final class RoutingTable {
+public final class FingerTable {
 
     private final NodeRef self;
     private final int successorCount;
@@ -27,7 +27,7 @@ public final class RoutingTable {
     public static final int MAX_SUCCESSORS = 64;
 
     /** The table of a node with one place on the ring: its successor list holds {@code successorCount} nodes. */
-    public RoutingTable(NodeRef self, int successorCount) {
+    public FingerTable(NodeRef self, int successorCount) {
         this(self, successorCount, 1);
     }
 
@@ -39,7 +39,7 @@ public final class RoutingTable {
      * the list must still reach past them to the other nodes that hold the replicas and that take
      * over when a whole node fails. With one place per node that is {@code successorCount} entries.
      */
-    public RoutingTable(NodeRef self, int successorCount, int places) {
+    public FingerTable(NodeRef self, int successorCount, int places) {
         this.self = self;
         this.successorCount = successorCount;
         this.successorCap = places == 1 ? successorCount

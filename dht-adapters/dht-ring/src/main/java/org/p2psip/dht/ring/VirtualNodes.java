@@ -11,17 +11,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * address, the identifier a node with one place takes; place i > 0 the hash of
  * {@code address + "#" + i}. With a single place per node the key space is shared badly among few
  * nodes (two nodes: one owned 0.88 of the ring); with 64 the largest share among N nodes stays
- * within 1.5/N. Each place is a full ring member of its own ({@link RoutingTable},
+ * within 1.5/N. Each place is a full ring member of its own ({@link FingerTable},
  * {@link Membership}, {@link org.p2psip.dht.ring.store.Store}); the places of one node share its
  * loop and its link. Thread-safe.
  */
-public final class Places {
+public final class VirtualNodes {
 
     /** Ids of every address asked for, by count of places: a peer's id is checked on every message. */
     private static final ConcurrentHashMap<String, Set<Id>> KNOWN = new ConcurrentHashMap<>();
     private static final int KNOWN_MAX = 4096;
 
-    private Places() {
+    private VirtualNodes() {
     }
 
     /** The id of place {@code i} of the node at {@code address}. */
@@ -49,14 +49,14 @@ public final class Places {
      * successor and sort themselves out one stabilisation at a time (four nodes of 64 places own
      * their ranges in about 50 s in turn, twice that side by side).
      */
-    public static void startInTurn(List<Membership> places, String bootstrap, List<String> members, Loop loop) {
+    public static void startInTurn(List<Membership> places, String bootstrap, List<String> members, NodeThread loop) {
         loop.execute(() -> {
             places.get(0).start(bootstrap, members);
             startAfter(places, 1, members, loop);
         });
     }
 
-    private static void startAfter(List<Membership> places, int i, List<String> members, Loop loop) {
+    private static void startAfter(List<Membership> places, int i, List<String> members, NodeThread loop) {
         if (i == places.size()) {
             return;
         }
@@ -74,7 +74,7 @@ public final class Places {
      * owner's admission and the records handed with it, so in turn 32 places of four peers took
      * about 60 s to own their ranges and 64 places three minutes; side by side, 15 s and 50 s.
      */
-    public static void startSideBySide(List<Membership> places, String bootstrap, List<String> members, Loop loop) {
+    public static void startSideBySide(List<Membership> places, String bootstrap, List<String> members, NodeThread loop) {
         Membership first = places.get(0);
         loop.execute(() -> {
             first.start(bootstrap, members);

@@ -14,14 +14,14 @@ import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.ring.store.Record;
 
 /** A STORE's bytes are those the protocol table describes, so that nodes of either build talk. */
-class WireRecordTest {
+class ChordCodecTest {
 
     @Test
     void everyRequestNamesItsTargetPlaceByItsTwentyByteIdBeforeItsOwnPayload() {
         var target = org.p2psip.dht.ring.Id.parse("00112233445566778899aabbccddeeff00112233");
         byte[] ping = NodePlaces.addressed(target, new byte[0]);
         assertEquals("00112233445566778899aabbccddeeff00112233", HexFormat.of().formatHex(ping));
-        byte[] get = NodePlaces.addressed(target, new Wire.Writer().string("sip:a@x").bytes());
+        byte[] get = NodePlaces.addressed(target, new ChordCodec.Writer().string("sip:a@x").bytes());
         assertEquals("00112233445566778899aabbccddeeff00112233" + "0007" + hex("sip:a@x"), HexFormat.of().formatHex(get));
     }
 
@@ -51,10 +51,10 @@ class WireRecordTest {
     void aViewCarriesItsMembersAddressPlacesFirstIdAndHeartbeat() {
         var first = org.p2psip.dht.ring.Id.parse("00112233445566778899aabbccddeeff00112233");
         var member = new org.p2psip.dht.ring.Members.Member("h:1", 64, first, 258);
-        byte[] view = new Wire.Writer().u8(0).members(List.of(member)).bytes();
+        byte[] view = new ChordCodec.Writer().u8(0).members(List.of(member)).bytes();
         assertEquals("00" + "0001" + "0003" + hex("h:1") + "0040" + "00112233445566778899aabbccddeeff00112233"
                 + "0000000000000102", HexFormat.of().formatHex(view));
-        var in = new Wire.Reader(view);
+        var in = new ChordCodec.Reader(view);
         assertEquals(0, in.u8());
         assertEquals(List.of(member), in.members());
     }

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * system call (recvmmsg) and writes a flushed batch with one (sendmmsg), which halves the system
  * time of a front that is all small datagrams; JDK NIO elsewhere. Stateless.
  */
-public final class Transport {
+public final class SocketLayer {
 
     /** Datagrams read by one recvmmsg at most. */
     static final int DATAGRAMS_PER_READ = 16;
@@ -37,23 +37,23 @@ public final class Transport {
      */
     static final int RECEIVE_BUFFER_BYTES = 2 * 1024 * 1024;
 
-    private static final Logger LOG = System.getLogger(Transport.class.getName());
+    private static final Logger LOG = System.getLogger(SocketLayer.class.getName());
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
     private final boolean epoll;
 
-    private Transport(boolean epoll) {
+    private SocketLayer(boolean epoll) {
         this.epoll = epoll;
     }
 
     /** Epoll if this machine has it; says which in the log, once per process. */
-    public static Transport best() {
+    public static SocketLayer best() {
         boolean epoll = Epoll.isAvailable();
         if (LOGGED.compareAndSet(false, true)) {
             LOG.log(Level.INFO, epoll ? "sockets: native epoll (recvmmsg, sendmmsg)"
                     : "sockets: JDK NIO (epoll unavailable: " + Epoll.unavailabilityCause() + ")");
         }
-        return new Transport(epoll);
+        return new SocketLayer(epoll);
     }
 
     public EventLoopGroup group(int threads) {

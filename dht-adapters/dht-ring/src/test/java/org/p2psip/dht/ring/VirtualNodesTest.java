@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class PlacesTest {
+class VirtualNodesTest {
 
     /** The addresses deploy/p2psip gives n nodes: 127.0.0.1, node i's port the base port plus i. */
     private static List<String> deployed(int base, int n) {
@@ -30,7 +30,7 @@ class PlacesTest {
         }
         var all = new ArrayList<Place>();
         for (String address : addresses) {
-            Places.ids(address, places).forEach(id -> all.add(new Place(id, address)));
+            VirtualNodes.ids(address, places).forEach(id -> all.add(new Place(id, address)));
         }
         all.sort(Comparator.comparing(Place::id));
         var shares = new LinkedHashMap<String, Long>();
@@ -56,17 +56,17 @@ class PlacesTest {
 
     @Test
     void placeZeroIsTheHashOfTheAddressAsAOnePlaceNodesIdAlwaysWas() {
-        assertEquals(Id.hash("127.0.0.1:6070"), Places.id("127.0.0.1:6070", 0));
-        assertEquals(Id.hash("127.0.0.1:6070#5"), Places.id("127.0.0.1:6070", 5));
-        assertEquals(List.of(Id.hash("127.0.0.1:6070")), Places.ids("127.0.0.1:6070", 1));
+        assertEquals(Id.hash("127.0.0.1:6070"), VirtualNodes.id("127.0.0.1:6070", 0));
+        assertEquals(Id.hash("127.0.0.1:6070#5"), VirtualNodes.id("127.0.0.1:6070", 5));
+        assertEquals(List.of(Id.hash("127.0.0.1:6070")), VirtualNodes.ids("127.0.0.1:6070", 1));
     }
 
     @Test
     void aPeerIdIsAcceptedForAnyPlaceOfItsAddressAndNoOther() {
-        assertTrue(Places.isPlaceOf(Places.id("10.0.0.1:5070", 63), "10.0.0.1:5070", 64));
-        assertFalse(Places.isPlaceOf(Places.id("10.0.0.1:5070", 64), "10.0.0.1:5070", 64));
-        assertFalse(Places.isPlaceOf(Places.id("10.0.0.1:5070", 1), "10.0.0.2:5070", 64));
-        assertFalse(Places.isPlaceOf(Places.id("10.0.0.1:5070", 1), "10.0.0.1:5070", 1));
+        assertTrue(VirtualNodes.isPlaceOf(VirtualNodes.id("10.0.0.1:5070", 63), "10.0.0.1:5070", 64));
+        assertFalse(VirtualNodes.isPlaceOf(VirtualNodes.id("10.0.0.1:5070", 64), "10.0.0.1:5070", 64));
+        assertFalse(VirtualNodes.isPlaceOf(VirtualNodes.id("10.0.0.1:5070", 1), "10.0.0.2:5070", 64));
+        assertFalse(VirtualNodes.isPlaceOf(VirtualNodes.id("10.0.0.1:5070", 1), "10.0.0.1:5070", 1));
     }
 
     @Test

@@ -5,7 +5,7 @@ package org.p2psip.front.calls;
  * server transaction. Implementations never wait, and never call back into the machine that sends
  * (a machine sends after releasing its lock, but may send from a timer's thread).
  */
-interface Hop {
+interface TransactionPeer {
 
     /**
      * Sends {@code message}. It must not be changed: a machine sends the same object again when it

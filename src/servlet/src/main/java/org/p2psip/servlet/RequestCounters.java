@@ -13,14 +13,14 @@ import org.p2psip.metrics.RecentErrors;
  * the first time its kind occurs, so that a flood of bad requests costs a counter increment, not
  * a log line each. Thread-safe.
  */
-final class Counters {
+final class RequestCounters {
 
-    private static final Logger LOG = System.getLogger(Counters.class.getName());
+    private static final Logger LOG = System.getLogger(RequestCounters.class.getName());
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
     private final RecentErrors recent;
 
     /** {@code recent}: where each problem goes too, for the status page. */
-    Counters(RecentErrors recent) {
+    RequestCounters(RecentErrors recent) {
         this.recent = recent;
     }
 

@@ -10,18 +10,18 @@ import java.time.Duration;
  * With a window of 1 and no linger, each message leaves as soon as the last was answered, with
  * everything that waited meanwhile. Not thread-safe: runs on the node's loop.
  */
-public final class Pipe {
+public final class SendWindow {
 
     /** Waiting entries that make a batch worth sending without lingering further. */
     public static final int ENOUGH = 32;
 
-    private final Loop loop;
+    private final NodeThread loop;
     private final int window;
     private final long lingerNanos;
     private int inFlight;
     private boolean lingering;
 
-    public Pipe(Loop loop, int window, Duration linger) {
+    public SendWindow(NodeThread loop, int window, Duration linger) {
         if (window < 1) {
             throw new IllegalArgumentException("a pipe's window is at least 1, not " + window);
         }

@@ -7,14 +7,14 @@ import org.p2psip.dht.ring.NodeRef;
  * The result of a routed peer REGISTER at the peer that acted on it (this one or a remote one):
  * the status it answered, who answered, its links and its body. Immutable.
  */
-record Outcome(int status, String reason, NodeRef responder, List<LinkHeader> links, String contentType, byte[] body) {
+record PeerAnswer(int status, String reason, NodeRef responder, List<LinkHeader> links, String contentType, byte[] body) {
 
-    static Outcome of(int status, String reason, NodeRef responder) {
-        return new Outcome(status, reason, responder, List.of(), "", new byte[0]);
+    static PeerAnswer of(int status, String reason, NodeRef responder) {
+        return new PeerAnswer(status, reason, responder, List.of(), "", new byte[0]);
     }
 
-    static Outcome of(Answer answer) {
-        return new Outcome(answer.status(), answer.reason(), answer.responder(), answer.links(), answer.contentType(),
+    static PeerAnswer of(Answer answer) {
+        return new PeerAnswer(answer.status(), answer.reason(), answer.responder(), answer.links(), answer.contentType(),
                 answer.body());
     }
 

@@ -19,9 +19,9 @@ import org.p2psip.dht.ring.store.Record;
  * Chord's payload encoding inside overlay frames: big-endian, strings as u16 length + UTF-8,
  * byte blobs as u32 length + bytes, a node as its 20-byte id then its address.
  */
-final class Wire {
+final class ChordCodec {
 
-    private Wire() {
+    private ChordCodec() {
     }
 
     /** Builds one payload. Not thread-safe. */

@@ -21,19 +21,19 @@ import org.p2psip.dht.DhtException;
  * deployment, the simulated one when many nodes run in virtual time. Node code reads time here,
  * never from {@code System.nanoTime}, so that its timeouts are the executor's.
  */
-public final class Loop {
+public final class NodeThread {
 
     private final ScheduledExecutorService executor;
     private final BooleanSupplier inLoop;
     private final LongSupplier nanos;
 
     /** A loop on the machine's clock. @param inLoop whether the calling thread is the executor's */
-    public Loop(ScheduledExecutorService executor, BooleanSupplier inLoop) {
+    public NodeThread(ScheduledExecutorService executor, BooleanSupplier inLoop) {
         this(executor, inLoop, System::nanoTime);
     }
 
     /** @param nanos the clock the executor schedules by, in nanoseconds (only differences count) */
-    public Loop(ScheduledExecutorService executor, BooleanSupplier inLoop, LongSupplier nanos) {
+    public NodeThread(ScheduledExecutorService executor, BooleanSupplier inLoop, LongSupplier nanos) {
         this.executor = executor;
         this.inLoop = inLoop;
         this.nanos = nanos;

@@ -7,7 +7,7 @@ import org.p2psip.front.nodes.Node;
  * Where the forwarder's bytes go out: to a node, or back to a client over UDP or over the TCP or
  * TLS connection the client came on. Implementations are thread-safe and never wait.
  */
-public interface Outlet {
+public interface Destination {
 
     /** Connection id meaning "the client came over UDP". */
     long UDP = 0;

@@ -14,14 +14,14 @@ import org.mobicents.servlet.sip.core.message.MobicentsSipServletMessage;
  * theirs: the dialog's later requests need it, and the container ends it when the dialog ends.
  * One per application, over its {@link Intake}. Thread-safe.
  */
-public final class Sessions {
+public final class SessionRelease {
 
     /** The T1 whose Timer J the intake's kept answers cover. */
     private static final int MAX_T1_MS = 500;
 
     private final Intake intake;
 
-    public Sessions(Intake intake) {
+    public SessionRelease(Intake intake) {
         this.intake = intake;
     }
 

@@ -19,7 +19,7 @@ import org.p2psip.dht.Counters;
  * UNREACHABLE (no connection, or the peer answered with an error), OVERLOADED (too much in flight
  * or queued: refused at once) or CLOSED.
  */
-public interface Transport extends AutoCloseable {
+public interface OverlayTransport extends AutoCloseable {
 
     /** This node's overlay address (host:port), as peers reach it and as frames name it. */
     String address();

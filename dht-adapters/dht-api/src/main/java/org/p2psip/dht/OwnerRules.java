@@ -10,10 +10,10 @@ package org.p2psip.dht;
  * on the owner's storage thread or loop.
  */
 @FunctionalInterface
-public interface Updater {
+public interface OwnerRules {
 
     /** For a backend built without rules: every change is refused as malformed. */
-    Updater NONE = (current, change, now) -> {
+    OwnerRules NONE = (current, change, now) -> {
         throw new MalformedBindingException("this node applies no changes");
     };
 
@@ -39,7 +39,7 @@ public interface Updater {
         Updated decided = apply(current, change, now);
         BindingSet next = decided.record();
         if (decided.written() && (!next.aor().equals(current.aor()) || next.version() != current.version())) {
-            throw new IllegalStateException("the updater answered " + next.aor() + " version " + next.version()
+            throw new IllegalStateException("the ownerRules answered " + next.aor() + " version " + next.version()
                     + " for " + current.aor() + " version " + current.version());
         }
         return decided;

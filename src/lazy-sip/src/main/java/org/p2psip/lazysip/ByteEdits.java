@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * A message written out as its original bytes with a few ranges replaced, in ascending order, so
  * that every header the front does not touch goes out exactly as it came. Not thread-safe.
  */
-public final class Splice {
+public final class ByteEdits {
 
     private final byte[] source;
     private final ByteArrayOutputStream out;
@@ -20,20 +20,20 @@ public final class Splice {
     /** The source with the edits applied; they must not overlap, in any order. */
     public static byte[] apply(byte[] source, java.util.List<Edit> edits) {
         edits.sort(java.util.Comparator.comparingInt(Edit::from));
-        var splice = new Splice(source, 128);
+        var splice = new ByteEdits(source, 128);
         for (Edit edit : edits) {
             splice.replace(edit.from, edit.to, edit.text);
         }
         return splice.bytes();
     }
 
-    public Splice(byte[] source, int extra) {
+    public ByteEdits(byte[] source, int extra) {
         this.source = source;
         this.out = new ByteArrayOutputStream(source.length + extra);
     }
 
     /** Copies the source up to {@code from}, writes {@code text} instead of [from, to), and goes on at {@code to}. */
-    public Splice replace(int from, int to, String text) {
+    public ByteEdits replace(int from, int to, String text) {
         if (from < copied) {
             throw new IllegalArgumentException("edits out of order at " + from);
         }

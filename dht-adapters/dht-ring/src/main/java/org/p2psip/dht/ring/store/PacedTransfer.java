@@ -12,13 +12,13 @@ import org.p2psip.dht.ring.NodeRef;
  * filled the connection's buffers, the users' operations behind them were refused or timed out,
  * and two loaded nodes dropped each other again and again. Not thread-safe: runs on the node's loop.
  */
-final class Copies {
+final class PacedTransfer {
 
     private final RecordLink link;
     private final Counters counters;
     private final String prefix;
 
-    Copies(RecordLink link, Counters counters, String prefix) {
+    PacedTransfer(RecordLink link, Counters counters, String prefix) {
         this.link = link;
         this.counters = counters;
         this.prefix = prefix;

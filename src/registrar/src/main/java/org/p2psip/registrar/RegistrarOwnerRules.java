@@ -10,7 +10,7 @@ import org.p2psip.config.Config;
 import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
-import org.p2psip.dht.Updater;
+import org.p2psip.dht.OwnerRules;
 
 /**
  * The {@link Registrar} rules as the node storing an AOR applies them to a REGISTER another node
@@ -22,7 +22,7 @@ import org.p2psip.dht.Updater;
  * <p>The answer: format:u8 (1), kind:u8 (0 stored, 1 unchanged, 2 refused), and for a refusal
  * the {@link Rejection}'s name (modified UTF-8) and the Min-Expires of a 423 (i64).
  */
-public final class RegistrarUpdater implements Updater {
+public final class RegistrarOwnerRules implements OwnerRules {
 
     static final int FORMAT = 1;
     private static final int STORED = 0;
@@ -31,7 +31,7 @@ public final class RegistrarUpdater implements Updater {
 
     private final Registrar registrar;
 
-    public RegistrarUpdater(Config config) {
+    public RegistrarOwnerRules(Config config) {
         this.registrar = new Registrar(config);
     }
 

@@ -9,7 +9,7 @@ import java.nio.channels.Selector;
  * UdpTransport} (one socket for every phone), {@link TcpTransport} (a connection per phone or per
  * request, plain or TLS). The load's one thread uses it; only {@link #wakeup} may come from another.
  */
-interface Transport extends Closeable {
+interface LoadTransport extends Closeable {
 
     /** Where a transport hands what concerns the load's transactions. */
     interface Listener {
