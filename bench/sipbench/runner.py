@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import cpuuse, modes, overload, search, sipload, statereport
+from . import cpuuse, modes, overload, search, sipload, statereport, targets
 from .deploy import TMPFS, Deployment, dht_of, on_tmpfs
 from .experiments import (CEILING, FIRST, KAMAILIO, REFERENCES, SCALE, SCRAPED, Measurement, avalanche_after, deployments,
                           front_of, needs_auth, sipload_mode, state_mode)
@@ -548,7 +548,7 @@ def search_note(outcome: search.Outcome, plan: search.Plan, generator: str = "SI
     best, short = outcome.best, outcome.generator_limit
     refused = outcome.refused
     if best is None and refused:
-        return (f"not confirmed: {', '.join(f'{s.rate:,}/s' for s in refused)} failed a confirmation of "
+        return (f"{targets.NOT_CONFIRMED}: {', '.join(f'{s.rate:,}/s' for s in refused)} failed a confirmation of "
                 f"{plan.confirm_s:g} s (the search found {outcome.found.rate:,}/s in shorter steps)")
     if best is None:
         return "no step passed"

@@ -58,6 +58,8 @@ FRONT_TARGET = 0.90  # through the front to one node, against the same node dire
 # that could not start is named so where it is recorded).
 # The note of a figure the run's budget left out (bench/sipbench/budget.py).
 OVER_HOUR = "over the hour"
+# The note's start of a figure whose search found a rate no confirmation held (runner.search_note).
+NOT_CONFIRMED = "not confirmed"
 NOT_TO_THE_END = ("no step passed", "deployment failed")
 # A search this fine or finer can decide the targets' 10-20% margins; full mode's default.
 DECISIVE_PRECISION = 0.05
@@ -107,7 +109,7 @@ def ran_to_the_end(row: dict) -> bool:
 def unconfirmed(row: dict) -> bool:
     """A figure with no rate because no confirmation held it or the run's budget left it out."""
     note = row.get("note") or ""
-    return row["rate"] == 0 and note.startswith(("not confirmed", OVER_HOUR))
+    return row["rate"] == 0 and note.startswith((NOT_CONFIRMED, OVER_HOUR))
 
 
 def caveat_reasons(meta: dict[str, str]) -> list[str]:
