@@ -14,11 +14,19 @@ package org.p2psip.dht;
  *                (the registrar's: its outcome, a refusal with its status), carried back unread by
  *                the backend so that the maker answers from it without applying the rules again;
  *                empty when they tell nothing
+ * @param clears  whether the change removed every binding of the AOR, as {@code Contact: *} does,
+ *                rather than some named ones: a backend whose copies of a record can diverge (a
+ *                split ring) then also removes the bindings written elsewhere before it
  */
-public record Updated(BindingSet record, boolean written, byte[] answer) {
+public record Updated(BindingSet record, boolean written, byte[] answer, boolean clears) {
 
     public Updated {
         answer = answer.clone();
+    }
+
+    /** An outcome that removes no binding it does not name. */
+    public Updated(BindingSet record, boolean written, byte[] answer) {
+        this(record, written, answer, false);
     }
 
     /** An outcome with nothing to tell besides the record. */
@@ -33,6 +41,6 @@ public record Updated(BindingSet record, boolean written, byte[] answer) {
 
     /** The same decision about {@code stored}: the record as the store holds it once written, or as it found it. */
     public Updated about(BindingSet stored) {
-        return new Updated(stored, written, answer);
+        return new Updated(stored, written, answer, clears);
     }
 }

@@ -37,9 +37,10 @@ public final class RegistrarOwnerRules implements OwnerRules {
 
     @Override
     public Updated apply(BindingSet current, byte[] change, long now) {
-        Outcome outcome = registrar.apply(RegisterCodec.decode(change), current, now);
+        RegisterRequest request = RegisterCodec.decode(change);
+        Outcome outcome = registrar.apply(request, current, now);
         if (outcome instanceof Outcome.Store store) {
-            return new Updated(store.next(), true, answer(STORED, null));
+            return new Updated(store.next(), true, answer(STORED, null), request.wildcard());
         }
         if (outcome instanceof Outcome.Refused refused) {
             return new Updated(current, false, answer(REFUSED, refused));

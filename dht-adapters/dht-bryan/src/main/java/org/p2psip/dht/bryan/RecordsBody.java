@@ -11,15 +11,14 @@ import java.util.List;
 import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordCodec;
 import org.p2psip.dht.ring.store.RecordLink.Cut;
 
 /**
  * The body of {@code DHT-Op: copy} (Content-Type {@value #TYPE}): records handed over or copied
- * to replicas, each with its stamp; a set travels in the shared {@link BindingCodec} encoding.
+ * to replicas, each in the ring's {@link RecordCodec} encoding.
  * <pre>
- * body   = count:u16 record*count
- * record = stamp:u64 kind:u8 (0: set:u32-length-prefixed BindingCodec bytes
- *                             1: aor:u16-length-prefixed UTF-8, removedUntil:i64)
+ * body   = count:u16 (length:u32 record)*count
  * </pre>
  */
 final class RecordsBody {
@@ -75,19 +74,11 @@ final class RecordsBody {
             int count = in.readUnsignedShort();
             var records = new ArrayList<Record>(count);
             for (int i = 0; i < count; i++) {
-                long stamp = in.readLong();
-                int kind = in.readUnsignedByte();
-                if (kind == 0) {
-                    int length = in.readInt();
-                    if (length < 0 || length > in.available()) {
-                        throw new MalformedBindingException("record body truncated");
-                    }
-                    records.add(Record.of(BindingCodec.decode(in.readNBytes(length)), stamp));
-                } else if (kind == 1) {
-                    records.add(Record.removed(in.readUTF(), stamp, in.readLong()));
-                } else {
-                    throw new MalformedBindingException("unknown record kind " + kind);
+                int length = in.readInt();
+                if (length < 0 || length > in.available()) {
+                    throw new MalformedBindingException("record body truncated");
                 }
+                records.add(RecordCodec.decode(in.readNBytes(length)));
             }
             if (in.available() > 0) {
                 throw new MalformedBindingException(in.available() + " bytes after the records");
@@ -132,23 +123,8 @@ final class RecordsBody {
     }
 
     private static byte[] encodeOne(Record r) {
-        var bytes = new ByteArrayOutputStream();
-        try (var out = new DataOutputStream(bytes)) {
-            out.writeLong(r.stamp());
-            if (r.set() != null) {
-                byte[] set = BindingCodec.encode(r.set());
-                out.writeByte(0);
-                out.writeInt(set.length);
-                out.write(set);
-            } else {
-                out.writeByte(1);
-                out.writeUTF(r.aor());
-                out.writeLong(r.removedUntil());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        byte[] record = RecordCodec.encode(r);
+        return java.nio.ByteBuffer.allocate(4 + record.length).putInt(record.length).put(record).array();
     }
 
     private static byte[] join(List<byte[]> parts) {

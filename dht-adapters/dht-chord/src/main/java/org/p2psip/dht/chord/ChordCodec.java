@@ -9,11 +9,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.p2psip.dht.BindingCodec;
 import org.p2psip.dht.ring.Id;
 import org.p2psip.dht.ring.Members.Member;
 import org.p2psip.dht.ring.NodeRef;
 import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordCodec;
 
 /**
  * Chord's payload encoding inside overlay frames: big-endian, strings as u16 length + UTF-8,
@@ -83,10 +83,9 @@ final class ChordCodec {
             return this;
         }
 
-        /** A record: stamp:u64, removed:u8, then the set (BindingCodec blob) or aor:str, removedUntil:u64. */
+        /** A record: a blob in the ring's {@link RecordCodec} encoding. */
         Writer record(Record r) {
-            u64(r.stamp()).u8(r.isRemoved() ? 1 : 0);
-            return r.isRemoved() ? string(r.aor()).u64(r.removedUntil()) : blob(BindingCodec.encode(r.set()));
+            return blob(RecordCodec.encode(r));
         }
 
         int size() {
@@ -172,12 +171,7 @@ final class ChordCodec {
         }
 
         Record record() {
-            long stamp = u64();
-            if (u8() == 1) {
-                String aor = string();
-                return Record.removed(aor, stamp, u64());
-            }
-            return Record.of(BindingCodec.decode(blob()), stamp);
+            return RecordCodec.decode(blob());
         }
 
         private byte[] take(int length) {

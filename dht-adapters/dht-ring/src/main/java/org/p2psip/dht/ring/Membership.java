@@ -289,7 +289,7 @@ public final class Membership {
      * per stabilisation until one does: silence under load is not a crash, and two nodes that
      * dropped each other would otherwise serve as two rings for ever, each taking every write
      * (seen: two overloaded nodes, for a whole bench run). What it took alone goes to the ring it
-     * rejoins: its successor keeps each record with the higher stamp; the other side's records
+     * rejoins: its successor merges each with its own ({@code RecordMerge}); the other side's records
      * come back through a lone node's hand-over to its first peer ({@link #notified}).
      */
     private void rejoin() {
@@ -545,7 +545,7 @@ public final class Membership {
             store.handOver(old.id(), candidate);
         } else if (wasAlone) {
             // a lone node meets its first peer (a join, or the other side of a healed split): the
-            // peer owns everything outside (candidate, self] and keeps the copy with the higher stamp.
+            // peer owns everything outside (candidate, self] and merges each copy with its own.
             // Not when only the predecessor was dropped (suspected under load): that full copy would
             // load both nodes again and could drop it again (seen: one every minute in a bench run)
             store.handOver(self().id(), candidate);
@@ -556,7 +556,7 @@ public final class Membership {
     /**
      * Whether this node holds its own range's records: it was handed them, or it is alone, or it
      * waits for them again after a stall ({@link #ran}) and holds the ones it had, which a
-     * successor's hand-over keeps only where their stamps are higher.
+     * successor's hand-over merges with the later writes it brings.
      */
     public boolean servesOwnRange() {
         return !table.awaitingRecords() || stalled || (table.predecessor() == null && table.successors().isEmpty());
@@ -646,10 +646,10 @@ public final class Membership {
      * before failure times the request timeout: the process stopped, or starved of the CPU) may
      * have been taken for failed: its successor then owns its range and takes writes there that
      * this node has not seen. Such a node owns nothing until its successor hands it its records
-     * again, as a fresh node's (the higher stamp of each kept): otherwise a change that waited for
-     * it, applied to the record it kept, would be stamped as high as the successor's newer one,
-     * and win the hand-over back (a removal acknowledged while the owner was stopped came back so
-     * in a fault run). Unlike a fresh node it still holds records, and hands them on when asked
+     * again, as a fresh node's (merged with what it kept): otherwise a change that waited for it,
+     * applied to the record it kept, would be written over a record that lacks the successor's
+     * newer writes, and stamped later than them (a removal acknowledged while the owner was stopped
+     * came back so in a fault run). Unlike a fresh node it still holds records, and hands them on when asked
      * ({@link #servesOwnRange}): when every node stood still at once, each waits for another.
      */
     private void ran() {

@@ -1,10 +1,7 @@
 package org.p2psip.dht.ring.store;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.p2psip.dht.BindingCodec;
-import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.ring.Id;
 
 /**
@@ -14,16 +11,15 @@ import org.p2psip.dht.ring.Id;
  * check and the sweep decode nothing. Stateless.
  *
  * <pre>
- * record  = key:20  stamp:i64  removedUntil:i64  rest
- * rest    = the set in {@link BindingCodec}'s encoding (removedUntil 0), or the AOR in UTF-8 (a removal marker)
+ * packed = key:20 record (in {@link RecordCodec}'s encoding)
  * </pre>
  */
 final class PackedRecord {
 
     static final int KEY = 0;
-    static final int STAMP = Id.BYTES;
-    static final int REMOVED_UNTIL = STAMP + 8;
-    static final int REST = REMOVED_UNTIL + 8;
+    static final int STAMP = Id.BYTES + RecordCodec.STAMP;
+    static final int REMOVED_UNTIL = Id.BYTES + RecordCodec.REMOVED_UNTIL;
+    static final int REST = Id.BYTES + RecordCodec.REST;
     /** In the set's encoding: format:u8, aor length:u16, aor, version:u64, retainUntil:i64. */
     private static final int AOR_LENGTH = REST + 1;
 
@@ -31,12 +27,7 @@ final class PackedRecord {
     }
 
     static byte[] pack(Record record) {
-        byte[] rest = record.isRemoved()
-                ? record.aor().getBytes(StandardCharsets.UTF_8)
-                : BindingCodec.encode(record.set());
-        ByteBuffer out = ByteBuffer.allocate(REST + rest.length);
-        out.put(record.key().bytes()).putLong(record.stamp()).putLong(record.removedUntil()).put(rest);
-        return out.array();
+        return RecordCodec.encode(record, record.key().bytes());
     }
 
     static Id key(byte[] packed) {
@@ -44,14 +35,7 @@ final class PackedRecord {
     }
 
     static Record unpack(byte[] packed) {
-        Id key = key(packed);
-        long removedUntil = removedUntil(packed);
-        byte[] rest = Arrays.copyOfRange(packed, REST, packed.length);
-        if (removedUntil != 0) {
-            return new Record(new String(rest, StandardCharsets.UTF_8), key, stamp(packed), null, removedUntil);
-        }
-        BindingSet set = BindingCodec.decode(rest);
-        return new Record(set.aor(), key, stamp(packed), set, 0);
+        return RecordCodec.decode(packed, Id.BYTES, key(packed));
     }
 
     /** Whether {@code packed} is the record of {@code key}: a key's bytes, or another packed record (whose key comes first). */

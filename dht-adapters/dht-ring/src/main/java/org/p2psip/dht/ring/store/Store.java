@@ -19,7 +19,7 @@ import org.p2psip.dht.ring.FingerTable;
  * when read), and the owner's side of get, put, update and remove.
  * The owner serialises the writes of its keys simply by running on one loop: a put's version
  * check and store happen in one step. It then copies the record to its first r successors
- * ({@link Replicas}) and reports whether they took it. Copies received are merged by stamp;
+ * ({@link Replicas}) and reports whether they took it. Copies received are merged ({@link RecordMerge});
  * whole ranges move by hand-over ({@link PacedTransfer}); expired records are swept. Not thread-safe:
  * used only on the node's loop, except {@link #size}.
  */
@@ -122,7 +122,7 @@ public final class Store {
         if (version != next.version()) {
             return CompletableFuture.completedFuture(Write.conflict(visible(held, next.aor())));
         }
-        return write(Record.of(next.stored(), stampAfter(held)), asker);
+        return write(ownerWrite(held == null ? null : PackedRecord.unpack(held), next.stored(), next.aor(), false), asker);
     }
 
     /**
@@ -139,8 +139,9 @@ public final class Store {
         if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        byte[] held = records.get(key);
-        BindingSet current = visible(held, aor);
+        byte[] packed = records.get(key);
+        Record held = packed == null ? null : PackedRecord.unpack(packed);
+        BindingSet current = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
         Updated decided;
         try {
             decided = ownerRules.next(current, change, clock.millis());
@@ -152,7 +153,7 @@ public final class Store {
             return CompletableFuture.completedFuture(Write.unchanged(current, decided.answer()));
         }
         byte[] answer = decided.answer();
-        return write(Record.of(decided.record().stored(), stampAfter(held)), asker).thenApply(w -> w.answering(answer));
+        return write(ownerWrite(held, decided.record().stored(), aor, decided.clears()), asker).thenApply(w -> w.answering(answer));
     }
 
     /** Removes {@code aor}'s set when its version is {@code version}: a removal marker takes its place. */
@@ -161,13 +162,22 @@ public final class Store {
         if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        byte[] held = records.get(key);
-        BindingSet current = visible(held, aor);
+        byte[] packed = records.get(key);
+        Record held = packed == null ? null : PackedRecord.unpack(packed);
+        BindingSet current = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
         if (!current.exists() || current.version() != version) {
             return CompletableFuture.completedFuture(Write.conflict(current));
         }
-        long until = clock.millis() + settings.tombstoneRetention().toMillis();
-        return write(Record.removed(current.aor(), stampAfter(held), until), asker);
+        return write(ownerWrite(held, null, current.aor(), true), asker);
+    }
+
+    /**
+     * The record this owner stores for {@code next} (null: a removal) over what it holds, its
+     * contact writes stamped now; {@code clears} when the write removes every binding of the AOR.
+     */
+    private Record ownerWrite(Record held, BindingSet next, String aor, boolean clears) {
+        return RecordMerge.written(held, next, clears, aor, held == null ? 1 : held.stamp() + 1,
+                clock.millis(), settings.tombstoneRetention().toMillis());
     }
 
     /** What a reader sees of a held record: absent when none, removed or past retention, else the live bindings. */
@@ -175,10 +185,6 @@ public final class Store {
         long now = clock.millis();
         return held == null || !PackedRecord.visibleAt(held, now) ? BindingSet.absent(aor)
                 : PackedRecord.unpack(held).visibleAt(now);
-    }
-
-    private static long stampAfter(byte[] held) {
-        return held == null ? 1 : PackedRecord.stamp(held) + 1;
     }
 
     /**
@@ -204,12 +210,28 @@ public final class Store {
         });
     }
 
-    /** Keeps each received copy that is newer than what this node holds. */
+    /**
+     * Merges each received copy into what this node holds ({@link RecordMerge}). A record this node
+     * owns that the merge made anew (neither what it held nor the copy: the two sides of a healed
+     * split) is copied to its replicas, which hold one side or the other.
+     */
     public void merge(List<Record> received) {
+        long now = clock.millis();
         for (Record copy : received) {
             byte[] held = records.get(copy.key());
-            if (held == null || copy.stamp() > PackedRecord.stamp(held)) {
+            if (held == null) {
                 records.put(PackedRecord.pack(copy));
+                continue;
+            }
+            Record mine = PackedRecord.unpack(held);
+            Record merged = RecordMerge.merge(mine, copy, now);
+            if (merged == mine) {
+                continue;
+            }
+            records.put(PackedRecord.pack(merged));
+            if (merged != copy && table.owns(merged.key())) {
+                counters.increment(prefix + ".copies.merged");
+                replicas.copy(replicaTargets(), merged);
             }
         }
         counted();

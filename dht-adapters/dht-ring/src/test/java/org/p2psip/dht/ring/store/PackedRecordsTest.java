@@ -29,7 +29,7 @@ class PackedRecordsTest {
     /** A record under a chosen key (not the AOR's hash): to give many records one 64-bit prefix. */
     static Record at(Id key, String aor, long stamp) {
         Record r = record(aor, stamp, 1);
-        return new Record(r.aor(), key, r.stamp(), r.set(), 0);
+        return new Record(r.aor(), key, r.stamp(), r.set(), 0, 0, List.of());
     }
 
     @Test
