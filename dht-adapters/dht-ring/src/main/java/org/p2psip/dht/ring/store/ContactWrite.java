@@ -24,7 +24,7 @@ public record ContactWrite(String contact, long at, long removedUntil) {
     }
 
     /** Whether this write decides the contact over {@code other}: the later one, a removal on a tie. */
-    boolean beats(ContactWrite other) {
+    public boolean beats(ContactWrite other) {
         return at != other.at ? at > other.at : removed() && !other.removed();
     }
 }

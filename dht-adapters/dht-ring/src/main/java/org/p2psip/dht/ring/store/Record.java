@@ -46,7 +46,7 @@ public record Record(String aor, Id key, long stamp, BindingSet set, long remove
     }
 
     /** The binding of {@code contact} in the stored set, or null. */
-    Binding binding(String contact) {
+    public Binding binding(String contact) {
         if (set != null) {
             for (Binding b : set.bindings()) {
                 if (b.contact().equals(contact)) {

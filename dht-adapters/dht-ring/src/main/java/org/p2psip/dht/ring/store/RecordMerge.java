@@ -23,7 +23,7 @@ import org.p2psip.dht.BindingSet;
  * clocks. Between two owners of a split ring, the contact whose writes are compared across clocks
  * that disagree by more than the writes are apart may go either way.
  */
-final class RecordMerge {
+public final class RecordMerge {
 
     private RecordMerge() {
     }
@@ -35,7 +35,7 @@ final class RecordMerge {
      * A write that {@code clears} the AOR (and a removal of it) is also kept as a removal of every
      * contact written before it ({@link ContactWrite#EVERY}), for {@code keepRemovedMillis}.
      */
-    static Record written(Record held, BindingSet next, boolean clears, String aor, long stamp, long now,
+    public static Record written(Record held, BindingSet next, boolean clears, String aor, long stamp, long now,
                           long keepRemovedMillis) {
         long at = held == null ? now : Math.max(now, held.writtenAt() + 1);
         Map<String, ContactWrite> before = held == null ? Map.of() : byContact(held.writes());
@@ -76,7 +76,7 @@ final class RecordMerge {
      * {@code held} does, else a record of both, its stamp and version past either's (so that a
      * compare-and-set against either fails and a replica takes it).
      */
-    static Record merge(Record held, Record copy, long now) {
+    public static Record merge(Record held, Record copy, long now) {
         if (held.writtenAt() == 0 || copy.writtenAt() == 0) {
             return copy.stamp() > held.stamp() ? copy : held;
         }
