@@ -31,8 +31,8 @@ class ChordCodecTest {
         var removal = new ContactWrite("sip:a@y", 80, 99);
         var marker = new Record("sip:a@x", org.p2psip.dht.ring.Id.hash("sip:a@x"), 7, null, 99, 80, List.of(removal));
         byte[] payload = StoreMessage.batch(List.of(marker));
-        assertEquals("0000000000000001" + "0000003e" + "0000000000000007" + "0000000000000063" + "0000000000000050"
-                + "00000007" + hex("sip:a@x") + "0001" + "0007" + hex("sip:a@y") + "0000000000000050" + "0000000000000063",
+        assertEquals("0000000000000001" + "00000040" + "0000000000000007" + "0000000000000063" + "0000000000000050"
+                + "00000007" + hex("sip:a@x") + "0000" + "0001" + "0007" + hex("sip:a@y") + "0000000000000050" + "0000000000000063",
                 HexFormat.of().formatHex(payload));
         assertEquals(marker, StoreMessage.read(payload).get(0));
     }
@@ -44,9 +44,10 @@ class ChordCodecTest {
                 "call", 1, List.of(), "", 0)));
         byte[] codec = BindingCodec.encode(set);
         byte[] payload = StoreMessage.batch(List.of(Record.of(set, 5)));
-        int record = 8 + 8 + 8 + 4 + codec.length + 2;
+        int record = 8 + 8 + 8 + 4 + codec.length + 2 + 2;
         ByteBuffer expected = ByteBuffer.allocate(8 + 4 + record);
-        expected.putLong(1).putInt(record).putLong(5).putLong(0).putLong(0).putInt(codec.length).put(codec).putShort((short) 0);
+        expected.putLong(1).putInt(record).putLong(5).putLong(0).putLong(0).putInt(codec.length).put(codec)
+                .putShort((short) 0).putShort((short) 0);
         assertArrayEquals(expected.array(), payload);
         Record back = StoreMessage.read(payload).get(0);
         assertEquals(5, back.stamp());

@@ -41,10 +41,6 @@ public final class RecordMerge {
         Map<String, ContactWrite> before = held == null ? Map.of() : byContact(held.writes());
         var writes = new ArrayList<ContactWrite>();
         Set<String> kept = new HashSet<>();
-        if (clears || next == null) {
-            writes.add(new ContactWrite(ContactWrite.EVERY, at, now + keepRemovedMillis));
-            kept.add(ContactWrite.EVERY);
-        }
         if (next != null) {
             for (Binding b : next.bindings()) {
                 ContactWrite last = before.get(b.contact());
@@ -59,6 +55,10 @@ public final class RecordMerge {
                     writes.add(new ContactWrite(b.contact(), at, Math.max(b.expiresAt(), now + keepRemovedMillis)));
                 }
             }
+        }
+        if (clears || next == null) {
+            writes.add(new ContactWrite(ContactWrite.EVERY, at, now + keepRemovedMillis));
+            kept.add(ContactWrite.EVERY);
         }
         for (ContactWrite w : before.values()) {
             if (w.removed() && w.removedUntil() > now && kept.add(w.contact())) {
@@ -94,15 +94,17 @@ public final class RecordMerge {
         }
         Pick cleared = picks.get(ContactWrite.EVERY);
         var writes = new ArrayList<ContactWrite>(picks.size());
+        var removals = new ArrayList<ContactWrite>();
         var live = new ArrayList<Binding>();
         for (Pick p : picks.values()) {
             if (p.write.removed()) {
-                writes.add(p.write);
+                removals.add(p.write);
             } else if (cleared == null || p.write.beats(cleared.write)) {
                 writes.add(p.write);
                 live.add(p.from.binding(p.write.contact()));
             }
         }
+        writes.addAll(removals); // the live ones first, in the set's order, as a record reads back
         Record newer = copy.writtenAt() > held.writtenAt()
                 || (copy.writtenAt() == held.writtenAt() && copy.stamp() > held.stamp()) ? copy : held;
         boolean removed = live.isEmpty() && newer.isRemoved();

@@ -84,6 +84,19 @@ class RecordMergeTest {
     }
 
     @Test
+    void recordsWithTheirContactWritesReadBackAsTheyWereKept() {
+        Record common = write(null, T, "sip:a@1", "sip:b@2");
+        Record left = write(common, T + 10, "sip:b@2", "sip:c@3");
+        Record right = RecordMerge.written(common, new BindingSet(AOR, 2, T + 7_200_000, List.of()), true, AOR,
+                common.stamp() + 1, T + 20, KEEP);
+        for (Record r : List.of(common, left, right, RecordMerge.merge(left, right, T + 30),
+                RecordMerge.written(left, null, true, AOR, left.stamp() + 1, T + 40, KEEP))) {
+            assertEquals(r, PackedRecord.unpack(PackedRecord.pack(r)));
+            assertEquals(r, RecordCodec.decode(RecordCodec.encode(r)));
+        }
+    }
+
+    @Test
     void copiesWithoutContactWritesAreMergedWholeByStamp() {
         Record low = Record.of(set(null, T, "sip:a@1"), 3);
         Record high = Record.of(set(null, T, "sip:b@2"), 4);
