@@ -23,9 +23,7 @@ import io.netty.buffer.ByteBufUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.p2psip.config.Config;
 import org.p2psip.config.HostPort;
-import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
@@ -37,16 +35,13 @@ import org.p2psip.dht.DhtException.Reason;
 class TcpTransportTest {
 
     private static final String SECRET = "tcp-test-secret";
-    /** The server's handshake patience: shorter than the default, so the silent stranger's wait is short too. */
-    private static final Duration PATIENCE = Duration.ofSeconds(2);
     private final List<AutoCloseable> open = new ArrayList<>();
     private TcpTransport server;
     private TcpTransport client;
 
     @BeforeEach
     void start() {
-        server = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(Config.empty()
-                .with(NodeOptions.OVERLAY_SECRET.name(), SECRET).with(OverlayOptions.HANDSHAKE_PATIENCE.name(), PATIENCE.toSeconds() + "s"))));
+        server = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET)));
         server.serve((sender, type, payload) -> CompletableFuture.completedFuture(
                 (sender + "/" + type + "/" + new String(payload, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8)));
         client = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.withSecret(SECRET)));
@@ -185,7 +180,7 @@ class TcpTransportTest {
                 }
             }
             assertServes();
-            silent.setSoTimeout((int) PATIENCE.plusSeconds(10).toMillis());
+            silent.setSoTimeout((int) OverlayOptions.HANDSHAKE_PATIENCE.defaultValue().plusSeconds(10).toMillis());
             assertClosedByTheNode(silent);
         }
         assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced hellos are counted");

@@ -38,8 +38,6 @@ import org.p2psip.dht.DhtException.Reason;
 class TcpTransportTlsTest {
 
     private static final String SECRET = "tls-test-secret";
-    /** The strangers' test node's handshake patience: shorter than the default, so its silent stranger's wait is short too. */
-    private static final Duration PATIENCE = Duration.ofSeconds(2);
     @TempDir
     static Path dir;
     private static TestCertificates deployment;
@@ -153,7 +151,7 @@ class TcpTransportTlsTest {
 
     @Test
     void withTlsAStrangersHelloIsStillBoundedAndASilentOneTimedOut() throws Exception {
-        var a = node(tls(nodeA, deployment.trustStore()).with(OverlayOptions.HANDSHAKE_PATIENCE.name(), PATIENCE.toSeconds() + "s"));
+        var a = node(tls(nodeA, deployment.trustStore()));
         var target = HostPort.parse(a.address()).socketAddress();
         var peerTls = OverlayTls.from(tls(nodeB, deployment.trustStore())).orElseThrow();
         try (var silent = new Socket(target.getAddress(), target.getPort());
@@ -164,7 +162,7 @@ class TcpTransportTlsTest {
             tlsSocket.getOutputStream().flush();
             assertClosedByTheNode(tlsSocket);
             awaitAtLeast(a, AbstractTransport.BAD_FRAMES, 1);
-            silent.setSoTimeout((int) PATIENCE.plusSeconds(10).toMillis());
+            silent.setSoTimeout((int) OverlayOptions.HANDSHAKE_PATIENCE.defaultValue().plusSeconds(10).toMillis());
             assertClosedByTheNode(silent);
         }
         assertEquals(1L, a.metrics().get(Strangers.TIMED_OUT), "the silent one, closed after the patience");
