@@ -10,6 +10,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.p2psip.dht.Counters;
@@ -36,8 +37,8 @@ import org.p2psip.overlay.ConnectionKeys.Side;
  * another version (a node of version 2 sends a frame there, whose version byte is 2), or a stream
  * that ends inside the handshake raises {@link BadFrameException}; a wrong proof raises it counted
  * in {@link TcpTransport#HANDSHAKES_REFUSED}. The acceptor's patience is {@link Strangers}'; an
- * opener whose peer has not completed the handshake within {@link Strangers#PATIENCE_SECONDS}
- * closes the connection (counted as refused). One instance per channel.
+ * opener whose peer has not completed the handshake within the same patience
+ * ({@link OverlayOptions#HANDSHAKE_PATIENCE}) closes the connection (counted as refused). One instance per channel.
  */
 public final class Handshake extends ByteToMessageDecoder {
 
@@ -57,6 +58,8 @@ public final class Handshake extends ByteToMessageDecoder {
     private final BatchWriter writer;
     private final int maxFrameBytes;
     private final Counters counters;
+    /** Opener only: how long the acceptor may take to prove itself (the acceptor's is {@link Strangers}'). */
+    private final Duration handshakeWithin;
     /** Opener only: completed with the channel once frames may be written to it. */
     private final Promise<Channel> ready;
     private String sender;
@@ -66,23 +69,24 @@ public final class Handshake extends ByteToMessageDecoder {
 
     /** The opener's side: {@code sender} is this node's address; {@code ready} completes once requests may go. */
     static Handshake opener(byte[] secret, String sender, Promise<Channel> ready, BatchWriter writer,
-                            int maxFrameBytes, Counters counters) {
-        return new Handshake(Side.OPENER, secret, sender, ready, writer, maxFrameBytes, counters);
+                            int maxFrameBytes, Duration patience, Counters counters) {
+        return new Handshake(Side.OPENER, secret, sender, ready, writer, maxFrameBytes, patience, counters);
     }
 
     /** The acceptor's side: the sender is what the opener's hello says. */
     static Handshake acceptor(byte[] secret, BatchWriter writer, int maxFrameBytes, Counters counters) {
-        return new Handshake(Side.ACCEPTOR, secret, null, null, writer, maxFrameBytes, counters);
+        return new Handshake(Side.ACCEPTOR, secret, null, null, writer, maxFrameBytes, null, counters);
     }
 
     private Handshake(Side side, byte[] secret, String sender, Promise<Channel> ready, BatchWriter writer,
-                      int maxFrameBytes, Counters counters) {
+                      int maxFrameBytes, Duration patience, Counters counters) {
         this.side = side;
         this.secret = secret;
         this.sender = sender;
         this.ready = ready;
         this.writer = writer;
         this.maxFrameBytes = maxFrameBytes;
+        this.handshakeWithin = patience;
         this.counters = counters;
     }
 
@@ -92,8 +96,8 @@ public final class Handshake extends ByteToMessageDecoder {
             ctx.writeAndFlush(hello(nonce, sender));
             patience = ctx.executor().schedule(() -> {
                 ctx.fireExceptionCaught(new BadFrameException(TcpTransport.HANDSHAKES_REFUSED,
-                        "no handshake within " + Strangers.PATIENCE_SECONDS + " s"));
-            }, Strangers.PATIENCE_SECONDS, TimeUnit.SECONDS);
+                        "no handshake within " + handshakeWithin.toMillis() + " ms"));
+            }, handshakeWithin.toNanos(), TimeUnit.NANOSECONDS);
         }
         super.channelActive(ctx);
     }

@@ -20,11 +20,13 @@ public final class OverlayOptions {
             "262144", "Bytes waiting in a connection's outbound buffer above which requests to that peer fail OVERLOADED.");
     public static final Option<Duration> CONNECT_TIMEOUT = Option.duration("p2psip.overlay.connect-timeout",
             Duration.ofSeconds(1), "500ms", "How long opening a TCP connection to a peer may take before it counts as unreachable.");
+    public static final Option<Duration> HANDSHAKE_PATIENCE = Option.duration("p2psip.overlay.handshake-patience",
+            Duration.ofSeconds(5), "10s", "How long a connection may take to complete the handshake that proves it holds the overlay secret: an accepted one still without it is closed as a stranger, an opened one as refused.");
     public static final Option<Boolean> TLS = Option.bool("p2psip.overlay.tls", false, "true",
             "Run every overlay connection through mutual TLS (TLS 1.3) with the node's p2psip.tls.key-store and p2psip.tls.trust-store, besides the handshake and the batches' MACs; a peer must present a certificate the trust store's CA signed.");
 
     public static final List<Option<?>> ALL = List.of(MAX_FRAME_BYTES, MAX_IN_FLIGHT, MAX_QUEUED_PER_PEER,
-            WRITE_BUFFER_BYTES, CONNECT_TIMEOUT, TLS);
+            WRITE_BUFFER_BYTES, CONNECT_TIMEOUT, HANDSHAKE_PATIENCE, TLS);
 
     private OverlayOptions() {
     }

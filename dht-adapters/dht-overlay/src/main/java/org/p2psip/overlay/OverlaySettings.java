@@ -16,10 +16,12 @@ import org.p2psip.config.NodeOptions;
  * @param maxQueuedPerPeer requests queued while a connection opens
  * @param writeBufferBytes outbound bytes per connection above which the peer counts as overloaded
  * @param connectTimeout  how long a TCP connect may take
+ * @param handshakePatience how long a connection may take to complete the handshake
  * @param tls             mutual TLS on every connection, when the node has it on
  */
 public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight, int maxQueuedPerPeer,
-                              int writeBufferBytes, Duration connectTimeout, Optional<OverlayTls> tls) {
+                              int writeBufferBytes, Duration connectTimeout, Duration handshakePatience,
+                              Optional<OverlayTls> tls) {
 
     public OverlaySettings {
         if (secret.length == 0) {
@@ -28,6 +30,9 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         }
         if (maxFrameBytes < FrameCodec.MIN_LENGTH) {
             throw new IllegalArgumentException("max frame size below " + FrameCodec.MIN_LENGTH + " bytes");
+        }
+        if (handshakePatience.isNegative() || handshakePatience.isZero()) {
+            throw new IllegalArgumentException(OverlayOptions.HANDSHAKE_PATIENCE.name() + " must be positive");
         }
         Objects.requireNonNull(tls, "tls");
     }
@@ -40,7 +45,7 @@ public record OverlaySettings(byte[] secret, int maxFrameBytes, int maxInFlight,
         return new OverlaySettings(config.get(NodeOptions.OVERLAY_SECRET).getBytes(StandardCharsets.UTF_8),
                 config.get(OverlayOptions.MAX_FRAME_BYTES), config.get(OverlayOptions.MAX_IN_FLIGHT),
                 config.get(OverlayOptions.MAX_QUEUED_PER_PEER), config.get(OverlayOptions.WRITE_BUFFER_BYTES),
-                config.get(OverlayOptions.CONNECT_TIMEOUT), OverlayTls.from(config));
+                config.get(OverlayOptions.CONNECT_TIMEOUT), config.get(OverlayOptions.HANDSHAKE_PATIENCE), OverlayTls.from(config));
     }
 
     /** Defaults with the given secret, for tests and simulations. */

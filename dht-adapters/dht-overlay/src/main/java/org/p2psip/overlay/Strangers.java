@@ -2,6 +2,7 @@ package org.p2psip.overlay;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -13,8 +14,8 @@ import org.p2psip.dht.Counters;
 /**
  * What a node lets a connection it accepted hold before the connection has proven it knows the
  * overlay's secret (its {@link Handshake} completed): at most {@link #MAX} such connections at
- * once, {@link #MAX_PER_SOURCE} from one address, each closed after {@link #PATIENCE_SECONDS}
- * without completing the handshake; and the handshake reads at most {@link #FIRST_FRAME_BYTES}
+ * once, {@link #MAX_PER_SOURCE} from one address, each closed after the patience
+ * ({@link OverlayOptions#HANDSHAKE_PATIENCE}) without completing the handshake; and the handshake reads at most {@link #FIRST_FRAME_BYTES}
  * of such a connection's first message. So a stranger opening hundreds of connections and
  * announcing 4 MiB messages makes the node hold a few MiB for a few seconds, not gigabytes. One
  * per transport; used on its event loop only.
@@ -23,7 +24,6 @@ final class Strangers {
 
     static final int MAX = 256;
     static final int MAX_PER_SOURCE = 64;
-    static final int PATIENCE_SECONDS = 5;
     /** Longest first message (the hello) a connection may send; a node's is far smaller. */
     static final int FIRST_FRAME_BYTES = 64 * 1024;
 
@@ -32,10 +32,12 @@ final class Strangers {
 
     private final Map<InetAddress, Integer> bySource = new HashMap<>();
     private final Counters counters;
+    private final Duration handshakeWithin;
     private int count;
 
-    Strangers(Counters counters) {
+    Strangers(Counters counters, Duration patience) {
         this.counters = counters;
+        this.handshakeWithin = patience;
     }
 
     /** The guard of one accepted connection; it leaves the pipeline once the handshake is established. */
@@ -74,7 +76,7 @@ final class Strangers {
             patience = ctx.executor().schedule(() -> {
                 counters.increment(TIMED_OUT);
                 ctx.close();
-            }, PATIENCE_SECONDS, TimeUnit.SECONDS);
+            }, handshakeWithin.toNanos(), TimeUnit.NANOSECONDS);
             super.channelActive(ctx);
         }
 

@@ -60,7 +60,7 @@ public final class TcpTransport extends AbstractTransport {
     /** Per peer, this node's connection to it: done once its handshake lets requests go, or failed. */
     private final Map<String, Future<Channel>> connections = new HashMap<>();
     private final Map<String, Integer> queued = new HashMap<>();
-    private final Strangers strangers = new Strangers(counters);
+    private final Strangers strangers = new Strangers(counters, settings.handshakePatience());
 
     private TcpTransport(String address, OverlaySettings settings, NioEventLoopGroup group, Channel server) {
         super(address, settings, group.next());
@@ -102,7 +102,8 @@ public final class TcpTransport extends AbstractTransport {
         settings.tls().ifPresent(tls -> ch.pipeline().addLast(tls.handlers(peer != null)));
         var writer = new BatchWriter(counters);
         var handshake = peer == null ? Handshake.acceptor(settings.secret(), writer, settings.maxFrameBytes(), counters)
-                : Handshake.opener(settings.secret(), address, ready, writer, settings.maxFrameBytes(), counters);
+                : Handshake.opener(settings.secret(), address, ready, writer, settings.maxFrameBytes(),
+                        settings.handshakePatience(), counters);
         // the writer before the flush consolidation: one batch, one MAC, for the frames of one loop turn
         ch.pipeline().addLast(writer,
                 new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),

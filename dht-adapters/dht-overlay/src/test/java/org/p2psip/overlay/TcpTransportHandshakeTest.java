@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.p2psip.config.Config;
+import org.p2psip.config.NodeOptions;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.DhtException.Reason;
 
@@ -130,7 +132,9 @@ class TcpTransportHandshakeTest {
 
     @Test
     void anAcceptorSilentPastThePatienceIsClosedByTheOpener() throws Exception {
-        var ours = node(SECRET);
+        // a patience shorter than the default: the test waits it out
+        var ours = track(TcpTransport.bind("127.0.0.1:0", OverlaySettings.from(Config.empty()
+                .with(NodeOptions.OVERLAY_SECRET.name(), SECRET).with(OverlayOptions.HANDSHAKE_PATIENCE.name(), "1s"))));
         try (var listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             var asked = ours.request("127.0.0.1:" + listening.getLocalPort(), 1, new byte[] {1}, Duration.ofMillis(200));
             try (var silent = RawPeer.accept(listening)) {

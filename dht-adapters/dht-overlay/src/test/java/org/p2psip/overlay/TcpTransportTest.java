@@ -180,7 +180,7 @@ class TcpTransportTest {
                 }
             }
             assertServes();
-            silent.setSoTimeout((Strangers.PATIENCE_SECONDS + 10) * 1000);
+            silent.setSoTimeout((int) OverlayOptions.HANDSHAKE_PATIENCE.defaultValue().plusSeconds(10).toMillis());
             assertClosedByTheNode(silent);
         }
         assertTrue(server.metrics().get(AbstractTransport.BAD_FRAMES) > 0, "the announced hellos are counted");

@@ -162,7 +162,7 @@ class TcpTransportTlsTest {
             tlsSocket.getOutputStream().flush();
             assertClosedByTheNode(tlsSocket);
             awaitAtLeast(a, AbstractTransport.BAD_FRAMES, 1);
-            silent.setSoTimeout((Strangers.PATIENCE_SECONDS + 10) * 1000);
+            silent.setSoTimeout((int) OverlayOptions.HANDSHAKE_PATIENCE.defaultValue().plusSeconds(10).toMillis());
             assertClosedByTheNode(silent);
         }
         assertEquals(1L, a.metrics().get(Strangers.TIMED_OUT), "the silent one, closed after the patience");
