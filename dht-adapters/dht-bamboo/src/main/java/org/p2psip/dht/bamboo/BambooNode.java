@@ -31,7 +31,6 @@ import org.p2psip.dht.bamboo.routing.Router.Step;
 import org.p2psip.dht.bamboo.routing.RoutingTable;
 import org.p2psip.dht.bamboo.routing.RttEstimator;
 import org.p2psip.dht.bamboo.storage.JeStorage;
-import org.p2psip.dht.bamboo.storage.KeyValues;
 import org.p2psip.dht.bamboo.storage.ValueStore;
 import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.bamboo.wire.Message;
@@ -80,8 +79,6 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final RootService root;
     private final Maintenance maintenance;
     private final Counters counters = new Counters();
-    /** Records a merge made anew at their root and copied to its replicas. */
-    static final String COPIES_MERGED = "bamboo.copies.merged";
     private volatile boolean closed;
     private boolean leaving;
     /**
@@ -482,24 +479,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         } else if (request instanceof Store s) {
             liveness.heard(s.from());
             return storage.mergeAll(s.copies()).thenApply(made -> {
-                made.forEach(this::copyMerged);
+                maintenance.spreadMerged(made);
                 return new Done();
             });
         }
         return done(new Failure(Reason.UNREACHABLE, "a node does not answer " + request.getClass().getSimpleName()));
-    }
-
-    /**
-     * Copies a record that a merge made anew (two roots' writes joined) to the key's replicas
-     * when this node is its root, as a write is copied: they would otherwise hold one side's
-     * record until the next full repair. A copy that fails is left to that repair.
-     */
-    private void copyMerged(KeyValues merged) {
-        Step step = router.next(merged.key());
-        if (!joining && step.last() && step.node().equals(self)) {
-            counters.increment(COPIES_MERGED);
-            root.replicate(merged.key(), merged.values());
-        }
     }
 
     /**
@@ -605,7 +589,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     public Map<String, Long> metrics() {
         var m = new HashMap<>(storage.metrics());
-        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops", COPIES_MERGED));
+        m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops"));
         m.putAll(liveness.metrics());
         m.putAll(maintenance.metrics());
         return m;

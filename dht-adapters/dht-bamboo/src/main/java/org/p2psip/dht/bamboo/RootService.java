@@ -101,7 +101,7 @@ final class RootService {
      * Stores the key's values on {@code replicas} leaf-set members, nearest the key first;
      * completes once that many answered Done, fails when the members run out first.
      */
-    CompletionStage<Void> replicate(Id key, List<StoredValue> values) {
+    private CompletionStage<Void> replicate(Id key, List<StoredValue> values) {
         List<NodeHandle> candidates = new ArrayList<>(node.leafSet().nearest(key, Integer.MAX_VALUE));
         candidates.remove(node.self());
         var copies = new Copies(key, new Store(node.self(), List.of(new KeyValues(key, values))), candidates,

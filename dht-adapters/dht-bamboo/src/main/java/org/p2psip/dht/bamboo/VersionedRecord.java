@@ -43,8 +43,8 @@ final class VersionedRecord {
             throw new MalformedBindingException("a set of " + next.aor() + " under another key");
         }
         StoredValue live = newestLive(current, now);
-        Record held = held(current, key);
-        if (live != null && !held.isRemoved() && held.set().equals(next) && sameSecret(live, secretHash)) {
+        Record held = held(current, live, key);
+        if (live != null && held.set().equals(next) && sameSecret(live, secretHash)) {
             done[0] = true; // this very write is stored already: a retry whose first answer was lost
             return null;
         }
@@ -69,7 +69,7 @@ final class VersionedRecord {
         if (!sameSecret(live, secretHash)) {
             return null;
         }
-        Record held = held(current, key);
+        Record held = held(current, live, key);
         BindingSet found = live == null ? BindingSet.absent(aor) : held.set().liveAt(now);
         Updated decided = ownerRules.next(found, change, now);
         if (!decided.written()) {
@@ -89,7 +89,7 @@ final class VersionedRecord {
             return null;
         }
         done[0] = true;
-        Record held = held(current, key);
+        Record held = held(current, live, key);
         return List.of(written(current, held, null, true, held.aor(), live.secretHash(), now));
     }
 
@@ -112,18 +112,22 @@ final class VersionedRecord {
         return StoredValue.of(record, secretHash);
     }
 
-    /** The key's newest value as a record, a marker included; null for none. */
-    private static Record held(List<StoredValue> current, Id key) {
-        StoredValue newest = null;
+    /**
+     * The record a write goes over: the live one, else the newest removal marker (whose removals
+     * the write carries on); null for none.
+     */
+    private static Record held(List<StoredValue> current, StoredValue live, Id key) {
+        if (live != null) {
+            return recordOf(live, key);
+        }
+        Record newest = null;
         for (StoredValue v : current) {
-            if (newest == null || v.stamp() > newest.stamp()) {
-                newest = v;
+            Record r = v.record(key);
+            if (r != null && (newest == null || r.stamp() > newest.stamp())) {
+                newest = r;
             }
         }
-        if (newest == null) {
-            return null;
-        }
-        return recordOf(newest, key);
+        return newest;
     }
 
     private static Record recordOf(StoredValue value, Id key) {

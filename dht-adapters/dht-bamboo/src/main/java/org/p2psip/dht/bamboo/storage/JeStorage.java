@@ -220,7 +220,7 @@ public final class JeStorage implements ValueStore, AutoCloseable {
     /**
      * Merges each copy into what this node holds, in one transaction; completes with the keys
      * whose merge made values anew, neither held nor copied (two roots' records merged), which
-     * their root copies on to its replicas.
+     * the node sends on to their other holders.
      */
     public CompletionStage<List<KeyValues>> mergeAll(List<KeyValues> copies) {
         return commit.submit(txn -> {
