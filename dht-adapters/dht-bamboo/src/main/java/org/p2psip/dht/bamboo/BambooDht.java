@@ -23,6 +23,8 @@ import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.Updated;
 import org.p2psip.dht.OwnerRules;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordCodec;
 import org.p2psip.dht.bamboo.routing.NodeHandle;
 import org.p2psip.dht.bamboo.storage.JeStorage;
 import org.p2psip.dht.bamboo.storage.SharedEnvironment;
@@ -34,7 +36,8 @@ import org.p2psip.dht.bamboo.storage.ValueStore.Found;
 
 /**
  * The DHT service over a Bamboo node. An AOR's record lives under the key SHA-1(AOR) as one
- * value, the {@link BindingCodec} bytes of the stored set, expiring at its retention time. A put
+ * value, the ring's {@link Record} in {@link RecordCodec}'s encoding (the stored set and when the
+ * root wrote each contact), expiring at the set's retention time. A put
  * or remove is a compare-and-set that the key's root runs in one storage transaction (see
  * {@link VersionedRecord}) and replicates before answering. Each write carries the key's secret,
  * HMAC-SHA1(overlay secret, key): only nodes holding the overlay secret can replace or remove a
@@ -191,7 +194,7 @@ public final class BambooDht implements Dht {
     public CompletionStage<Optional<BindingSet>> putOrCurrent(BindingSet next) {
         Id key = key(next.aor());
         long now = clock.millis();
-        return node.swap(key, next.version(), BindingCodec.encode(next.stored()), next.retainUntil(), secret(key))
+        return node.swap(key, next.version(), BindingCodec.encode(next.stored()), secret(key))
                 .thenApply(refusedBy -> refusedBy.map(value -> {
                     BindingSet set = value.length == 0 ? null : readable(next.aor(), value, now);
                     return set == null ? BindingSet.absent(next.aor()) : set.liveAt(now);
@@ -290,15 +293,16 @@ public final class BambooDht implements Dht {
         }
     }
 
-    /** The record a stored value holds for {@code aor} at {@code now}; null if none (another format, AOR or past retention). */
+    /** The set a stored value holds for {@code aor} at {@code now}; null if none (another format, AOR, a marker or past retention). */
     private static BindingSet readable(String aor, byte[] value, long now) {
-        BindingSet set = decode(value);
-        return set != null && set.aor().equals(aor) && set.retainUntil() > now ? set : null;
+        Record record = decode(value);
+        return record != null && !record.isRemoved() && record.aor().equals(aor) && record.set().retainUntil() > now
+                ? record.set() : null;
     }
 
-    private static BindingSet decode(byte[] value) {
+    private static Record decode(byte[] value) {
         try {
-            return BindingCodec.decode(value);
+            return RecordCodec.decode(value);
         } catch (MalformedBindingException e) {
             return null; // not a record of this format: another client's value under the same key
         }

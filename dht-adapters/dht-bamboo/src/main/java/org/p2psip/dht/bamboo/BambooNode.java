@@ -241,10 +241,11 @@ public final class BambooNode implements ValueStore, AutoCloseable {
 
     /**
      * Compare-and-set of a versioned record at the key's root (see {@link VersionedRecord}):
+     * {@code set} (in BindingCodec's encoding) stored if the stored version is {@code expected};
      * empty when done, else the live value that refused it (an empty array for none).
      */
-    public CompletionStage<Optional<byte[]>> swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) {
-        return route(new Swap(key, expected, value, expiresAt, secret))
+    public CompletionStage<Optional<byte[]>> swap(Id key, long expected, byte[] set, byte[] secret) {
+        return route(new Swap(key, expected, set, secret))
                 .thenApply(m -> ((Outcome) m).ok() ? Optional.<byte[]>empty() : Optional.of(((Outcome) m).current()));
     }
 
@@ -477,7 +478,10 @@ public final class BambooNode implements ValueStore, AutoCloseable {
             return done(new Redirect(new Hop(step.node(), step.last())));
         } else if (request instanceof Store s) {
             liveness.heard(s.from());
-            return storage.mergeAll(s.copies()).thenApply(n -> new Done());
+            return storage.mergeAll(s.copies()).thenApply(made -> {
+                maintenance.spreadMerged(made);
+                return new Done();
+            });
         }
         return done(new Failure(Reason.UNREACHABLE, "a node does not answer " + request.getClass().getSimpleName()));
     }

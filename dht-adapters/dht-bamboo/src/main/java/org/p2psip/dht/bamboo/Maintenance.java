@@ -41,6 +41,8 @@ final class Maintenance {
 
     private static final int COPIES_PER_MESSAGE = 256;
     private static final int PUSH_ATTEMPTS = 5;
+    /** Records a merge of copies made anew here, and sent on to their other holders. */
+    static final String COPIES_MERGED = "bamboo.copies.merged";
 
     private final BambooNode node;
     private final JeStorage storage;
@@ -165,7 +167,7 @@ final class Maintenance {
     }
 
     Map<String, Long> metrics() {
-        return counters.snapshot("bamboo.repairs", "bamboo.repair.copies");
+        return counters.snapshot("bamboo.repairs", "bamboo.repair.copies", COPIES_MERGED);
     }
 
     /**
@@ -192,17 +194,33 @@ final class Maintenance {
     /** Pushes each held key to each of its current holders (root and replicas) that {@code wanted} selects. */
     private CompletionStage<Void> repair(Function<NodeHandle, Predicate<Id>> wanted) {
         counters.increment("bamboo.repairs");
-        return storage.snapshot().thenAccept(all -> {
-            Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
-            for (KeyValues kv : all) {
-                for (NodeHandle holder : node.leafSet().nearest(kv.key(), replicas + 1)) {
-                    if (!holder.equals(node.self()) && wanted.apply(holder).test(kv.key())) {
-                        outgoing.computeIfAbsent(holder, h -> new ArrayList<>()).add(kv);
-                    }
+        return storage.snapshot().thenAccept(all -> pushToHolders(all, wanted));
+    }
+
+    /**
+     * Sends the records a merge of copies made anew (two roots' writes joined: neither what this
+     * node held nor the copy) to the keys' other holders, root and replicas as this node's leaf
+     * set sees them: the holder that sent one side's copy lacks the other side's writes, and the
+     * root serves the reads. A holder that has them all already keeps what it holds, so the
+     * sending stops there.
+     */
+    void spreadMerged(List<KeyValues> merged) {
+        if (!merged.isEmpty()) {
+            counters.add(COPIES_MERGED, merged.size());
+            pushToHolders(merged, holder -> key -> true);
+        }
+    }
+
+    private void pushToHolders(List<KeyValues> keys, Function<NodeHandle, Predicate<Id>> wanted) {
+        Map<NodeHandle, List<KeyValues>> outgoing = new LinkedHashMap<>();
+        for (KeyValues kv : keys) {
+            for (NodeHandle holder : node.leafSet().nearest(kv.key(), replicas + 1)) {
+                if (!holder.equals(node.self()) && wanted.apply(holder).test(kv.key())) {
+                    outgoing.computeIfAbsent(holder, h -> new ArrayList<>()).add(kv);
                 }
             }
-            outgoing.forEach(this::push);
-        });
+        }
+        outgoing.forEach(this::push);
     }
 
     /**

@@ -54,14 +54,14 @@ final class RootService {
         } else if (request instanceof Swap s) {
             byte[] secretHash = Id.sha1(s.secret());
             boolean[] done = {false};
-            return storage.update(key, current -> VersionedRecord.swap(current, s.expected(), s.value(), s.expiresAt(),
-                    secretHash, node.clock().millis(), done)).thenCompose(values -> outcome(key, values, done[0]));
+            return storage.update(key, current -> VersionedRecord.swap(current, key, s.expected(), s.set(), secretHash,
+                    node.clock().millis(), done)).thenCompose(values -> outcome(key, values, done[0]));
         } else if (request instanceof Apply a) {
             return apply(a);
         } else if (request instanceof Forget f) {
             byte[] secretHash = Id.sha1(f.secret());
             boolean[] done = {false};
-            return storage.update(key, current -> VersionedRecord.forget(current, f.version(), secretHash,
+            return storage.update(key, current -> VersionedRecord.forget(current, key, f.version(), secretHash,
                     node.clock().millis(), done)).thenCompose(values -> outcome(key, values, done[0]));
         }
         throw new IllegalArgumentException("no root operation for " + request);
@@ -78,7 +78,7 @@ final class RootService {
         }
         byte[] secretHash = Id.sha1(a.secret());
         Applied[] applied = {null};
-        return storage.update(a.key(), current -> VersionedRecord.apply(current, a.aor(), a.change(), ownerRules,
+        return storage.update(a.key(), current -> VersionedRecord.apply(current, a.key(), a.aor(), a.change(), ownerRules,
                         secretHash, node.clock().millis(), applied))
                 .thenCompose(values -> applied[0].written()
                         ? replicate(a.key(), values).thenApply(v -> (Message) applied[0])

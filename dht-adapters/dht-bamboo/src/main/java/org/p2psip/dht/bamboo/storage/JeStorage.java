@@ -212,25 +212,31 @@ public final class JeStorage implements ValueStore, AutoCloseable {
         return commit.submit(txn -> read(null, key), false);
     }
 
-    /** Takes a copy from another node if its stamp is newer than what this node holds. */
+    /** Merges a copy from another node into what this node holds ({@link StoredValues#merge}). */
     public CompletionStage<List<StoredValue>> merge(Id key, List<StoredValue> copy) {
-        return update(key, current -> StoredValues.newer(copy, current, clock.millis()));
+        return update(key, current -> StoredValues.merge(key, copy, current, clock.millis()));
     }
 
-    /** Takes each copy whose stamp is newer than what this node holds, in one transaction; completes with how many were taken. */
-    public CompletionStage<Integer> mergeAll(List<KeyValues> copies) {
+    /**
+     * Merges each copy into what this node holds, in one transaction; completes with the keys
+     * whose merge made values anew, neither held nor copied (two roots' records merged), which
+     * the node sends on to their other holders.
+     */
+    public CompletionStage<List<KeyValues>> mergeAll(List<KeyValues> copies) {
         return commit.submit(txn -> {
-            int taken = 0;
+            List<KeyValues> made = new ArrayList<>();
             long now = clock.millis();
             for (KeyValues copy : copies) {
                 List<StoredValue> current = read(txn, copy.key());
-                List<StoredValue> next = StoredValues.newer(copy.values(), current, now);
+                List<StoredValue> next = StoredValues.merge(copy.key(), copy.values(), current, now);
                 if (next != null) {
                     replace(txn, copy.key(), current, next);
-                    taken++;
+                    if (!copy.values().containsAll(next)) {
+                        made.add(new KeyValues(copy.key(), next));
+                    }
                 }
             }
-            return taken;
+            return made;
         }, true);
     }
 

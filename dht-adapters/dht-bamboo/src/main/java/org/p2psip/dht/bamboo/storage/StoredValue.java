@@ -1,7 +1,10 @@
 package org.p2psip.dht.bamboo.storage;
 
 import java.util.Arrays;
+import org.p2psip.dht.MalformedBindingException;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordCodec;
 
 /**
  * One value under a key, as a node stores it: the bytes, when they expire (absolute ms), the
@@ -9,6 +12,8 @@ import org.p2psip.dht.ring.Id;
  * keep the highest stamp they have seen, so late or repeated copies never undo a newer write).
  * A removed value stays as a tombstone ({@code removed}) until it would have expired, as in
  * OpenDHT, so that a replica that missed the removal cannot bring the value back.
+ * An AOR's record is one such value: the ring's {@link Record} in {@link RecordCodec}'s encoding
+ * ({@link #of}), a removal marker as a tombstone, its stamp the value's.
  * Immutable; the arrays are not copied and must not be changed.
  */
 public record StoredValue(byte[] value, long expiresAt, long stamp, byte[] secretHash, boolean removed) {
@@ -16,6 +21,26 @@ public record StoredValue(byte[] value, long expiresAt, long stamp, byte[] secre
     public StoredValue {
         if (secretHash.length != Id.BYTES) {
             throw new IllegalArgumentException("a secret hash is SHA-1, " + Id.BYTES + " bytes");
+        }
+    }
+
+    /** {@code record} as a value put with {@code secretHash}: kept until the record may be forgotten, a marker as a tombstone. */
+    public static StoredValue of(Record record, byte[] secretHash) {
+        long expiresAt = record.isRemoved() ? record.removedUntil() : record.set().retainUntil();
+        return new StoredValue(RecordCodec.encode(record), expiresAt, record.stamp(), secretHash, record.isRemoved());
+    }
+
+    /**
+     * The AOR record this value holds under {@code key}, or null when it holds none: bytes of
+     * another format (an OpenDHT client's value), a record of another key, or a record whose
+     * removal is not this value's (a live record removed by OpenDHT's remove).
+     */
+    public Record record(Id key) {
+        try {
+            Record record = RecordCodec.decode(value);
+            return record.key().equals(key) && record.isRemoved() == removed ? record : null;
+        } catch (MalformedBindingException notARecord) {
+            return null;
         }
     }
 

@@ -4,6 +4,9 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordMerge;
 
 /** The rules that turn one key's values into the next: pure functions, run on the storage thread. */
 final class StoredValues {
@@ -43,12 +46,29 @@ final class StoredValues {
         return next;
     }
 
-    /** {@code copy} (its unexpired part) if its stamp is newer than {@code current}'s, else null: nothing to take. */
-    static List<StoredValue> newer(List<StoredValue> copy, List<StoredValue> current, long now) {
+    /**
+     * What a node holding {@code current} under {@code key} keeps when another node sends it
+     * {@code copy}; null when the copy adds nothing. An AOR's record held on both sides (one
+     * value each, put with the same secret) merges contact by contact ({@link RecordMerge}), so
+     * that the copies of the two sides of a split overlay, each written by its own root, keep
+     * every binding either side acknowledged: the held record, the copy, or a record of both with
+     * a stamp past either's. Any other copy (its unexpired part) is taken whole if its stamp is
+     * newer than every held one.
+     */
+    static List<StoredValue> merge(Id key, List<StoredValue> copy, List<StoredValue> current, long now) {
         List<StoredValue> live = copy.stream().filter(v -> v.expiresAt() > now).toList();
-        if (live.isEmpty() || StoredValue.maxStamp(live) <= StoredValue.maxStamp(current)) {
+        if (live.isEmpty()) {
             return null;
         }
-        return live;
+        if (live.size() == 1 && current.size() == 1
+                && MessageDigest.isEqual(live.get(0).secretHash(), current.get(0).secretHash())) {
+            Record held = current.get(0).record(key);
+            Record copied = live.get(0).record(key);
+            if (held != null && copied != null) {
+                Record merged = RecordMerge.merge(held, copied, now);
+                return merged == held ? null : merged == copied ? live : List.of(StoredValue.of(merged, current.get(0).secretHash()));
+            }
+        }
+        return StoredValue.maxStamp(live) > StoredValue.maxStamp(current) ? live : null;
     }
 }

@@ -71,8 +71,11 @@ public sealed interface Message {
     record Remove(Id key, byte[] valueHash, byte[] secret) implements Keyed {
     }
 
-    /** Compare-and-set of a versioned record: store {@code value} if the stored version is {@code expected}. */
-    record Swap(Id key, long expected, byte[] value, long expiresAt, byte[] secret) implements Keyed {
+    /**
+     * Compare-and-set of a versioned record: store {@code set} (a BindingSet in BindingCodec's
+     * encoding, kept until its retention) if the stored version is {@code expected}.
+     */
+    record Swap(Id key, long expected, byte[] set, byte[] secret) implements Keyed {
     }
 
     /**

@@ -117,8 +117,7 @@ public final class MessageCodec {
             out.writeByte(11);
             id(out, s.key());
             out.writeLong(s.expected());
-            bytes(out, s.value());
-            out.writeLong(s.expiresAt());
+            bytes(out, s.set());
             bytes(out, s.secret());
         } else if (m instanceof Apply a) {
             out.writeByte(20);
@@ -178,7 +177,7 @@ public final class MessageCodec {
             case 8 -> new Put(id(in), bytes(in), in.readLong(), bytes(in));
             case 9 -> new Get(id(in), in.readInt(), bytes(in), ids(in));
             case 10 -> new Remove(id(in), bytes(in), bytes(in));
-            case 11 -> new Swap(id(in), in.readLong(), bytes(in), in.readLong(), bytes(in));
+            case 11 -> new Swap(id(in), in.readLong(), bytes(in), bytes(in));
             case 12 -> new Forget(id(in), in.readLong(), bytes(in));
             case 13 -> new Store(handle(in), copies(in));
             case 14 -> new Done();

@@ -22,9 +22,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.p2psip.config.Config;
+import org.p2psip.dht.Binding;
+import org.p2psip.dht.BindingSet;
 import org.p2psip.dht.DhtException;
 import org.p2psip.dht.bamboo.BambooOptions;
 import org.p2psip.dht.ring.Id;
+import org.p2psip.dht.ring.store.Record;
+import org.p2psip.dht.ring.store.RecordMerge;
 import org.p2psip.dht.bamboo.storage.ValueStore.Found;
 import org.p2psip.dht.bamboo.storage.ValueStore.Page;
 import org.p2psip.dht.bamboo.storage.ValueStore.Removal;
@@ -129,6 +133,34 @@ class JeStorageTest {
     }
 
     @Test
+    void twoRootsRecordsOfOneAorMergeContactByContact() {
+        JeStorage store = open(Config.empty());
+        String aor = "sip:alice@example.com";
+        long now = clock.millis();
+        long until = now + 3_600_000;
+        BindingSet base = new BindingSet(aor, 1, until, List.of(binding(aor, "sip:both@192.0.2.1", until)));
+        Record shared = RecordMerge.written(null, base, false, aor, 1, now, 0);
+        await(store.merge(KEY, List.of(StoredValue.of(shared, Id.sha1(SECRET)))));
+        // the two sides of a split: one root adds a contact, the other adds another and drops the shared one
+        clock.advance(Duration.ofSeconds(1));
+        Record first = RecordMerge.written(shared, base.next(List.of(base.bindings().get(0),
+                binding(aor, "sip:first@192.0.2.2", until)), until), false, aor, 2, clock.millis(), 0);
+        clock.advance(Duration.ofSeconds(1));
+        Record second = RecordMerge.written(shared, base.next(List.of(binding(aor, "sip:second@192.0.2.3", until)), until),
+                false, aor, 2, clock.millis(), 0);
+
+        await(store.merge(KEY, List.of(StoredValue.of(first, Id.sha1(SECRET)))));
+        assertEquals(Set.of("sip:both@192.0.2.1", "sip:first@192.0.2.2"), contacts(store), "along one line: the newer copy");
+        await(store.merge(KEY, List.of(StoredValue.of(second, Id.sha1(SECRET)))));
+        assertEquals(Set.of("sip:first@192.0.2.2", "sip:second@192.0.2.3"), contacts(store), "both sides' writes kept");
+        Record merged = held(store);
+        assertTrue(merged.stamp() > 2 && merged.set().version() > 2, "past both sides: " + merged);
+        await(store.merge(KEY, List.of(StoredValue.of(first, Id.sha1(SECRET)))));
+        await(store.merge(KEY, List.of(StoredValue.of(shared, Id.sha1(SECRET)))));
+        assertEquals(merged, held(store), "an older copy of either side changes nothing");
+    }
+
+    @Test
     void aFullQueueRefusesAtOnceAsOverloaded() throws Exception {
         JeStorage store = open(Config.empty().with(BambooOptions.STORAGE_QUEUE.name(), "2")
                 .with(BambooOptions.STORAGE_BATCH.name(), "1"));
@@ -212,6 +244,20 @@ class JeStorageTest {
 
     private static String text(Found f) {
         return new String(f.value(), StandardCharsets.UTF_8);
+    }
+
+    private static Binding binding(String aor, String contact, long expiresAt) {
+        return new Binding(aor, contact, expiresAt, Binding.Q_UNSPECIFIED, "call-" + contact, 1, List.of(), "", 0);
+    }
+
+    private static Record held(JeStorage store) {
+        List<StoredValue> values = await(store.values(KEY));
+        assertEquals(1, values.size(), "one record under the key: " + values);
+        return values.get(0).record(KEY);
+    }
+
+    private Set<String> contacts(JeStorage store) {
+        return Set.copyOf(held(store).visibleAt(clock.millis()).bindings().stream().map(Binding::contact).toList());
     }
 
     private static byte[] bytes(String s) {

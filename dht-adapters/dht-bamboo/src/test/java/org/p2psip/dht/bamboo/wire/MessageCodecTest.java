@@ -28,7 +28,7 @@ class MessageCodecTest {
         var value = new StoredValue(BYTES, 123, 4, HASH, true);
         return List.of(new Ping(A), new Pong(B), new LeafSetExchange(A, List.of(A, B)), new TableRequest(A, -1),
                 new Handles(List.of(B)), new Lookup(A, KEY), new Lookup(A, KEY, List.of(B.id(), KEY)), new Hop(B, true), new Put(KEY, BYTES, 60_000, HASH),
-                new Get(KEY, 8, new byte[0]), new Get(KEY, 8, HASH, List.of(A.id())), new Remove(KEY, HASH, BYTES), new Swap(KEY, 3, BYTES, 99, BYTES),
+                new Get(KEY, 8, new byte[0]), new Get(KEY, 8, HASH, List.of(A.id())), new Remove(KEY, HASH, BYTES), new Swap(KEY, 3, BYTES, BYTES),
                 new Forget(KEY, 4, BYTES), new Store(A, List.of(new KeyValues(KEY, List.of(value)))), new Done(),
                 new Outcome(true, new byte[0]), new Outcome(false, BYTES), new Applied(true, BYTES, HASH), new Values(List.of(new ValueStore.Found(BYTES, Duration.ofSeconds(5))), HASH),
                 new Removed(ValueStore.Removal.WRONG_SECRET), new Redirect(new Hop(A, false)),
