@@ -269,10 +269,12 @@ public final class Forwarder {
         if (request == null) {
             return false;
         }
+        if (namesSelf(request.route) && FlowTokens.looksLikeToken(request.route.user)) {
+            return false; // a request on or for a flow: JAIN-SIP's path, which knows flows
+        }
         String branch = Branches.of(request.branch, request.via.sentBy());
-        if (namesSelf(request.route)) {
-            return KeptCalls.USER.equals(request.route.user)
-                    && toKept(request, source, m -> kept.inDialog(m, branch, connection));
+        if (namesSelf(request.route) && KeptCalls.USER.equals(request.route.user)) {
+            return toKept(request, source, m -> kept.inDialog(m, branch, connection));
         }
         if (keptTransaction(request.method, branch)) {
             return toKept(request, source, m -> kept.sameTransaction(m, branch, connection));
