@@ -374,11 +374,16 @@ public final class KeptCalls {
         return target.viaNode() ? toNode(target.node()) : target.overFlow() ? toFlow(target.flow()) : toAddress(target.address());
     }
 
+    /** Over UDP to {@code address}; null (a Via naming no IP address) takes nothing, counted as dropped. */
     private TransactionPeer toAddress(InetSocketAddress address) {
         return new TransactionPeer() {
             @Override
             public boolean send(Message message) {
-                outlet.toClient(Destination.UDP, address, message.bytes);
+                if (address == null) {
+                    stats.dropped.increment(); // nowhere to send it
+                } else {
+                    outlet.toClient(Destination.UDP, address, message.bytes);
+                }
                 return true;
             }
 
@@ -411,27 +416,8 @@ public final class KeptCalls {
 
     /** Where answers to {@code request} go: by its top Via (RFC 3261 §18.2.2), or over its client's connection. */
     private TransactionPeer toCaller(Message request, long connection) {
-        InetSocketAddress address = connection == Destination.UDP ? ViaPath.responseAddress(request.via.host,
-                request.via.port, request.via.param("received"), request.via.param("rport")) : null;
-        if (connection != Destination.UDP) {
-            return toFlow(connection);
-        }
-        return new TransactionPeer() {
-            @Override
-            public boolean send(Message message) {
-                if (address == null) {
-                    stats.dropped.increment(); // a Via naming no IP address: nowhere to answer
-                    return true;
-                }
-                outlet.toClient(connection, address, message.bytes);
-                return true;
-            }
-
-            @Override
-            public boolean reliable() {
-                return false;
-            }
-        };
+        return connection != Destination.UDP ? toFlow(connection) : toAddress(ViaPath.responseAddress(request.via.host,
+                request.via.port, request.via.param("received"), request.via.param("rport")));
     }
 
     /** An answer of the front's own to {@code request}, with a To tag of its own. */

@@ -16,15 +16,8 @@ import javax.sip.header.RecordRouteHeader;
 import org.junit.jupiter.api.Test;
 import org.p2psip.front.calls.KeptCalls;
 import org.p2psip.front.calls.ScriptedTimers;
-import org.p2psip.front.calls.StateSplit;
-import org.p2psip.front.nodes.AffinityTable;
-import org.p2psip.front.nodes.Nodes;
-import org.p2psip.front.policies.Policies;
 import org.p2psip.front.status.FrontStats;
-import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Destination;
-import org.p2psip.front.wire.Listeners;
-import org.p2psip.front.wire.SipParser;
 
 /**
  * Kept calls over TCP and TLS, through the forwarder on the scripted clock, as {@link KeptCallTest}
@@ -35,38 +28,29 @@ import org.p2psip.front.wire.SipParser;
  */
 class KeptStreamCallTest {
 
-    private static final InetSocketAddress SELF = new InetSocketAddress("127.0.0.1", 5060);
     private static final InetSocketAddress CALLER = new InetSocketAddress("127.0.0.1", 40001);
     private static final InetSocketAddress CALLEE = new InetSocketAddress("127.0.0.1", 40010);
     private static final InetSocketAddress OTHER = new InetSocketAddress("127.0.0.1", 40011);
     private static final long CALLER_CONNECTION = 7;
     private static final long CALLEE_CONNECTION = 9;
 
-    private final ScriptedTimers clock = new ScriptedTimers();
-    private final FastPathTest.Recorder outlet = new FastPathTest.Recorder();
-    private final FrontStats stats = new FrontStats();
-    private final Nodes nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
-    private final KeptCalls kept;
-    private final Forwarder forwarder;
-
-    KeptStreamCallTest() {
-        nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
-        var listeners = new Listeners(SELF, 0);
-        kept = new KeptCalls(listeners, outlet, clock, Runnable::run, stats, nodes, 5, 20_000, 180_000, 100);
-        forwarder = new Forwarder(listeners, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                new Transactions(100), outlet, stats, FastPathTest.TIMERS, kept, new StateSplit(1.0), new Backlog());
-    }
+    private final KeptFront front = new KeptFront(20_000);
+    private final ScriptedTimers clock = front.clock;
+    private final FastPathTest.Recorder outlet = front.outlet;
+    private final FrontStats stats = front.stats;
+    private final KeptCalls kept = front.kept;
+    private final Forwarder forwarder = front.forwarder;
 
     @Test
     void aCallerOnTcpIsKeptAndHearsEveryAnswerOverItsConnectionOnce() {
         assertTrue(forwarder.keptFromStream(bytes(invite("s1", "TCP")), CALLER, CALLER_CONNECTION),
                 "the caller's INVITE is kept, read where it lies");
         assertEquals(100, onConnection(CALLER_CONNECTION, 0).getStatusCode());
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         assertEquals("redirect", lookup.getHeader("Request-Disposition").toString().split(":")[1].strip());
 
         fromNode(redirect(lookup, "<sip:bob@127.0.0.1:40010>"));
-        SIPRequest ringing = sentTo(CALLEE, 0);
+        SIPRequest ringing = front.sentTo(CALLEE, 0);
         List<String> recordRoutes = recordRoutes(ringing);
         assertEquals(2, recordRoutes.size(), "a leg over TCP: the front record-routes twice: " + ringing);
         assertFalse(recordRoutes.get(0).contains("flow="), "the callee's side, on top, reached over UDP");
@@ -79,15 +63,15 @@ class KeptStreamCallTest {
         clock.advance(40_000);
         assertEquals(2, answersOn(CALLER_CONNECTION).size(),
                 "no Timer G towards a reliable transport: the 486 is sent once");
-        assertEquals(0, countSentTo(CALLER), "nothing to the caller over UDP");
+        assertEquals(0, front.countSentTo(CALLER), "nothing to the caller over UDP");
         assertEquals(1, stats.keptStreamCalls());
     }
 
     @Test
     void aCallerOnTcpGetsItsDialogsRequestsDownItsConnection() {
         forwarder.keptFromStream(bytes(invite("s2", "TCP")), CALLER, CALLER_CONNECTION);
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>"));
-        SIPRequest ringing = sentTo(CALLEE, 0);
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>"));
+        SIPRequest ringing = front.sentTo(CALLEE, 0);
         fromUdp(answer(ringing, 200, "t2"));
         SIPResponse ok = onConnection(CALLER_CONNECTION, 1);
         assertEquals(200, ok.getStatusCode());
@@ -125,9 +109,9 @@ class KeptStreamCallTest {
     @Test
     void aCalleeOnAFlowIsRungDownItsConnectionWithoutRetransmissions() {
         fromUdp(invite("s3", "UDP"));
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         fromNode(redirect(lookup, flowContact(CALLEE_CONNECTION)));
-        List<SIPMessage> down = onConnection(CALLEE_CONNECTION);
+        List<SIPMessage> down = front.onConnection(CALLEE_CONNECTION);
         assertEquals(1, down.size(), "the INVITE goes down the callee's flow");
         SIPRequest ringing = (SIPRequest) down.get(0);
         assertEquals("sip:bob@192.168.1.20:5062;transport=tcp", ringing.getRequestURI().toString(),
@@ -136,7 +120,7 @@ class KeptStreamCallTest {
         assertEquals("TCP", ringing.getTopmostVia().getTransport());
         assertTrue(recordRoutes(ringing).get(0).contains(";flow=" + kept.flowTokens().token(CALLEE_CONNECTION)));
         clock.advance(8_000);
-        assertEquals(1, onConnection(CALLEE_CONNECTION).size(), "no Timer A over a reliable transport");
+        assertEquals(1, front.onConnection(CALLEE_CONNECTION).size(), "no Timer A over a reliable transport");
 
         assertTrue(forwarder.keptFromStream(bytes(answerText(ringing, 180)), CALLEE, CALLEE_CONNECTION),
                 "the callee's answers are read where they lie");
@@ -146,14 +130,14 @@ class KeptStreamCallTest {
         assertEquals(1, stats.keptStreamCalls());
 
         List<String> routes = recordRoutes(toCaller.get(2));
-        int before = onConnection(CALLEE_CONNECTION).size();
+        int before = front.onConnection(CALLEE_CONNECTION).size();
         fromUdp(request("BYE", "s3", "y3", "sip:bob@192.168.1.20:5062;transport=tcp", 2, "t", "UDP", 40001,
                 routes.get(1), routes.get(0)));
-        List<SIPMessage> after = onConnection(CALLEE_CONNECTION);
+        List<SIPMessage> after = front.onConnection(CALLEE_CONNECTION);
         assertEquals(before + 1, after.size(), "the caller's BYE goes down the callee's flow");
         SIPRequest bye = (SIPRequest) after.get(before);
         clock.advance(10_000);
-        assertEquals(before + 1, onConnection(CALLEE_CONNECTION).size(), "once");
+        assertEquals(before + 1, front.onConnection(CALLEE_CONNECTION).size(), "once");
         forwarder.keptFromStream(bytes(answerText(bye, 200)), CALLEE, CALLEE_CONNECTION);
         assertEquals(200, answersTo(CALLER).get(3).getStatusCode());
     }
@@ -162,10 +146,10 @@ class KeptStreamCallTest {
     void aFlowWhoseConnectionClosedGivesWayToTheNextContact() {
         outlet.closed.add(CALLEE_CONNECTION);
         fromUdp(invite("s4", "UDP"));
-        fromNode(redirect(toNode(0), flowContact(CALLEE_CONNECTION) + ";q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
-        assertEquals(0, onConnection(CALLEE_CONNECTION).size());
+        fromNode(redirect(front.toNode(0), flowContact(CALLEE_CONNECTION) + ";q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
+        assertEquals(0, front.onConnection(CALLEE_CONNECTION).size());
         assertEquals(1, stats.flowsFailed());
-        SIPRequest second = sentTo(OTHER, 0);
+        SIPRequest second = front.sentTo(OTHER, 0);
         assertEquals("INVITE", second.getMethod());
         fromUdp(answer(second, 200, "o"));
         List<SIPResponse> answers = answersTo(CALLER);
@@ -175,18 +159,18 @@ class KeptStreamCallTest {
     @Test
     void aCallerWhoseConnectionClosedEndsItsCall() {
         forwarder.keptFromStream(bytes(invite("s5", "TCP")), CALLER, CALLER_CONNECTION);
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>"));
-        SIPRequest ringing = sentTo(CALLEE, 0);
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>"));
+        SIPRequest ringing = front.sentTo(CALLEE, 0);
         outlet.closed.add(CALLER_CONNECTION);
         int toCaller = answersOn(CALLER_CONNECTION).size();
         fromUdp(answer(ringing, 180, "r"));
         assertEquals(toCaller, answersOn(CALLER_CONNECTION).size(), "nothing more down a closed connection");
         assertEquals(1, stats.keptConnectionsLost());
-        SIPRequest cancel = sentTo(CALLEE, 1);
+        SIPRequest cancel = front.sentTo(CALLEE, 1);
         assertEquals("CANCEL", cancel.getMethod(), "the callee stops ringing for a caller who is gone");
         fromUdp(answer(cancel, 200, "r"));
         fromUdp(answer(ringing, 487, "r"));
-        assertEquals("ACK", sentTo(CALLEE, 2).getMethod(), "the 487 is ACKed");
+        assertEquals("ACK", front.sentTo(CALLEE, 2).getMethod(), "the 487 is ACKed");
         assertEquals(0, kept.size(), "and the call forgotten");
     }
 
@@ -198,18 +182,7 @@ class KeptStreamCallTest {
 
     private static String request(String method, String callId, String branch, String uri, int cseq, String toTag,
             String transport, int port, String... routes) {
-        var text = new StringBuilder(method + " " + uri + " SIP/2.0\r\n"
-                + "Via: SIP/2.0/" + transport + " 127.0.0.1:" + port + ";branch=z9hG4bK-" + branch + ";rport\r\n"
-                + "Max-Forwards: 70\r\n"
-                + "From: <sip:alice@example.com>;tag=a\r\n"
-                + "To: <sip:bob@example.com>" + (toTag == null ? "" : ";tag=" + toTag) + "\r\n"
-                + "Call-ID: " + callId + "\r\n"
-                + "CSeq: " + cseq + " " + method + "\r\n"
-                + "Contact: <sip:alice@127.0.0.1:" + port + ">\r\n");
-        for (String route : routes) {
-            text.append("Route: ").append(route).append("\r\n");
-        }
-        return text.append("Content-Length: 0\r\n\r\n").toString();
+        return KeptFront.request(method, callId, branch, uri, cseq, toTag, transport, port, routes);
     }
 
     /** A contact registered over the front's flow on {@code connection}: its Path as a Route header in its URI. */
@@ -248,11 +221,7 @@ class KeptStreamCallTest {
     }
 
     private static SIPMessage parse(byte[] bytes) {
-        try {
-            return SipParser.parse(bytes, true);
-        } catch (ParseException e) {
-            throw new AssertionError("the front sent what it cannot read: " + new String(bytes, StandardCharsets.UTF_8), e);
-        }
+        return KeptFront.parse(bytes);
     }
 
     private static List<String> recordRoutes(SIPMessage message) {
@@ -288,48 +257,16 @@ class KeptStreamCallTest {
 
     // --- what the front sent ---
 
-    private SIPRequest toNode(int i) {
-        return (SIPRequest) parse(outlet.toNode.get(i));
-    }
-
-    private List<SIPMessage> onConnection(long connection) {
-        var sent = new ArrayList<SIPMessage>();
-        for (int i = 0; i < outlet.toClient.size(); i++) {
-            if (outlet.connections.get(i) == connection) {
-                sent.add(parse(outlet.toClient.get(i)));
-            }
-        }
-        return sent;
-    }
-
     private SIPResponse onConnection(long connection, int i) {
-        return (SIPResponse) onConnection(connection).get(i);
+        return (SIPResponse) front.onConnection(connection).get(i);
     }
 
     private List<SIPResponse> answersOn(long connection) {
-        return onConnection(connection).stream().filter(SIPResponse.class::isInstance).map(SIPResponse.class::cast)
+        return front.onConnection(connection).stream().filter(SIPResponse.class::isInstance).map(SIPResponse.class::cast)
                 .toList();
     }
 
-    private List<SIPMessage> sentTo(InetSocketAddress address) {
-        var sent = new ArrayList<SIPMessage>();
-        for (int i = 0; i < outlet.toClient.size(); i++) {
-            if (address.equals(outlet.clientAddresses.get(i))) {
-                sent.add(parse(outlet.toClient.get(i)));
-            }
-        }
-        return sent;
-    }
-
-    private SIPRequest sentTo(InetSocketAddress address, int i) {
-        return (SIPRequest) sentTo(address).get(i);
-    }
-
-    private int countSentTo(InetSocketAddress address) {
-        return sentTo(address).size();
-    }
-
     private List<SIPResponse> answersTo(InetSocketAddress address) {
-        return sentTo(address).stream().filter(SIPResponse.class::isInstance).map(SIPResponse.class::cast).toList();
+        return front.sentTo(address).stream().filter(SIPResponse.class::isInstance).map(SIPResponse.class::cast).toList();
     }
 }
