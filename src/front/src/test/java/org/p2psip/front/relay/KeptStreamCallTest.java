@@ -143,6 +143,32 @@ class KeptStreamCallTest {
     }
 
     @Test
+    void overTlsBothEndsAreKeptAlikeWithTheFrontsViaNamingTls() {
+        outlet.transports.put(CALLER_CONNECTION, "TLS");
+        outlet.transports.put(CALLEE_CONNECTION, "TLS");
+        assertTrue(forwarder.keptFromStream(bytes(invite("s6", "TLS")), CALLER, CALLER_CONNECTION));
+        assertEquals(100, onConnection(CALLER_CONNECTION, 0).getStatusCode());
+        fromNode(redirect(front.toNode(0), flowContact(CALLEE_CONNECTION)));
+        SIPRequest ringing = (SIPRequest) front.onConnection(CALLEE_CONNECTION).get(0);
+        assertEquals("TLS", ringing.getTopmostVia().getTransport(), "the callee's flow is TLS");
+        List<String> routes = recordRoutes(ringing);
+        assertTrue(routes.get(0).contains(";flow=" + kept.flowTokens().token(CALLEE_CONNECTION))
+                && routes.get(1).contains(";flow=" + kept.flowTokens().token(CALLER_CONNECTION)),
+                "each side names its own connection: " + routes);
+        forwarder.keptFromStream(bytes(answerText(ringing, 200)), CALLEE, CALLEE_CONNECTION);
+        SIPResponse ok = answersOn(CALLER_CONNECTION).get(1);
+        assertEquals(200, ok.getStatusCode());
+        assertEquals("TLS", ok.getTopmostVia().getTransport(), "the caller's own Via");
+
+        int before = front.onConnection(CALLEE_CONNECTION).size();
+        assertTrue(forwarder.keptFromStream(bytes(request("BYE", "s6", "y6", "sip:bob@192.168.1.20:5062;transport=tcp",
+                2, "t", "TLS", 40001, routes.get(1), routes.get(0))), CALLER, CALLER_CONNECTION));
+        assertEquals("BYE", ((SIPRequest) front.onConnection(CALLEE_CONNECTION).get(before)).getMethod(),
+                "from one connection down the other");
+        assertEquals(0, front.countSentTo(CALLEE) + front.countSentTo(CALLER), "nothing over UDP");
+    }
+
+    @Test
     void aFlowWhoseConnectionClosedGivesWayToTheNextContact() {
         outlet.closed.add(CALLEE_CONNECTION);
         fromUdp(invite("s4", "UDP"));
