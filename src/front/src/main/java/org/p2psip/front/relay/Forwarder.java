@@ -257,9 +257,8 @@ public final class Forwarder {
      * The kept path of a message from a TCP or TLS client, read where it lies as over UDP: an
      * answer to one of the front's kept branches (a callee on a flow), a request of a dialog the
      * front keeps, of a kept call's own transaction, or a new INVITE the front keeps. False for
-     * everything else, which takes JAIN-SIP's path as every stream message did before (the
-     * stream's own rules: a REGISTER's Path, a request for a flow, retransmissions to the node);
-     * nothing was done then. The request was checked to be valid SIP already.
+     * everything else, which takes JAIN-SIP's path, where the streams' own rules live (a
+     * REGISTER's Path, a request for a flow, retransmissions to the node); nothing was done then. The request was checked to be valid SIP already.
      */
     boolean keptFromStream(byte[] bytes, InetSocketAddress source, long connection) {
         if (startsWith(bytes, "SIP/2.0 ")) {
