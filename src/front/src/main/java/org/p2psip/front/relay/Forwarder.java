@@ -60,6 +60,7 @@ public final class Forwarder {
     private static final long T2_MILLIS = 4_000;
 
     private static final byte[] KEPT_BRANCH = KeptCalls.BRANCH_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEPT_USER = KeptCalls.USER.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     public static final String CONNECTION_PARAM = "p2psip-conn";
@@ -263,6 +264,9 @@ public final class Forwarder {
     boolean keptFromStream(byte[] bytes, InetSocketAddress source, long connection) {
         if (startsWith(bytes, "SIP/2.0 ")) {
             return mentions(bytes, KEPT_BRANCH) && toKept(bytes);
+        }
+        if (split == null && !mentions(bytes, KEPT_USER)) {
+            return false; // a front that keeps no new call has only its kept dialogs' requests to take, which name it so
         }
         LazyRequest request = LazyRequest.read(bytes);
         if (request == null) {
