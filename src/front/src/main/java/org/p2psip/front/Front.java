@@ -277,7 +277,7 @@ public final class Front implements AutoCloseable, Readings {
         return connections.size();
     }
 
-    /** The share of new calls from UDP clients whose state the front keeps now: 0 stateless, 1 stateful. */
+    /** The share of new calls whose state the front keeps now: 0 stateless, 1 stateful. */
     @Override
     public double stateFraction() {
         return split == null ? 0 : split.fraction();

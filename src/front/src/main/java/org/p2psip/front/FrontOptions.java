@@ -53,7 +53,7 @@ public final class FrontOptions {
     public static final Option<String> INNER = Option.string(PREFIX + "inner", "",
             "127.0.0.1:0", "UDP address (IP:port; port 0 picks a free one) the front talks to the nodes from, names in its Via and in the Path and Record-Route of its flows; empty: the listen address. Fronts sharing a listen address need one each, since the nodes' answers must reach the front that sent the request.");
     public static final Option<String> STATE = Option.string(PREFIX + "state", "stateless",
-            "dynamic", "Who keeps the transaction state of new calls from UDP clients: stateless (the nodes: they proxy every call), stateful (the front: the node only hands back the contacts, 302) or dynamic (the front keeps a share of them that follows its own load and the nodes').");
+            "dynamic", "Who keeps the transaction state of new calls: stateless (the nodes: they proxy every call), stateful (the front: the node only hands back the contacts, 302) or dynamic (the front keeps a share of them that follows its own load and the nodes').");
     public static final Option<Duration> BRANCH_TIMEOUT = Option.duration(PREFIX + "branch.timeout",
             Duration.ofSeconds(30), "20s", "In a call the front keeps, how long one contact rings before the next one is tried.");
 

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * whichever mode: INVITE, 180, 200, ACK, BYE; a CANCEL; a busy callee; a first contact that never
  * answers and a second that does. In stateful mode the node sees only the INVITE (and the ACK of
  * its 302), both answered in its intake without a session of the container's, and the front, not
- * the node, answers a retransmitted BYE.
+ * the node, answers a retransmitted BYE. A phone on a TCP connection to the stateful front, which
+ * listens nowhere else, is called through it: the front keeps the call and rings the phone down
+ * that connection (its status page on 28570 says so).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FrontStateIT extends DeployedNodes {
@@ -55,10 +57,12 @@ class FrontStateIT extends DeployedNodes {
 
     private final List<Process> fronts = new ArrayList<>();
     private final Map<String, InetSocketAddress> modes = new java.util.LinkedHashMap<>();
-    private UdpPhone caller;
-    private UdpPhone bob;
-    private UdpPhone silent;
-    private UdpPhone second;
+    private ScriptedPhone caller;
+    private ScriptedPhone bob;
+    private ScriptedPhone silent;
+    private ScriptedPhone second;
+    /** A callee on a TCP connection to the stateful front, registered through it (its flow). */
+    private ScriptedPhone carol;
 
     FrontStateIT() {
         super("front-state", "chord", FRONT + 1, 2);
@@ -70,16 +74,16 @@ class FrontStateIT extends DeployedNodes {
         modes.put("stateless", new InetSocketAddress("127.0.0.1", FRONT));
         modes.put("stateful", startFront("stateful", STATEFUL));
         modes.put("dynamic", startFront("dynamic", DYNAMIC));
-        caller = new UdpPhone("alice", PHONES);
-        bob = new UdpPhone("bob", PHONES + 1);
-        silent = new UdpPhone("dave", PHONES + 2);
-        second = new UdpPhone("dave", PHONES + 3);
+        caller = new ScriptedPhone("alice", PHONES);
+        bob = new ScriptedPhone("bob", PHONES + 1);
+        silent = new ScriptedPhone("dave", PHONES + 2);
+        second = new ScriptedPhone("dave", PHONES + 3);
     }
 
     @AfterAll
     void stopFrontsAndPhones() {
         fronts.forEach(Process::destroy); // SIGTERM to the PIDs this test started
-        for (UdpPhone phone : new UdpPhone[] {caller, bob, silent, second}) {
+        for (ScriptedPhone phone : new ScriptedPhone[] {caller, bob, silent, second, carol}) {
             if (phone != null) {
                 phone.close();
             }
@@ -236,14 +240,59 @@ class FrontStateIT extends DeployedNodes {
         }
     }
 
+    /**
+     * A callee on TCP behind the stateful front: its REGISTER over its connection gets the front's
+     * flow in the Path; the node's 302 names that flow in the contact's URI, and the front, which
+     * keeps the call, rings the phone down its connection. The call completes both ways (INVITE,
+     * 180, 200, ACK, BYE), only that phone is rung, and the front counts it among its kept calls
+     * over TCP or TLS.
+     */
+    @Test
+    @Order(8)
+    void aKeptCallToAPhoneOnTcpBehindTheFront() {
+        InetSocketAddress front = modes.get("stateful");
+        carol = ScriptedPhone.onTcp("carol", front);
+        var registered = carol.register(front, DOMAIN, "1.0", SOON);
+        assertEquals(200, registered.status(), "REGISTER over TCP through the stateful front: " + registered);
+        String status = "http://127.0.0.1:" + (STATEFUL + 3000) + "/";
+        String keptOverStreams = "p2psip_front_kept_stream_calls_total{}";
+        String kept = "p2psip_front_stateful_calls_total{}";
+        Scrape before = Scrape.of(status);
+
+        Call call = invite(front, "carol");
+        var invite = carol.await("the INVITE down its connection", SOON, m -> m.isRequest("INVITE") && call.is(m));
+        assertTrue(invite.firstLine().startsWith("INVITE " + carol.contact() + " "),
+                "the Request-URI is the phone's contact, without the Path: " + invite);
+        assertTrue(invite.header("Via").startsWith("SIP/2.0/TCP "), "the front's Via names TCP: " + invite);
+        carol.answer(invite, 180, "Ringing", "carol-" + call.id);
+        caller.await("180 from the phone on TCP", SOON, m -> m.isResponse(180, "INVITE") && call.is(m));
+        carol.answer(invite, 200, "OK", "carol-" + call.id);
+        var ok = caller.await("200 from the phone on TCP", SOON, m -> m.isResponse(200, "INVITE") && call.is(m));
+        assertTrue(ok.header("Contact").contains(carol.contact()), "the 200 came from the phone on TCP: " + ok);
+        call.ack2xx(ok);
+        carol.await("the ACK down its connection", SOON, m -> m.isRequest("ACK") && call.is(m));
+        call.bye(ok, 2);
+        var bye = carol.await("the BYE down its connection", SOON, m -> m.isRequest("BYE") && call.is(m));
+        carol.answer(bye, 200, "OK", null);
+        caller.await("200 to the BYE from the phone on TCP", SOON, m -> m.isResponse(200, "BYE") && call.is(m));
+        for (ScriptedPhone other : new ScriptedPhone[] {bob, silent, second}) {
+            assertNull(other.poll(Duration.ofMillis(300), m -> call.is(m)), "only the phone on TCP is rung");
+        }
+
+        Scrape after = Scrape.of(status);
+        assertEquals(1, after.value(keptOverStreams) - before.value(keptOverStreams),
+                "the front kept the call to the phone on TCP");
+        assertEquals(1, after.value(kept) - before.value(kept), "as a kept call: the node only redirected it");
+    }
+
     /** REGISTERs a phone's contact for its user through the stateless front, with q. */
-    private void register(UdpPhone phone, double q) {
+    private void register(ScriptedPhone phone, double q) {
         var answer = phone.register(modes.get("stateless"), DOMAIN, String.valueOf(q), SOON);
         assertEquals(200, answer.status(), "REGISTER of " + phone.contact() + ": " + answer);
     }
 
     private Call invite(InetSocketAddress front, String callee) {
-        var call = new Call(front, callee, UdpPhone.newId("call"), UdpPhone.newBranch());
+        var call = new Call(front, callee, ScriptedPhone.newId("call"), ScriptedPhone.newBranch());
         caller.send(front,
                 "INVITE " + call.uri() + " SIP/2.0",
                 "Via: " + caller.via(call.branch),
@@ -274,12 +323,12 @@ class FrontStateIT extends DeployedNodes {
             return "sip:" + callee + "@" + DOMAIN;
         }
 
-        boolean is(UdpPhone.Message m) {
+        boolean is(ScriptedPhone.Message m) {
             return id.equals(m.header("Call-ID"));
         }
 
         /** The ACK of a failure answer: the INVITE's branch, hop by hop (RFC 3261 §17.1.1.3). */
-        void ackFailure(UdpPhone.Message answer) {
+        void ackFailure(ScriptedPhone.Message answer) {
             caller.send(front,
                     "ACK " + uri() + " SIP/2.0",
                     "Via: " + caller.via(branch),
@@ -302,23 +351,23 @@ class FrontStateIT extends DeployedNodes {
         }
 
         /** The ACK of a 2xx: a request of the dialog (RFC 3261 §13.2.2.4). */
-        void ack2xx(UdpPhone.Message ok) {
-            inDialog("ACK", ok, 1, UdpPhone.newBranch());
+        void ack2xx(ScriptedPhone.Message ok) {
+            inDialog("ACK", ok, 1, ScriptedPhone.newBranch());
         }
 
         /** Sends a BYE; returns its branch. */
-        String bye(UdpPhone.Message ok, int cseq) {
-            String byeBranch = UdpPhone.newBranch();
+        String bye(ScriptedPhone.Message ok, int cseq) {
+            String byeBranch = ScriptedPhone.newBranch();
             inDialog("BYE", ok, cseq, byeBranch);
             return byeBranch;
         }
 
-        void byeAgain(UdpPhone.Message ok, int cseq, String byeBranch) {
+        void byeAgain(ScriptedPhone.Message ok, int cseq, String byeBranch) {
             inDialog("BYE", ok, cseq, byeBranch);
         }
 
         /** A request of the dialog the 2xx set up: to its Contact, along its Record-Route reversed. */
-        private void inDialog(String method, UdpPhone.Message ok, int cseq, String requestBranch) {
+        private void inDialog(String method, ScriptedPhone.Message ok, int cseq, String requestBranch) {
             List<String> routes = new ArrayList<>(ok.listed("Record-Route"));
             java.util.Collections.reverse(routes);
             var lines = new ArrayList<String>(List.of(
@@ -333,7 +382,7 @@ class FrontStateIT extends DeployedNodes {
             caller.send(front, lines.toArray(String[]::new));
         }
 
-        private static String contactUri(UdpPhone.Message ok) {
+        private static String contactUri(ScriptedPhone.Message ok) {
             String contact = ok.header("Contact");
             int open = contact.indexOf('<');
             return open < 0 ? contact.split(";")[0] : contact.substring(open + 1, contact.indexOf('>'));
@@ -350,6 +399,7 @@ class FrontStateIT extends DeployedNodes {
                     "--listen", "127.0.0.1:" + port,
                     "--nodes", deployment.node(0) + "," + deployment.node(1),
                     "--policy", "rr", "--state", mode, "--branch-timeout", BRANCH_TIMEOUT,
+                    "--status", "127.0.0.1:" + (port + 3000), // its counters, as deploy gives a front its status page
                     "--warmup-requests", "2000") // as the deployment's front (Deployment)
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             fronts.add(process);

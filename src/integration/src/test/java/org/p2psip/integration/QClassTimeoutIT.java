@@ -32,9 +32,9 @@ class QClassTimeoutIT extends DeployedNodes {
     static final Duration NEXT_CLASS = Duration.ofSeconds(15);
     static final Duration SOON = Duration.ofSeconds(10);
 
-    private UdpPhone caller;
-    private UdpPhone first;   // q=1.0
-    private UdpPhone second;  // q=0.5
+    private ScriptedPhone caller;
+    private ScriptedPhone first;   // q=1.0
+    private ScriptedPhone second;  // q=0.5
 
     QClassTimeoutIT() {
         super("qclass", NODE, 1);
@@ -44,16 +44,16 @@ class QClassTimeoutIT extends DeployedNodes {
     @BeforeAll
     void phones() {
         assumeTrue(Deployment.APP.equals("p2psip"), "the ceiling app proxies to a fixed target");
-        caller = new UdpPhone("alice", PHONES);
-        first = new UdpPhone("carol", PHONES + 1);
-        second = new UdpPhone("carol", PHONES + 2);
+        caller = new ScriptedPhone("alice", PHONES);
+        first = new ScriptedPhone("carol", PHONES + 1);
+        second = new ScriptedPhone("carol", PHONES + 2);
         register(first, "1.0");
         register(second, "0.5");
     }
 
     @AfterAll
     void hangUp() {
-        for (UdpPhone phone : new UdpPhone[] {caller, first, second}) {
+        for (ScriptedPhone phone : new ScriptedPhone[] {caller, first, second}) {
             if (phone != null) {
                 phone.close();
             }
@@ -63,7 +63,7 @@ class QClassTimeoutIT extends DeployedNodes {
     /** The first contact's retransmitted INVITEs and the node's CANCELs of one test are no business of the next. */
     @AfterEach
     void forget() {
-        for (UdpPhone phone : new UdpPhone[] {caller, first, second}) {
+        for (ScriptedPhone phone : new ScriptedPhone[] {caller, first, second}) {
             phone.clear();
         }
     }
@@ -121,7 +121,7 @@ class QClassTimeoutIT extends DeployedNodes {
         call.ackFailure(answer);
     }
 
-    private void answer(Call call, UdpPhone.Message invite) {
+    private void answer(Call call, ScriptedPhone.Message invite) {
         second.answer(invite, 180, "Ringing", "second-" + call.id);
         caller.await("the q=0.5 contact's 180", SOON, m -> m.isResponse(180, "INVITE") && call.is(m));
         second.answer(invite, 200, "OK", "second-" + call.id);
@@ -147,15 +147,15 @@ class QClassTimeoutIT extends DeployedNodes {
         return new InetSocketAddress("127.0.0.1", NODE);
     }
 
-    private void register(UdpPhone phone, String q) {
+    private void register(ScriptedPhone phone, String q) {
         var answer = phone.register(node(), DOMAIN, q, SOON);
         assertEquals(200, answer.status(), "REGISTER of " + phone.contact() + ": " + answer);
     }
 
     /** The caller's side of one call to carol: its INVITE is sent when made. */
     private final class Call {
-        final String id = UdpPhone.newId("qclass");
-        final String branch = UdpPhone.newBranch();
+        final String id = ScriptedPhone.newId("qclass");
+        final String branch = ScriptedPhone.newBranch();
         final String uri = "sip:carol@" + DOMAIN;
 
         Call() {
@@ -170,12 +170,12 @@ class QClassTimeoutIT extends DeployedNodes {
                     "Contact: <" + caller.contact() + ">");
         }
 
-        boolean is(UdpPhone.Message m) {
+        boolean is(ScriptedPhone.Message m) {
             return id.equals(m.header("Call-ID"));
         }
 
         /** The ACK of a failure answer: the INVITE's branch, hop by hop (RFC 3261 §17.1.1.3). */
-        void ackFailure(UdpPhone.Message answer) {
+        void ackFailure(ScriptedPhone.Message answer) {
             caller.send(node(),
                     "ACK " + uri + " SIP/2.0",
                     "Via: " + caller.via(branch),
@@ -186,23 +186,23 @@ class QClassTimeoutIT extends DeployedNodes {
                     "CSeq: 1 ACK");
         }
 
-        void ack2xx(UdpPhone.Message ok) {
+        void ack2xx(ScriptedPhone.Message ok) {
             inDialog("ACK", ok, 1);
         }
 
-        void bye(UdpPhone.Message ok) {
+        void bye(ScriptedPhone.Message ok) {
             inDialog("BYE", ok, 2);
         }
 
         /** A request of the dialog the 2xx set up: to its Contact, along its Record-Route reversed, through the node. */
-        private void inDialog(String method, UdpPhone.Message ok, int cseq) {
+        private void inDialog(String method, ScriptedPhone.Message ok, int cseq) {
             List<String> routes = new ArrayList<>(ok.listed("Record-Route"));
             java.util.Collections.reverse(routes);
             String contact = ok.header("Contact");
             String target = contact.substring(contact.indexOf('<') + 1, contact.indexOf('>'));
             var lines = new ArrayList<String>(List.of(
                     method + " " + target + " SIP/2.0",
-                    "Via: " + caller.via(UdpPhone.newBranch()),
+                    "Via: " + caller.via(ScriptedPhone.newBranch()),
                     "Max-Forwards: 70",
                     "From: <sip:alice@" + DOMAIN + ">;tag=" + id,
                     "To: " + ok.header("To"),

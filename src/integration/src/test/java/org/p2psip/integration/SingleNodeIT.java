@@ -31,9 +31,9 @@ class SingleNodeIT extends DeployedNodes {
         String sample = "p2psip_intake_retransmissions_answered_total{}";
         double answeredBefore = Scrape.of(base).value(sample);
         var node = new InetSocketAddress("127.0.0.1", 25070);
-        try (var phone = new UdpPhone("again", 0)) {
-            String branch = UdpPhone.newBranch();
-            String callId = UdpPhone.newId("again");
+        try (var phone = new ScriptedPhone("again", 0)) {
+            String branch = ScriptedPhone.newBranch();
+            String callId = ScriptedPhone.newId("again");
             String[] register = {"REGISTER sip:p2psip.test SIP/2.0", "Via: " + phone.via(branch), "Max-Forwards: 70",
                 "From: <sip:again@p2psip.test>;tag=" + callId, "To: <sip:again@p2psip.test>", "Call-ID: " + callId,
                 "CSeq: 1 REGISTER", "Contact: <" + phone.contact() + ">", "Expires: 3600"};
@@ -46,9 +46,9 @@ class SingleNodeIT extends DeployedNodes {
             var again = phone.await("the answer to its retransmission", Duration.ofSeconds(5), m -> m.status() >= 200);
             assertEquals(first.toString(), again.toString(), "the same answer, header for header");
 
-            phone.send(node, "REGISTER sip:p2psip.test SIP/2.0", "Via: " + phone.via(UdpPhone.newBranch()),
+            phone.send(node, "REGISTER sip:p2psip.test SIP/2.0", "Via: " + phone.via(ScriptedPhone.newBranch()),
                     "Max-Forwards: 70", "From: <sip:again@p2psip.test>;tag=q", "To: <sip:again@p2psip.test>",
-                    "Call-ID: " + UdpPhone.newId("query"), "CSeq: 1 REGISTER");
+                    "Call-ID: " + ScriptedPhone.newId("query"), "CSeq: 1 REGISTER");
             var query = phone.await("the answer to a query", Duration.ofSeconds(5), m -> m.status() >= 200);
             assertEquals(200, query.status(), query.toString());
             assertEquals(1, query.listed("Contact").size(), "one binding, written once: " + query);

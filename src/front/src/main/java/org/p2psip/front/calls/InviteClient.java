@@ -31,6 +31,14 @@ final class InviteClient {
         /** Timer B: no answer at all within 64 x T1; the machine is terminated. */
         void timedOut(InviteClient t);
 
+        /**
+         * The INVITE could not be sent: the connection to the hop has closed (§17.1.4, a transport
+         * error); the machine is terminated. By default what Timer B would say.
+         */
+        default void unreachable(InviteClient t) {
+            timedOut(t);
+        }
+
         /** The machine reached Terminated (not by {@link #stop}); the owner may forget it. Once. */
         default void terminated(InviteClient t) {
         }
@@ -73,7 +81,13 @@ final class InviteClient {
             }
             cancelB = timers.after(SipTimes.TIMEOUT, this::timerB);
         }
-        hop.send(request);
+        if (!hop.send(request)) {
+            synchronized (this) {
+                state = State.TERMINATED;
+                cancelAAndB();
+            }
+            user.unreachable(this);
+        }
     }
 
     /** An answer whose Via branch and CSeq method match this transaction (§17.1.3). */

@@ -23,6 +23,13 @@ final class InviteServer {
 
         /** The machine reached Terminated, once: the owner drops it from its table. */
         void terminated(InviteServer t);
+
+        /**
+         * An answer could not be sent: the caller's connection has closed (§17.2.4). The machine
+         * is Terminated and sends nothing more; {@link #terminated} is not called.
+         */
+        default void connectionLost(InviteServer t) {
+        }
     }
 
     private enum State { PROCEEDING, COMPLETED, CONFIRMED, ACCEPTED, TERMINATED }
@@ -71,7 +78,7 @@ final class InviteServer {
             trying = Answers.of(invite, 100, "Trying", null, "");
             lastProvisional = trying;
         }
-        hop.send(trying);
+        sent(trying);
     }
 
     /** The INVITE came again: the last answer again in Proceeding and Completed, nothing otherwise. */
@@ -81,7 +88,7 @@ final class InviteServer {
             again = state == State.PROCEEDING ? lastProvisional : state == State.COMPLETED ? lastFinal : null;
         }
         if (again != null) {
-            hop.send(again);
+            sent(again);
         }
     }
 
@@ -112,7 +119,7 @@ final class InviteServer {
                 cancelH = timers.after(SipTimes.TIMEOUT, this::timerH);
             }
         }
-        hop.send(r);
+        sent(r);
     }
 
     /** An ACK matched to this INVITE (§17.2.3): in Completed the failure answer is acknowledged. */
@@ -183,7 +190,27 @@ final class InviteServer {
             cancelG = timers.after(next, () -> timerG(next));
             again = lastFinal;
         }
-        hop.send(again);
+        sent(again);
+    }
+
+    /** Sends {@code m}; a connection found closed ends the machine's sending. */
+    private void sent(Message m) {
+        if (hop.send(m)) {
+            return;
+        }
+        synchronized (this) {
+            if (state == State.TERMINATED) {
+                return;
+            }
+            state = State.TERMINATED;
+            cancelGAndH();
+            for (Runnable cancel : new Runnable[] {cancelI, cancelL}) {
+                if (cancel != null) {
+                    cancel.run();
+                }
+            }
+        }
+        user.connectionLost(this);
     }
 
     private void timerH() {

@@ -24,6 +24,8 @@ final class KeptCall implements InviteServer.User {
     private final Message invite;
     private final InviteServer server;
     private final Node node;
+    /** The caller's TCP or TLS connection, or {@link org.p2psip.front.wire.Destination#UDP}. */
+    private final long callerConnection;
     final String key;
     final long startMillis;
     private Phase phase = Phase.LOOKUP;
@@ -40,9 +42,12 @@ final class KeptCall implements InviteServer.User {
     private Message best;
     private boolean cancelled;
     private Runnable branchTimer = () -> { };
+    /** The caller's connection closed: nothing more can reach it, and the call ends as if it had cancelled. */
+    private boolean callerGone;
 
-    KeptCall(KeptCalls calls, String key, Message invite, TransactionPeer caller, Node node) {
+    KeptCall(KeptCalls calls, String key, Message invite, TransactionPeer caller, long callerConnection, Node node) {
         this.calls = calls;
+        this.callerConnection = callerConnection;
         this.key = key;
         this.invite = invite;
         this.node = node;
@@ -53,7 +58,7 @@ final class KeptCall implements InviteServer.User {
     /** Answers 100 Trying and asks the node for the callee's contacts. */
     void start() {
         server.start();
-        Message lookup = calls.outgoing(invite, null);
+        Message lookup = calls.outgoing(invite, null, callerConnection);
         node.transactionStarted(true);
         ring(lookup, calls.toNode(node), new Lookup());
     }
@@ -142,10 +147,11 @@ final class KeptCall implements InviteServer.User {
             return;
         }
         KeptTarget target = targets.get(next++);
-        Message request = calls.outgoing(invite, target);
+        Message request = calls.outgoing(invite, target, callerConnection);
         phase = Phase.RINGING;
-        ring(request, calls.toTarget(target), new Contact());
+        // the timer before the ringing: a contact found unreachable at once moves on, and cancels it
         branchTimer = calls.timers().after(calls.branchTimeoutMillis(), this::branchTimedOut);
+        ring(request, calls.toTarget(target), new Contact());
     }
 
     /**
@@ -213,6 +219,27 @@ final class KeptCall implements InviteServer.User {
         branchTimer.run();
         phase = Phase.DONE;
         server.respond(response);
+        forgetIfCallerGone();
+    }
+
+    /** A call whose caller's connection closed is forgotten once its search has ended: no answer can reach the caller. */
+    private void forgetIfCallerGone() {
+        if (callerGone && (phase == Phase.DONE || phase == Phase.ANSWERED)) {
+            calls.forget(this);
+        }
+    }
+
+    /**
+     * The caller's connection closed (an answer could not be sent): the server transaction ends
+     * there (RFC 3261 §17.2.4); a contact ringing is CANCELled and no other is tried, as if the
+     * caller had cancelled, so that no phone rings for a caller who is gone.
+     */
+    @Override
+    public void connectionLost(InviteServer transaction) {
+        calls.stats().keptConnectionsLost.increment();
+        callerGone = true;
+        cancel();
+        forgetIfCallerGone();
     }
 
     @Override
@@ -241,10 +268,15 @@ final class KeptCall implements InviteServer.User {
             if (r.status != 302) {
                 phase = Phase.ANSWERED;
                 relay(r);
+                forgetIfCallerGone();
                 return;
             }
-            targets = KeptTarget.of(r, node);
+            targets = KeptTarget.of(r, node, calls::flowNamed);
             calls.stats().statefulCalls.increment();
+            if (callerConnection != org.p2psip.front.wire.Destination.UDP
+                    || targets.stream().anyMatch(KeptTarget::overFlow)) {
+                calls.stats().keptStreamCalls.increment();
+            }
             ringNext();
         }
 
@@ -273,6 +305,7 @@ final class KeptCall implements InviteServer.User {
                 branchTimer.run();
                 phase = Phase.ANSWERED;
                 relay(r);
+                forgetIfCallerGone();
                 return;
             }
             if (t != client || phase != Phase.RINGING) {
@@ -289,6 +322,15 @@ final class KeptCall implements InviteServer.User {
         public void timedOut(InviteClient t) {
             if (t == client && phase == Phase.RINGING) {
                 consider(calls.answer(invite, 408, "Request Timeout"));
+                ringNext();
+            }
+        }
+
+        /** The contact's connection closed before it could be rung: a flow gone (RFC 5626 §5.3), the next contact. */
+        @Override
+        public void unreachable(InviteClient t) {
+            calls.stats().flowsFailed.increment();
+            if (t == client && phase == Phase.RINGING) {
                 ringNext();
             }
         }

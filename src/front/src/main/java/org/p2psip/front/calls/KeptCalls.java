@@ -9,6 +9,7 @@ import org.p2psip.front.nodes.Node;
 import org.p2psip.front.nodes.Nodes;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.Branches;
+import org.p2psip.front.wire.FlowTokens;
 import org.p2psip.front.wire.Listeners;
 import org.p2psip.front.wire.Destination;
 import org.p2psip.front.wire.ViaPath;
@@ -50,6 +51,8 @@ public final class KeptCalls {
     private final Map<String, KeptCall> callBranches = new ConcurrentHashMap<>();
     private final Map<String, KeptRequest> requests = new ConcurrentHashMap<>();
     private final Map<String, KeptRequest> requestBranches = new ConcurrentHashMap<>();
+    /** The tokens naming the clients' TCP and TLS connections, shared with the forwarding path's Paths. */
+    private final FlowTokens flows = new FlowTokens();
 
     public KeptCalls(Listeners listeners, Destination outlet, Timers timers, Executor loop, FrontStats stats, Nodes nodes,
             int retryAfterSeconds, long branchTimeoutMillis, long inviteTimeoutMillis, int max) {
@@ -63,12 +66,17 @@ public final class KeptCalls {
         this.branchTimeoutMillis = branchTimeoutMillis;
         this.inviteTimeoutMillis = inviteTimeoutMillis;
         this.max = max;
-        this.ownRecordRoute = "Record-Route: " + ownUri() + "\r\n";
+        this.ownRecordRoute = "Record-Route: " + ownUri(Destination.UDP) + "\r\n";
     }
 
     /** Whether {@code key} (the front's hash of a client's branch) names a call kept here. Thread-safe. */
     public boolean owns(String key) {
         return calls.containsKey(key);
+    }
+
+    /** The flow tokens of this front: the forwarding path writes them in Paths, the kept calls read them back. */
+    public FlowTokens flowTokens() {
+        return flows;
     }
 
     /** Calls and requests kept now. */
@@ -77,11 +85,12 @@ public final class KeptCalls {
     }
 
     /**
-     * A new INVITE, from a UDP client, whose state the front keeps; {@code node} answers its
-     * lookup. {@code key} is the front's hash of its branch ({@link Branches}); the INVITE is as
-     * received, its top Via stamped, Max-Forwards spent by one, the front's own Route consumed.
+     * A new INVITE whose state the front keeps; {@code node} answers its lookup. {@code key} is
+     * the front's hash of its branch ({@link Branches}); the INVITE is as received, its top Via
+     * stamped, Max-Forwards spent by one, the front's own Route consumed. {@code connection}: the
+     * caller's TCP or TLS connection, where every answer goes, or {@link Destination#UDP}.
      */
-    public void invite(Message invite, String key, Node node) {
+    public void invite(Message invite, String key, Node node, long connection) {
         loop.execute(() -> {
             KeptCall call = calls.get(key);
             if (call != null) {
@@ -90,10 +99,10 @@ public final class KeptCalls {
             }
             if (size() >= max) {
                 stats.answered503.increment();
-                toCaller(invite, Destination.UDP).send(unavailable(invite)); // admission control, as for forwarded ones
+                toCaller(invite, connection).send(unavailable(invite)); // admission control, as for forwarded ones
                 return;
             }
-            call = new KeptCall(this, key, invite, toCaller(invite, Destination.UDP), node);
+            call = new KeptCall(this, key, invite, toCaller(invite, connection), connection, node);
             calls.put(key, call);
             call.start();
         });
@@ -121,25 +130,40 @@ public final class KeptCalls {
 
     /**
      * A request within a dialog the front keeps (its Route named the front's kept URI, consumed
-     * already): on to the next Route, or to its Request-URI, over UDP. An ACK and a re-INVITE go
-     * statelessly (the ACK of a 2xx has no answer; a re-INVITE's ends are UAs that retransmit);
-     * any other request is proxied statefully ({@link KeptRequest}). {@code key} is the front's
-     * hash of its branch.
+     * already): on to the next Route, or to its Request-URI, over UDP; or, where a leg of the
+     * dialog is a client's TCP or TLS connection, down that connection. Such a dialog has two
+     * Routes of the front's ({@link #recordRoute}): the second is consumed here too, and its
+     * {@code flow} parameter, if any, names the connection the request goes down. An ACK and a
+     * re-INVITE go statelessly (the ACK of a 2xx has no answer; a re-INVITE's ends are UAs that
+     * retransmit); any other request is proxied statefully ({@link KeptRequest}). {@code key} is
+     * the front's hash of its branch; {@code connection} the one it came on.
      */
-    public void inDialog(Message request, String key, long connection) {
+    public void inDialog(Message received, String key, long connection) {
         loop.execute(() -> {
-            String method = request.method;
-            InetSocketAddress next = nextHop(request);
-            if (next == null) {
+            String method = received.method;
+            String flowToken = secondRouteFlow(received);
+            Message request = flowToken == null ? received : Splices.withoutTopRoute(received);
+            long flow = flowToken == null || flowToken.isEmpty() ? Destination.UDP : flows.connection(flowToken);
+            if (flow < 0 || flow != Destination.UDP && !outlet.open(flow)) {
+                stats.flowsFailed.increment(); // the other end's connection is gone
+                if (!"ACK".equals(method)) {
+                    toCaller(request, connection).send(answer(request, 430, "Flow Failed"));
+                }
+                return;
+            }
+            InetSocketAddress next = flow == Destination.UDP ? nextHop(request) : null;
+            if (flow == Destination.UDP && next == null) {
                 if (!"ACK".equals(method)) {
                     toCaller(request, connection).send(answer(request, 502, "Next Hop Is Not an IP Address"));
                 }
                 stats.dropped.increment();
                 return;
             }
+            TransactionPeer hop = flow == Destination.UDP ? toAddress(next) : toFlow(flow);
+            String transport = outlet.transport(flow);
             if ("ACK".equals(method) || "INVITE".equals(method)) {
                 stats.keptRequests.increment();
-                outlet.toClient(Destination.UDP, next, push(request, key).bytes);
+                hop.send(push(request, key, transport));
                 return;
             }
             String requestKey = key + ' ' + method;
@@ -158,7 +182,7 @@ public final class KeptCalls {
             requests.put(requestKey, kept);
             requestBranches.put(branch, kept);
             stats.keptRequests.increment();
-            kept.start(push(request, branch), toAddress(next));
+            kept.start(push(request, branch, transport), hop);
         });
     }
 
@@ -240,13 +264,76 @@ public final class KeptCalls {
      * contacts), or to a target, with its Request-URI and the front's Record-Route. Always with a
      * Via of the front's and a branch of its own.
      */
-    Message outgoing(Message invite, KeptTarget target) {
-        String via = ownVia(newBranch());
+    Message outgoing(Message invite, KeptTarget target, long callerConnection) {
         if (target == null) {
-            return Splices.forwarded(invite, via + "Request-Disposition: redirect\r\n", null, "request-disposition");
+            return Splices.forwarded(invite, ownVia(newBranch(), "UDP") + "Request-Disposition: redirect\r\n", null,
+                    "request-disposition");
         }
         String uri = target.viaNode() ? null : target.uri().text();
-        return Splices.forwarded(invite, via + ownRecordRoute, uri, null);
+        String via = ownVia(newBranch(), outlet.transport(target.flow()));
+        return Splices.forwarded(invite, via + recordRoute(callerConnection, target.flow()), uri, null);
+    }
+
+    /**
+     * The front's Record-Route in a call it keeps: one URI when both ends are reached over UDP;
+     * two when a leg is a client's TCP or TLS connection (double record-routing, as RFC 5658
+     * describes for a proxy between transports), the callee's side on top. Each names the
+     * connection of its side in a {@code flow} parameter, so whichever end sends a request of the
+     * dialog, the second Route of the front's says where it goes ({@link #inDialog}).
+     */
+    private String recordRoute(long callerConnection, long calleeFlow) {
+        if (callerConnection == Destination.UDP && calleeFlow == Destination.UDP) {
+            return ownRecordRoute;
+        }
+        return "Record-Route: " + ownUri(calleeFlow) + "\r\nRecord-Route: " + ownUri(callerConnection) + "\r\n";
+    }
+
+    /**
+     * The connection of this front's that a Route value names alone - a 302 contact's Path, a flow
+     * of a client registered over TCP or TLS (RFC 5626) - or -1. A token of this front's whose
+     * connection has closed still names it: ringing it then fails, and the call moves on.
+     */
+    long flowNamed(String route) {
+        String uri = route.indexOf(',') >= 0 ? null : routeUri(route);
+        if (uri == null) {
+            return -1;
+        }
+        SipUriText parsed = SipUriText.of(uri);
+        String user = userOf(uri);
+        if (!parsed.sip() || !FlowTokens.looksLikeToken(user)
+                || !listeners.named(ViaPath.strip(parsed.host()), parsed.port(), parsed.secure())) {
+            return -1;
+        }
+        return flows.connection(user);
+    }
+
+    /**
+     * The {@code flow} parameter of the request's top Route when that Route is the front's second
+     * in a dialog it keeps ("" when it has none); null when the top Route is not the front's.
+     */
+    private String secondRouteFlow(Message request) {
+        int route = request.header("route");
+        String uri = route < 0 ? null : routeUri(request.lines.value(route));
+        if (uri == null || !USER.equals(userOf(uri))) {
+            return null;
+        }
+        SipUriText parsed = SipUriText.of(uri);
+        if (!parsed.sip() || !listeners.named(ViaPath.strip(parsed.host()), parsed.port(), parsed.secure())) {
+            return null;
+        }
+        for (String param : uri.split(";")) {
+            if (param.startsWith("flow=")) {
+                return param.substring(5);
+            }
+        }
+        return "";
+    }
+
+    /** A sip: URI's user part, or null. */
+    private static String userOf(String uri) {
+        int colon = uri.indexOf(':');
+        int at = uri.lastIndexOf('@');
+        return colon < 0 || at < colon ? null : uri.substring(colon + 1, at);
     }
 
     /** Sends a CANCEL for a ringing contact on {@code hop}; its answer is matched by the INVITE's branch and the method. */
@@ -271,8 +358,9 @@ public final class KeptCalls {
     TransactionPeer toNode(Node node) {
         return new TransactionPeer() {
             @Override
-            public void send(Message message) {
+            public boolean send(Message message) {
                 outlet.toNode(node, message.bytes);
+                return true;
             }
 
             @Override
@@ -283,14 +371,20 @@ public final class KeptCalls {
     }
 
     TransactionPeer toTarget(KeptTarget target) {
-        return target.viaNode() ? toNode(target.node()) : toAddress(target.address());
+        return target.viaNode() ? toNode(target.node()) : target.overFlow() ? toFlow(target.flow()) : toAddress(target.address());
     }
 
+    /** Over UDP to {@code address}; null (a Via naming no IP address) takes nothing, counted as dropped. */
     private TransactionPeer toAddress(InetSocketAddress address) {
         return new TransactionPeer() {
             @Override
-            public void send(Message message) {
-                outlet.toClient(Destination.UDP, address, message.bytes);
+            public boolean send(Message message) {
+                if (address == null) {
+                    stats.dropped.increment(); // nowhere to send it
+                } else {
+                    outlet.toClient(Destination.UDP, address, message.bytes);
+                }
+                return true;
             }
 
             @Override
@@ -300,25 +394,30 @@ public final class KeptCalls {
         };
     }
 
-    /** Where answers to {@code request} go: by its top Via (RFC 3261 §18.2.2), or over its client's connection. */
-    private TransactionPeer toCaller(Message request, long connection) {
-        InetSocketAddress address = connection == Destination.UDP ? ViaPath.responseAddress(request.via.host,
-                request.via.port, request.via.param("received"), request.via.param("rport")) : null;
+    /** Down a client's TCP or TLS connection; a connection that has closed takes nothing (counted as dropped). */
+    private TransactionPeer toFlow(long connection) {
         return new TransactionPeer() {
             @Override
-            public void send(Message message) {
-                if (connection == Destination.UDP && address == null) {
-                    stats.dropped.increment(); // a Via naming no IP address: nowhere to answer
-                    return;
+            public boolean send(Message message) {
+                if (!outlet.open(connection)) {
+                    stats.dropped.increment();
+                    return false;
                 }
-                outlet.toClient(connection, address, message.bytes);
+                outlet.toClient(connection, null, message.bytes);
+                return true;
             }
 
             @Override
             public boolean reliable() {
-                return connection != Destination.UDP;
+                return true;
             }
         };
+    }
+
+    /** Where answers to {@code request} go: by its top Via (RFC 3261 §18.2.2), or over its client's connection. */
+    private TransactionPeer toCaller(Message request, long connection) {
+        return connection != Destination.UDP ? toFlow(connection) : toAddress(ViaPath.responseAddress(request.via.host,
+                request.via.port, request.via.param("received"), request.via.param("rport")));
     }
 
     /** An answer of the front's own to {@code request}, with a To tag of its own. */
@@ -355,20 +454,23 @@ public final class KeptCalls {
         return BRANCH_PREFIX + tagPrefix + "-" + Long.toHexString(sequence.incrementAndGet());
     }
 
-    private Message push(Message request, String branch) {
-        return Splices.forwarded(request, ownVia(branch), null, null);
+    private Message push(Message request, String branch, String transport) {
+        return Splices.forwarded(request, ownVia(branch, transport), null, null);
     }
 
-    /** The front's Via line with {@code branch}, as the forwarding path writes it. */
-    private String ownVia(String branch) {
-        return ViaPath.ownLine(listeners.inner(), branch) + "\r\n";
+    /** The front's Via line with {@code branch}, naming the transport the request goes by. */
+    private String ownVia(String branch, String transport) {
+        return ViaPath.ownLine(listeners.inner(), branch, transport) + "\r\n";
     }
 
-    /** The front's URI in the dialogs it keeps: its inner address, where the nodes and the callees reach it. */
-    private String ownUri() {
+    /**
+     * The front's URI in the dialogs it keeps: its inner address, where the nodes and the callees
+     * reach it; with the token of {@code flow}, a client's connection, unless that is {@link Destination#UDP}.
+     */
+    private String ownUri(long flow) {
         InetSocketAddress self = listeners.inner();
         return "<sip:" + USER + "@" + org.p2psip.front.wire.Addresses.uriHost(self.getAddress().getHostAddress()) + ":"
-                + self.getPort() + ";lr>";
+                + self.getPort() + ";lr" + (flow == Destination.UDP ? "" : ";flow=" + flows.token(flow)) + ">";
     }
 
     /** The next hop of an in-dialog request: its top Route if it has one left (loose routing), else its Request-URI. */

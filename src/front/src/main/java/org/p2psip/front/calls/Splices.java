@@ -44,6 +44,21 @@ final class Splices {
         return Message.read(new ByteEdits(answer.bytes, 0).replace(from, to, "").bytes());
     }
 
+    /**
+     * {@code request} without its top Route value (the front's own, consumed): the whole line if
+     * it holds one value, else the value and its comma; null if there is no Route.
+     */
+    static Message withoutTopRoute(Message request) {
+        int r = request.header("route");
+        if (r < 0) {
+            return null;
+        }
+        int comma = request.lines.firstComma(r);
+        int from = comma < 0 ? request.lines.lineStart[r] : request.lines.valueStart[r];
+        int to = comma < 0 ? request.lines.lineEnd(r) : comma + 1;
+        return reread(new ByteEdits(request.bytes, 0).replace(from, to, "").bytes());
+    }
+
     private static Message reread(byte[] bytes) {
         Message message = Message.read(bytes);
         if (message == null) {

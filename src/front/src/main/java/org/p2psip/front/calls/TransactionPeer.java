@@ -10,8 +10,10 @@ interface TransactionPeer {
     /**
      * Sends {@code message}. It must not be changed: a machine sends the same object again when it
      * retransmits (a request by Timers A and E, an answer by Timer G or a retransmitted request, an ACK).
+     * False if it could not go: the TCP or TLS connection it goes by has closed (nothing is thrown;
+     * the machine then ends its sending, as RFC 3261 §17.1.4 and §17.2.4 have a transport error end it).
      */
-    void send(Message message);
+    boolean send(Message message);
 
     /**
      * True over TCP or TLS: the transport delivers or fails, so the machines retransmit nothing

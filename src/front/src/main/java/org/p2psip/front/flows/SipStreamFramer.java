@@ -13,11 +13,13 @@ import java.util.List;
 import org.p2psip.front.relay.StreamFrame;
 import org.p2psip.front.status.FrontStats;
 import org.p2psip.front.wire.SipParser;
+import org.p2psip.lazysip.SipLines;
 
 /**
  * Cuts a TCP stream into SIP messages (RFC 3261 §18.3): the head ends at the first empty line,
- * JAIN-SIP parses it, and its Content-Length says how many body bytes follow. Emits parsed
- * {@link SIPMessage}s. A stream that is not SIP, or a message over the size limit, cannot be
+ * and its Content-Length says how many body bytes follow. The head's lines are read where they
+ * lie ({@link SipLines}); only when that reader cannot find one Content-Length that reads does
+ * JAIN-SIP parse the head, so a message of a kept call is never a JAIN-SIP object. A stream that is not SIP, or a message over the size limit, cannot be
  * resynchronised, so it fails the decoder and the connection is closed; a head that does not
  * parse is emitted first, unparsed, so that a request that is not valid SIP hears why before its
  * connection closes. Emits {@link StreamFrame}s: the parsed message with its bytes as they came.
@@ -28,7 +30,10 @@ final class SipStreamFramer extends ByteToMessageDecoder {
     private static final ByteProcessor FIND_LF = ByteProcessor.FIND_LF;
 
     private final int maxMessage;
+    /** JAIN-SIP's parse of the head being framed, when the lazy reader could not find its length. */
     private SIPMessage head;
+    /** Between a head's end and its body's: the head is read, the body not yet whole. */
+    private boolean framing;
     private byte[] headBytes;
     private int headLength;
     private int bodyLength;
@@ -74,7 +79,7 @@ final class SipStreamFramer extends ByteToMessageDecoder {
 
     private void frame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws ParseException {
         while (true) {
-            if (head == null) {
+            if (!framing) {
                 skipKeepalives(ctx, in);
                 int end = endOfHead(in);
                 if (end < 0) {
@@ -85,13 +90,17 @@ final class SipStreamFramer extends ByteToMessageDecoder {
                 }
                 headLength = end - in.readerIndex();
                 headBytes = ByteBufUtil.getBytes(in, in.readerIndex(), headLength);
-                try {
-                    head = SipParser.parse(headBytes, false);
-                } catch (ParseException e) {
-                    out.add(new StreamFrame(null, headBytes));
-                    throw e;
+                bodyLength = lazyLength(headBytes);
+                if (bodyLength < 0) {
+                    try {
+                        head = SipParser.parse(headBytes, false);
+                    } catch (ParseException e) {
+                        out.add(new StreamFrame(null, headBytes));
+                        throw e;
+                    }
+                    bodyLength = head.getContentLength() == null ? 0 : head.getContentLength().getContentLength();
                 }
-                bodyLength = head.getContentLength() == null ? 0 : head.getContentLength().getContentLength();
+                framing = true;
                 if (bodyLength < 0 || headLength + bodyLength > maxMessage) {
                     throw new TooLongFrameException("SIP message longer than " + maxMessage + " bytes");
                 }
@@ -103,15 +112,28 @@ final class SipStreamFramer extends ByteToMessageDecoder {
             byte[] bytes = headBytes;
             if (bodyLength > 0) {
                 byte[] body = ByteBufUtil.getBytes(in, in.readerIndex(), bodyLength);
-                head.setMessageContent(body);
+                if (head != null) {
+                    head.setMessageContent(body);
+                }
                 in.skipBytes(bodyLength);
                 bytes = java.util.Arrays.copyOf(headBytes, headLength + bodyLength);
                 System.arraycopy(body, 0, bytes, headLength, bodyLength);
             }
-            out.add(new StreamFrame(head, bytes));
+            out.add(head == null ? StreamFrame.unparsed(bytes) : new StreamFrame(head, bytes));
             head = null;
             headBytes = null;
+            framing = false;
         }
+    }
+
+    /**
+     * The body's length from the head's one Content-Length (or its compact form), read where it
+     * lies; -1 when it is missing, repeated, does not read or the lines do not (JAIN-SIP decides).
+     */
+    private int lazyLength(byte[] head) {
+        SipLines lines = SipLines.of(head);
+        String length = lines == null ? null : lines.single("content-length");
+        return length == null ? -1 : (int) SipLines.number(length.trim(), maxMessage);
     }
 
     /** Index just past the empty line that ends the head, or -1 if it has not come yet. */

@@ -39,7 +39,9 @@ final class TcpHandler extends SimpleChannelInboundHandler<StreamFrame> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, StreamFrame frame) {
-        inbound.accept(frame, (InetSocketAddress) ctx.channel().remoteAddress(), id);
+        if (!inbound.accept(frame, (InetSocketAddress) ctx.channel().remoteAddress(), id)) {
+            ctx.close(); // a message that does not parse: the stream is not believed further
+        }
     }
 
     @Override

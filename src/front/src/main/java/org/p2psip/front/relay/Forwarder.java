@@ -30,6 +30,7 @@ import org.p2psip.front.wire.Backlog;
 import org.p2psip.front.wire.Branches;
 import org.p2psip.front.wire.Listeners;
 import org.p2psip.front.wire.Destination;
+import org.p2psip.front.wire.FlowTokens;
 import org.p2psip.front.wire.SipParser;
 import org.p2psip.front.wire.ViaPath;
 import org.p2psip.lazysip.Defect;
@@ -59,6 +60,7 @@ public final class Forwarder {
     private static final long T2_MILLIS = 4_000;
 
     private static final byte[] KEPT_BRANCH = KeptCalls.BRANCH_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] KEPT_USER = KeptCalls.USER.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /** Via parameter naming the client's TCP or TLS connection, so its answers go back on it. */
     public static final String CONNECTION_PARAM = "p2psip-conn";
@@ -73,14 +75,14 @@ public final class Forwarder {
     private final FrontStats stats;
     private final String tagPrefix = Long.toHexString(System.nanoTime() ^ System.identityHashCode(this));
     private final AtomicLong tags = new AtomicLong();
-    private final FlowTokens flows = new FlowTokens();
+    private final FlowTokens flows;
     private final java.util.concurrent.ScheduledExecutorService timers;
     private final KeptCalls kept;
     private final StateSplit split;
     private final Backlog backlog;
 
     /**
-     * {@code split} decides which new INVITEs from UDP clients the front keeps ({@code kept}); null
+     * {@code split} decides which new INVITEs the front keeps ({@code kept}); null
      * in stateless mode, where it keeps none (it still routes the dialogs it kept before).
      * A share of new requests, as {@code backlog} says, is answered 503 here while the UDP loop is behind.
      */
@@ -90,6 +92,7 @@ public final class Forwarder {
         this.backlog = backlog;
         this.timers = timers;
         this.kept = kept;
+        this.flows = kept.flowTokens();
         this.split = split;
         this.listeners = listeners;
         this.self = listeners.inner();
@@ -147,7 +150,7 @@ public final class Forwarder {
         }
         String callId = request.getCallId().getCallId();
         boolean toTag = request.getToTag() != null;
-        if (connection == Destination.UDP && keptTransaction(method, Branches.of(request))) {
+        if (keptTransaction(method, Branches.of(request))) {
             Message message = forKept(request, connection);
             if (message == null) {
                 stats.dropped.increment();
@@ -162,13 +165,12 @@ public final class Forwarder {
             return;
         }
         long now = System.nanoTime();
-        Message keptInvite = connection == Destination.UDP && keepsNew(method, toTag, callId, now)
-                ? forKept(request, connection) : null;
+        Message keptInvite = keepsNew(method, toTag, callId, now) ? forKept(request, connection) : null;
         Node node = nodeFor(method, callId, toTag, now);
         if (node == null) {
             refuse(request, connection);
         } else if (keptInvite != null) {
-            kept.invite(keptInvite, Branches.of(request), node);
+            kept.invite(keptInvite, Branches.of(request), node, connection);
         } else {
             send(request, node, connection, now);
         }
@@ -197,7 +199,7 @@ public final class Forwarder {
         return true;
     }
 
-    /** Whether a request of a UDP client belongs to a call the front keeps: its INVITE again, its CANCEL or its ACK. */
+    /** Whether a request belongs to a call the front keeps: its INVITE again, its CANCEL or its ACK. */
     private boolean keptTransaction(String method, String key) {
         boolean ofInvite = Request.INVITE.equals(method) || Request.ACK.equals(method) || Request.CANCEL.equals(method);
         return ofInvite && kept.owns(key);
@@ -229,18 +231,18 @@ public final class Forwarder {
         if (namesSelf(request.route) && KeptCalls.USER.equals(request.route.user)) {
             return toKept(request, source, m -> kept.inDialog(m, branch, connection)); // a dialog the front keeps
         }
-        if (connection == Destination.UDP && keptTransaction(request.method, branch)) {
+        if (keptTransaction(request.method, branch)) {
             return toKept(request, source, m -> kept.sameTransaction(m, branch, connection));
         }
         long now = System.nanoTime();
-        boolean keep = connection == Destination.UDP && keepsNew(request.method, request.toTag, request.callId, now);
+        boolean keep = keepsNew(request.method, request.toTag, request.callId, now);
         if (startsWork(request.method, request.toTag) && backlog.shed()) {
             shed(bytes, source, connection);
             return true;
         }
         Node node = nodeFor(request.method, request.callId, request.toTag, now);
         if (keep && node != null) {
-            return toKept(request, source, m -> kept.invite(m, branch, node)); // a call whose state the front keeps
+            return toKept(request, source, m -> kept.invite(m, branch, node, connection)); // a call whose state the front keeps
         }
         byte[] forwarded = request.forwarded(ownViaLine(branch, connection), source, namesSelf(request.route));
         if (node == null) {
@@ -250,6 +252,46 @@ public final class Forwarder {
         boolean newCall = request.method.equals(Request.INVITE) && !request.toTag;
         dispatch(request.method, branch, request.callId, newCall, node, connection, now, forwarded);
         return true;
+    }
+
+    /**
+     * The kept path of a message from a TCP or TLS client, read where it lies as over UDP: an
+     * answer to one of the front's kept branches (a callee on a flow), a request of a dialog the
+     * front keeps, of a kept call's own transaction, or a new INVITE the front keeps. False for
+     * everything else, which takes JAIN-SIP's path, where the streams' own rules live (a
+     * REGISTER's Path, a request for a flow, retransmissions to the node); nothing was done then. The request was checked to be valid SIP already.
+     */
+    boolean keptFromStream(byte[] bytes, InetSocketAddress source, long connection) {
+        if (startsWith(bytes, "SIP/2.0 ")) {
+            return mentions(bytes, KEPT_BRANCH) && toKept(bytes);
+        }
+        if (split == null && !mentions(bytes, KEPT_USER)) {
+            return false; // a front that keeps no new call has only its kept dialogs' requests to take, which name it so
+        }
+        LazyRequest request = LazyRequest.read(bytes);
+        if (request == null) {
+            return false;
+        }
+        if (namesSelf(request.route) && FlowTokens.looksLikeToken(request.route.user)) {
+            return false; // a request on or for a flow: JAIN-SIP's path, which knows flows
+        }
+        String branch = Branches.of(request.branch, request.via.sentBy());
+        if (namesSelf(request.route) && KeptCalls.USER.equals(request.route.user)) {
+            return toKept(request, source, m -> kept.inDialog(m, branch, connection));
+        }
+        if (keptTransaction(request.method, branch)) {
+            return toKept(request, source, m -> kept.sameTransaction(m, branch, connection));
+        }
+        long now = System.nanoTime();
+        if (!keepsNew(request.method, request.toTag, request.callId, now)) {
+            return false;
+        }
+        if (backlog.shed()) {
+            shed(bytes, source, connection);
+            return true;
+        }
+        Node node = nodeFor(request.method, request.callId, request.toTag, now);
+        return node != null && toKept(request, source, m -> kept.invite(m, branch, node, connection));
     }
 
     /** Whether a request would start work at a node: not in a dialog, not the ACK or CANCEL of a transaction begun. */

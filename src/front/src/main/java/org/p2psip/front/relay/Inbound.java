@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
 import java.net.InetSocketAddress;
 import org.p2psip.front.status.FrontStats;
+import org.p2psip.front.wire.SipParser;
 
 /**
  * Hands a parsed message to the forwarder, whichever transport it came on, and keeps a fault in
@@ -40,21 +41,39 @@ public final class Inbound {
 
     /**
      * A message from a TCP or TLS stream: refused here if it is a request that is not valid SIP
-     * (then JAIN-SIP's parse, which would forward it as a valid one, is not believed), else
-     * accepted as parsed. A frame whose head did not parse is only refused, or not: its stream
-     * is closing.
+     * (then JAIN-SIP's parse, which would forward it as a valid one, is not believed); else taken
+     * by the kept path where it lies if it is a kept call's, else parsed by JAIN-SIP (if the
+     * framer did not) and accepted. False when the stream must close: a frame whose head did not
+     * parse (the stream is closing already), or a message JAIN-SIP cannot parse (counted).
      */
-    public void accept(StreamFrame frame, InetSocketAddress source, long connection) {
+    public boolean accept(StreamFrame frame, InetSocketAddress source, long connection) {
+        SIPMessage message = frame.message();
         try {
-            if (forwarder.refusedAsInvalid(frame.bytes(), source, connection) || frame.message() == null) {
-                return;
+            if (forwarder.refusedAsInvalid(frame.bytes(), source, connection)) {
+                if (frame.unparsed()) {
+                    SipParser.parse(frame.bytes(), true); // bad input only: one JAIN-SIP cannot read either closes its stream
+                }
+                return message != null || frame.unparsed();
             }
+            if (frame.unparsed()) {
+                if (forwarder.keptFromStream(frame.bytes(), source, connection)) {
+                    return true;
+                }
+                message = SipParser.parse(frame.bytes(), true);
+            }
+        } catch (java.text.ParseException e) {
+            stats.unparsable.increment();
+            return false;
         } catch (RuntimeException e) {
             stats.unparsable.increment();
             LOG.log(Level.DEBUG, "message from " + source + " dropped", e);
-            return;
+            return true;
         }
-        accept(frame.message(), source, connection);
+        if (message == null) {
+            return false;
+        }
+        accept(message, source, connection);
+        return true;
     }
 
     /**

@@ -28,6 +28,8 @@ public final class FrontStats {
     public final LongAdder statefulCalls = new LongAdder();
     public final LongAdder keptRequests = new LongAdder();
     public final LongAdder keptAckTimeouts = new LongAdder();
+    public final LongAdder keptStreamCalls = new LongAdder();
+    public final LongAdder keptConnectionsLost = new LongAdder();
 
     /** Requests sent on to a node (retransmissions included). */
     public long requestsForwarded() {
@@ -128,6 +130,16 @@ public final class FrontStats {
         return keptAckTimeouts.sum();
     }
 
+    /** Kept calls (counted in {@link #statefulCalls}) whose caller or a rung contact is on a TCP or TLS connection to the front. */
+    public long keptStreamCalls() {
+        return keptStreamCalls.sum();
+    }
+
+    /** Kept calls whose caller's TCP or TLS connection closed before its answer could be sent: the call was ended. */
+    public long keptConnectionsLost() {
+        return keptConnectionsLost.sum();
+    }
+
     public Map<String, Long> snapshot() {
         var map = new LinkedHashMap<String, Long>();
         map.put("requestsForwarded", requestsForwarded());
@@ -151,6 +163,8 @@ public final class FrontStats {
         map.put("statefulCalls", statefulCalls());
         map.put("keptRequests", keptRequests());
         map.put("keptAckTimeouts", keptAckTimeouts());
+        map.put("keptStreamCalls", keptStreamCalls());
+        map.put("keptConnectionsLost", keptConnectionsLost());
         return map;
     }
 }

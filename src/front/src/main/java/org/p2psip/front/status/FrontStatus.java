@@ -83,7 +83,7 @@ public final class FrontStatus implements AutoCloseable {
         Gauge.builder("p2psip.front.connections", front, Readings::openConnections).register(registry);
         Gauge.builder("p2psip.front.affinity.entries", front, Readings::affinityEntries).register(registry);
         Gauge.builder("p2psip.front.state.fraction", front, Readings::stateFraction)
-                .description("Share of new calls from UDP clients whose transaction state the front keeps").register(registry);
+                .description("Share of new calls whose transaction state the front keeps").register(registry);
         Gauge.builder("p2psip.front.kept.entries", front, Readings::keptEntries)
                 .description("Calls and in-dialog requests whose transaction state the front keeps now").register(registry);
     }

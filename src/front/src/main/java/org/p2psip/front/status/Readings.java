@@ -25,7 +25,7 @@ public interface Readings {
     /** Clients' TCP and TLS connections open at the moment. */
     int openConnections();
 
-    /** The share of new calls from UDP clients whose state the front keeps: 0 stateless, 1 stateful. */
+    /** The share of new calls whose state the front keeps: 0 stateless, 1 stateful. */
     double stateFraction();
 
     /** Calls and in-dialog requests whose state the front keeps at the moment. */

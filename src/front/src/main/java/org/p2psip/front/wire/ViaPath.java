@@ -30,7 +30,12 @@ public final class ViaPath {
 
     /** The front's own Via over UDP from {@code self} as a header line without its CRLF, as {@link #own} writes it. */
     public static String ownLine(InetSocketAddress self, String branch) {
-        return "Via: SIP/2.0/UDP " + Addresses.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort()
+        return ownLine(self, branch, "UDP");
+    }
+
+    /** The front's own Via naming {@code transport} ("UDP", "TCP", "TLS"): the one a request down a client's connection carries. */
+    public static String ownLine(InetSocketAddress self, String branch, String transport) {
+        return "Via: SIP/2.0/" + transport + " " + Addresses.uriHost(self.getAddress().getHostAddress()) + ":" + self.getPort()
                 + ";branch=" + branch;
     }
 

@@ -84,6 +84,17 @@ class InviteClientTest {
     }
 
     @Test
+    void anInviteThatCannotBeSentEndsTheMachineAtOnce() {
+        var tcp = new RecordingHop(clock, true);
+        tcp.close();
+        var t = new InviteClient(invite, tcp, clock, user);
+        t.start();
+        assertEquals("terminated", t.state(), "§17.1.4: a transport error");
+        assertEquals(List.of("timedOut@0"), user.calls, "by default the owner hears what Timer B would say, at once");
+        assertEquals(0, clock.pending(), "no Timer B left behind");
+    }
+
+    @Test
     void aProvisionalAnswerStopsRetransmissionsAndTimerBAndEachOneGoesToTheUser() {
         var t = new InviteClient(invite, udp, clock, user);
         t.start();

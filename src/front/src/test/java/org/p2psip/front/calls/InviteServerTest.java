@@ -37,6 +37,11 @@ class InviteServerTest {
         public void terminated(InviteServer t) {
             record(t, "terminated");
         }
+
+        @Override
+        public void connectionLost(InviteServer t) {
+            record(t, "connectionLost");
+        }
     }
 
     private final ScriptedTimers clock = new ScriptedTimers();
@@ -163,6 +168,22 @@ class InviteServerTest {
         unacknowledged.respond(SipMessages.answer(invite, 486, "callee"));
         clock.advanceTo(42_000);
         assertEquals("terminated", unacknowledged.state(), "Timer H runs over a reliable hop too");
+    }
+
+    @Test
+    void aClosedConnectionEndsTheTransactionsSendingWithoutAWordMore() {
+        var tcp = new RecordingHop(clock, true);
+        var t = new InviteServer(invite, tcp, clock, user);
+        t.start();
+        tcp.close();
+        t.respond(SipMessages.answer(invite, 486, "callee"));
+        assertEquals("terminated", t.state(), "§17.2.4: the transport error ends it");
+        t.onRetransmission();
+        t.respond(SipMessages.answer(invite, 500, "callee"));
+        clock.advanceTo(100_000);
+        assertEquals(List.of("100"), tcp.whats(), "nothing after the failed send");
+        assertEquals(List.of("connectionLost@0"), user.calls, "told once; no Timer H, no terminated");
+        assertEquals(0, clock.pending(), "no timer left behind");
     }
 
     @Test

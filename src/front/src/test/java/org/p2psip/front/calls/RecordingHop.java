@@ -4,7 +4,7 @@ import gov.nist.javax.sip.message.SIPMessage;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A {@link TransactionPeer} that keeps what was sent and when, on a {@link ScriptedTimers} clock. */
+/** A {@link TransactionPeer} that keeps what was sent and when, on a {@link ScriptedTimers} clock; its connection may close. */
 final class RecordingHop implements TransactionPeer {
 
     /** One message sent: {@link #raw} as the machine sent it, {@link #message} as JAIN-SIP reads its bytes. */
@@ -21,6 +21,8 @@ final class RecordingHop implements TransactionPeer {
     private final Timers clock;
     private final boolean reliable;
     private final List<Sent> sent = new ArrayList<>();
+    /** The connection behind a reliable hop has closed: nothing more is sent. */
+    private boolean closed;
 
     RecordingHop(Timers clock, boolean reliable) {
         this.clock = clock;
@@ -28,8 +30,17 @@ final class RecordingHop implements TransactionPeer {
     }
 
     @Override
-    public synchronized void send(Message message) {
+    public synchronized boolean send(Message message) {
+        if (closed) {
+            return false;
+        }
         sent.add(new Sent(clock.nowMillis(), message));
+        return true;
+    }
+
+    /** The hop's connection closes: every later send fails. */
+    synchronized void close() {
+        closed = true;
     }
 
     @Override

@@ -11,20 +11,12 @@ import gov.nist.javax.sip.message.SIPResponse;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.p2psip.front.calls.KeptCalls;
 import org.p2psip.front.calls.ScriptedTimers;
-import org.p2psip.front.calls.StateSplit;
-import org.p2psip.front.nodes.AffinityTable;
-import org.p2psip.front.nodes.Nodes;
-import org.p2psip.front.policies.Policies;
 import org.p2psip.front.status.FrontStats;
-import org.p2psip.front.wire.Backlog;
-import org.p2psip.front.wire.Listeners;
 import org.p2psip.front.wire.Destination;
-import org.p2psip.front.wire.SipParser;
 
 /**
  * The stateful front's call logic (KeptCalls, KeptCall, KeptTarget, KeptRequest) through the
@@ -35,49 +27,40 @@ import org.p2psip.front.wire.SipParser;
  */
 class KeptCallTest {
 
-    private static final InetSocketAddress SELF = new InetSocketAddress("127.0.0.1", 5060);
     private static final InetSocketAddress CALLER = new InetSocketAddress("127.0.0.1", 40001);
     private static final InetSocketAddress FIRST = new InetSocketAddress("127.0.0.1", 40010);
     private static final InetSocketAddress SECOND = new InetSocketAddress("127.0.0.1", 40011);
     private static final long BRANCH_TIMEOUT = 20_000;
 
-    private final ScriptedTimers clock = new ScriptedTimers();
-    private final FastPathTest.Recorder outlet = new FastPathTest.Recorder();
-    private final FrontStats stats = new FrontStats();
-    private final Nodes nodes = new Nodes(List.of(new InetSocketAddress("127.0.0.1", 5070)));
-    private final Forwarder forwarder;
-
-    KeptCallTest() {
-        nodes.probeAnswered(Nodes.probeCallId(nodes.all().get(0)), 200);
-        var listeners = new Listeners(SELF, 0);
-        var kept = new KeptCalls(listeners, outlet, clock, Runnable::run, stats, nodes, 5, BRANCH_TIMEOUT, 180_000, 100);
-        forwarder = new Forwarder(listeners, nodes, Policies.named("rr", 1.75), new AffinityTable(1_000_000_000_000L, 100),
-                new Transactions(100), outlet, stats, FastPathTest.TIMERS, kept, new StateSplit(1.0), new Backlog());
-    }
+    private final KeptFront front = new KeptFront(BRANCH_TIMEOUT);
+    private final ScriptedTimers clock = front.clock;
+    private final FastPathTest.Recorder outlet = front.outlet;
+    private final FrontStats stats = front.stats;
+    private final Forwarder forwarder = front.forwarder;
 
     @Test
     void theNodeIsAskedForTheContactsAndTheFrontRingsThemInQOrder() {
         fromCaller(invite("c1", "b1"));
         SIPResponse trying = toCaller(0);
         assertEquals(100, trying.getStatusCode(), "the front answers 100 Trying itself");
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         assertEquals("INVITE", lookup.getMethod());
         assertEquals("redirect", lookup.getHeader("Request-Disposition").toString().split(":")[1].strip());
         assertTrue(lookup.getTopmostVia().getBranch().startsWith(KeptCalls.BRANCH_PREFIX));
 
         fromNode(redirect(lookup, "<sip:bob@127.0.0.1:40011>;q=0.5, <sip:bob@127.0.0.1:40010>;q=1.0"));
-        SIPRequest ack = toNode(1);
+        SIPRequest ack = front.toNode(1);
         assertEquals("ACK", ack.getMethod(), "the 302 is ACKed hop by hop");
         assertEquals("node-tag", ack.getToTag());
-        SIPRequest first = sentTo(FIRST, 0);
+        SIPRequest first = front.sentTo(FIRST, 0);
         assertEquals("sip:bob@127.0.0.1:40010", first.getRequestURI().toString(), "q=1.0 rings first");
         assertTrue(first.getHeader("Record-Route").toString().contains(KeptCalls.USER + "@127.0.0.1:5060;lr"),
                 "the front record-routes itself: " + first);
         assertEquals(69, first.getMaxForwards().getMaxForwards());
 
         fromContact(answer(first, 486, "busy"));
-        assertEquals("ACK", sentTo(FIRST, 1).getMethod(), "the 486 is ACKed by the front");
-        SIPRequest second = sentTo(SECOND, 0);
+        assertEquals("ACK", front.sentTo(FIRST, 1).getMethod(), "the 486 is ACKed by the front");
+        SIPRequest second = front.sentTo(SECOND, 0);
         assertEquals("sip:bob@127.0.0.1:40011", second.getRequestURI().toString());
         assertEquals(1, countToCaller(), "the 486 is kept while a contact is left");
 
@@ -96,24 +79,24 @@ class KeptCallTest {
     @Test
     void aRetransmittedInviteIsAbsorbedAndItsLastProvisionalSentAgain() {
         fromCaller(invite("c2", "b1"));
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         fromNode(redirect(lookup, "<sip:bob@127.0.0.1:40010>"));
-        SIPRequest first = sentTo(FIRST, 0);
+        SIPRequest first = front.sentTo(FIRST, 0);
         fromContact(answer(first, 180, "b1"));
         int toNode = outlet.toNode.size();
-        int atFirst = countSentTo(FIRST);
+        int atFirst = front.countSentTo(FIRST);
         fromCaller(invite("c2", "b1"));
         assertEquals(toNode, outlet.toNode.size(), "the retransmission reaches no node");
-        assertEquals(atFirst, countSentTo(FIRST), "nor the contact");
+        assertEquals(atFirst, front.countSentTo(FIRST), "nor the contact");
         assertEquals(180, toCaller(countToCaller() - 1).getStatusCode(), "the 180 is sent again");
     }
 
     @Test
     void noContactTakingTheCallGivesTheCallerTheBestFailure() {
         fromCaller(invite("c3", "b1"));
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
-        fromContact(answer(sentTo(FIRST, 0), 503, "x"));
-        fromContact(answer(sentTo(SECOND, 0), 486, "y"));
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
+        fromContact(answer(front.sentTo(FIRST, 0), 503, "x"));
+        fromContact(answer(front.sentTo(SECOND, 0), 486, "y"));
         SIPResponse best = toCaller(countToCaller() - 1);
         assertEquals(486, best.getStatusCode(), "a 4xx is better than a 503 (which would be a 500)");
         fromCaller(ackOf(best, "c3", "b1"));
@@ -125,16 +108,16 @@ class KeptCallTest {
     @Test
     void aContactSilentForTheBranchTimeOutGivesWayToTheNext() {
         fromCaller(invite("c4", "b1"));
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
-        assertNotNull(sentTo(FIRST, 0));
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
+        assertNotNull(front.sentTo(FIRST, 0));
         clock.advance(BRANCH_TIMEOUT - 1);
-        assertEquals(0, countSentTo(SECOND));
+        assertEquals(0, front.countSentTo(SECOND));
         clock.advance(1);
-        SIPRequest second = sentTo(SECOND, 0);
+        SIPRequest second = front.sentTo(SECOND, 0);
         assertEquals("INVITE", second.getMethod());
-        int sentToFirst = countSentTo(FIRST);
+        int sentToFirst = front.countSentTo(FIRST);
         clock.advance(10_000);
-        assertEquals(sentToFirst, countSentTo(FIRST), "the silent contact is no longer sent the INVITE again");
+        assertEquals(sentToFirst, front.countSentTo(FIRST), "the silent contact is no longer sent the INVITE again");
         fromContact(answer(second, 200, "s"));
         assertEquals(200, toCaller(countToCaller() - 1).getStatusCode());
     }
@@ -142,63 +125,63 @@ class KeptCallTest {
     @Test
     void aCancelledCallCancelsTheRingingContactAndEndsWith487() {
         fromCaller(invite("c5", "b1"));
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
-        SIPRequest first = sentTo(FIRST, 0);
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>;q=1, <sip:bob@127.0.0.1:40011>;q=0.5"));
+        SIPRequest first = front.sentTo(FIRST, 0);
         fromContact(answer(first, 180, "r"));
         fromCaller(request("CANCEL", "c5", "b1", "sip:bob@example.com", 1, null));
         SIPResponse cancelled = toCaller(countToCaller() - 1);
         assertEquals(200, cancelled.getStatusCode());
         assertEquals("CANCEL", cancelled.getCSeq().getMethod());
-        SIPRequest cancel = sentTo(FIRST, countSentTo(FIRST) - 1);
+        SIPRequest cancel = front.sentTo(FIRST, front.countSentTo(FIRST) - 1);
         assertEquals("CANCEL", cancel.getMethod());
         assertEquals(first.getTopmostVia().getBranch(), cancel.getTopmostVia().getBranch(), "§9.1: the INVITE's branch");
         fromContact(answer(cancel, 200, "r"));
         fromContact(answer(first, 487, "r"));
         assertEquals(487, toCaller(countToCaller() - 1).getStatusCode());
-        assertEquals(0, countSentTo(SECOND), "no other contact is tried after a CANCEL");
+        assertEquals(0, front.countSentTo(SECOND), "no other contact is tried after a CANCEL");
     }
 
     @Test
     void aNodeThatDoesNotRedirectHasItsAnswerPassedOn() {
         fromCaller(invite("c6", "b1"));
-        fromNode(answerTo(toNode(0), 404, "Not Found", "n"));
+        fromNode(answerTo(front.toNode(0), 404, "Not Found", "n"));
         assertEquals(404, toCaller(countToCaller() - 1).getStatusCode());
-        assertEquals("ACK", toNode(1).getMethod());
+        assertEquals("ACK", front.toNode(1).getMethod());
     }
 
     @Test
     void aContactBehindAnEdgeProxyIsLeftToTheNode() {
         fromCaller(invite("c7", "b1"));
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         fromNode(redirect(lookup, "<sip:bob@127.0.0.1:40010?Route=%3Csip:tok%40127.0.0.1:5060%3Blr%3E>"));
-        SIPRequest proxied = toNode(2);
+        SIPRequest proxied = front.toNode(2);
         assertEquals("INVITE", proxied.getMethod());
         assertNull(proxied.getHeader("Request-Disposition"), "the node proxies it this time");
         assertEquals(lookup.getRequestURI(), proxied.getRequestURI());
-        assertEquals(0, countSentTo(FIRST));
+        assertEquals(0, front.countSentTo(FIRST));
     }
 
     @Test
     void theDialogsLaterRequestsGoByTheFrontsRouteAndAByeRetransmittedIsAnsweredByTheFront() {
         fromCaller(invite("c8", "b1"));
-        fromNode(redirect(toNode(0), "<sip:bob@127.0.0.1:40010>"));
-        SIPRequest first = sentTo(FIRST, 0);
+        fromNode(redirect(front.toNode(0), "<sip:bob@127.0.0.1:40010>"));
+        SIPRequest first = front.sentTo(FIRST, 0);
         fromContact(answer(first, 200, "t8"));
         int nodeMessages = outlet.toNode.size();
         String route = "<sip:" + KeptCalls.USER + "@127.0.0.1:5060;lr>";
         fromCaller(request("ACK", "c8", "a1", "sip:bob@127.0.0.1:40010", 1, "t8", route));
-        SIPRequest ack = sentTo(FIRST, 1);
+        SIPRequest ack = front.sentTo(FIRST, 1);
         assertEquals("ACK", ack.getMethod());
         assertNull(ack.getHeader("Route"), "the front's own Route is consumed");
         fromCaller(request("BYE", "c8", "y1", "sip:bob@127.0.0.1:40010", 2, "t8", route));
-        SIPRequest bye = sentTo(FIRST, 2);
+        SIPRequest bye = front.sentTo(FIRST, 2);
         assertEquals("BYE", bye.getMethod());
         fromContact(answer(bye, 200, "t8"));
         assertEquals(200, toCaller(countToCaller() - 1).getStatusCode());
         int answers = countToCaller();
         fromCaller(request("BYE", "c8", "y1", "sip:bob@127.0.0.1:40010", 2, "t8", route));
         assertEquals(answers + 1, countToCaller(), "the retransmitted BYE is answered by the front");
-        assertEquals(3, countSentTo(FIRST), "and does not reach the callee");
+        assertEquals(3, front.countSentTo(FIRST), "and does not reach the callee");
         assertEquals(nodeMessages, outlet.toNode.size(), "no node sees the dialog");
     }
 
@@ -210,18 +193,7 @@ class KeptCallTest {
 
     private static String request(String method, String callId, String branch, String uri, int cseq, String toTag,
             String... routes) {
-        var text = new StringBuilder(method + " " + uri + " SIP/2.0\r\n"
-                + "Via: SIP/2.0/UDP 127.0.0.1:40001;branch=z9hG4bK-" + branch + ";rport\r\n"
-                + "Max-Forwards: 70\r\n"
-                + "From: <sip:alice@example.com>;tag=a\r\n"
-                + "To: <sip:bob@example.com>" + (toTag == null ? "" : ";tag=" + toTag) + "\r\n"
-                + "Call-ID: " + callId + "\r\n"
-                + "CSeq: " + cseq + " " + method + "\r\n"
-                + "Contact: <sip:alice@127.0.0.1:40001>\r\n");
-        for (String route : routes) {
-            text.append("Route: ").append(route).append("\r\n");
-        }
-        return text.append("Content-Length: 0\r\n\r\n").toString();
+        return KeptFront.request(method, callId, branch, uri, cseq, toTag, "UDP", 40001, routes);
     }
 
     private static String ackOf(SIPResponse failure, String callId, String branch) {
@@ -260,11 +232,7 @@ class KeptCallTest {
     }
 
     private static SIPMessage parse(byte[] bytes) {
-        try {
-            return SipParser.parse(bytes, true);
-        } catch (ParseException e) {
-            throw new AssertionError("the front sent what it cannot read: " + new String(bytes, StandardCharsets.UTF_8), e);
-        }
+        return KeptFront.parse(bytes);
     }
 
     // --- the forwarder's inputs ---
@@ -293,34 +261,12 @@ class KeptCallTest {
 
     // --- what the front sent ---
 
-    private SIPRequest toNode(int i) {
-        return (SIPRequest) parse(outlet.toNode.get(i));
-    }
-
-    private List<SIPMessage> sentTo(InetSocketAddress address) {
-        var sent = new ArrayList<SIPMessage>();
-        for (int i = 0; i < outlet.toClient.size(); i++) {
-            if (address.equals(outlet.clientAddresses.get(i))) {
-                sent.add(parse(outlet.toClient.get(i)));
-            }
-        }
-        return sent;
-    }
-
-    private SIPRequest sentTo(InetSocketAddress address, int i) {
-        return (SIPRequest) sentTo(address).get(i);
-    }
-
-    private int countSentTo(InetSocketAddress address) {
-        return sentTo(address).size();
-    }
-
     private SIPResponse toCaller(int i) {
-        return (SIPResponse) sentTo(CALLER).get(i);
+        return (SIPResponse) front.sentTo(CALLER).get(i);
     }
 
     private int countToCaller() {
-        return sentTo(CALLER).size();
+        return front.sentTo(CALLER).size();
     }
 
     @Test
@@ -328,10 +274,10 @@ class KeptCallTest {
         assertTrue(forwarder.onRequest(invite("c9", "b1").getBytes(StandardCharsets.UTF_8), CALLER, Destination.UDP),
                 "a new INVITE the front keeps is taken by the lazy path, where its transactions start");
         assertEquals(100, toCaller(0).getStatusCode());
-        SIPRequest lookup = toNode(0);
+        SIPRequest lookup = front.toNode(0);
         assertTrue(forwarder.onResponse(redirect(lookup, "<sip:bob@127.0.0.1:40010>").encodeAsBytes("UDP")),
                 "the node's 302 too");
-        SIPRequest first = sentTo(FIRST, 0);
+        SIPRequest first = front.sentTo(FIRST, 0);
         assertTrue(forwarder.onResponse(answer(first, 180, "b9").encodeAsBytes("UDP")), "and the callee's answers");
         assertEquals(180, toCaller(1).getStatusCode());
     }

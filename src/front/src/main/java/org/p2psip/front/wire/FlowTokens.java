@@ -1,4 +1,4 @@
-package org.p2psip.front.relay;
+package org.p2psip.front.wire;
 
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.p2psip.front.wire.Destination;
 
 /**
  * RFC 5626 flow tokens: the user part of the URI the front puts in a client's Path (and in the
@@ -18,7 +17,7 @@ import org.p2psip.front.wire.Destination;
  * front (whose connections are all gone) refuses its predecessor's tokens, so the nodes hear 430
  * at once. 24 characters of base64url, all allowed in a SIP user part. Thread-safe.
  */
-final class FlowTokens {
+public final class FlowTokens {
 
     private static final int ID_BYTES = Long.BYTES;
     private static final int MAC_BYTES = 10;
@@ -28,20 +27,20 @@ final class FlowTokens {
     private final SecretKeySpec key;
     private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
 
-    FlowTokens() {
+    public FlowTokens() {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         this.key = new SecretKeySpec(secret, "HmacSHA256");
     }
 
     /** Length of every token: base64url of {@value #ID_BYTES} + {@value #MAC_BYTES} bytes, unpadded. */
-    static final int LENGTH = 24;
+    public static final int LENGTH = 24;
 
     /**
      * Whether a URI's user part has a token's shape (its MAC still to be checked): a Route naming
      * the front with any other user part is an ordinary route to it.
      */
-    static boolean looksLikeToken(String user) {
+    public static boolean looksLikeToken(String user) {
         if (user == null || user.length() != LENGTH) {
             return false;
         }
@@ -55,13 +54,13 @@ final class FlowTokens {
     }
 
     /** The token of connection {@code id}. */
-    String token(long id) {
+    public String token(long id) {
         byte[] out = ByteBuffer.allocate(ID_BYTES + MAC_BYTES).putLong(id).put(mac(id)).array();
         return ENCODER.encodeToString(out);
     }
 
     /** The connection a token names, or -1 if it is not one of this front's tokens. */
-    long connection(String token) {
+    public long connection(String token) {
         byte[] in;
         try {
             in = DECODER.decode(token);

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,15 +15,21 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * A SIP phone over UDP whose every message the test writes and reads itself: the caller or a
- * callee of a scripted call, so that a test can answer 486, stay silent, or drop an answer once,
- * which SIPp's scenarios cannot do per call. Single-threaded: the test drives it.
+ * A SIP phone whose every message the test writes and reads itself: the caller or a callee of a
+ * scripted call, so that a test can answer 486, stay silent, or drop an answer once, which SIPp's
+ * scenarios cannot do per call. Over UDP on a port of its own, or ({@link #onTcp}) over one TCP
+ * connection it opens to its proxy and listens nowhere else, as a phone behind NAT (RFC 5626):
+ * everything it sends goes up that connection, and what reaches it comes down it. Driven by the
+ * test's thread alone (a TCP phone's connection is read by a thread of its own into a queue).
  */
-final class UdpPhone implements AutoCloseable {
+final class ScriptedPhone implements AutoCloseable {
 
     /** One SIP message received: its first line and headers as written, in order. */
     record Message(String firstLine, List<String[]> headers, InetSocketAddress source) {
@@ -88,17 +95,49 @@ final class UdpPhone implements AutoCloseable {
 
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
+    /** The UDP socket; null for a phone on a TCP connection. */
     private final DatagramSocket socket;
+    /** The TCP connection to the proxy; null for a phone over UDP. */
+    private final Socket connection;
+    /** Messages read from the TCP connection, framed by their Content-Length. */
+    private final BlockingQueue<Message> arrived = new LinkedBlockingQueue<>();
     private final String user;
     private final List<Message> unread = new ArrayList<>();
 
-    UdpPhone(String user, int port) {
+    ScriptedPhone(String user, int port) {
         this.user = user;
+        this.connection = null;
         try {
             this.socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", port));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind the test phone " + user + " to port " + port, e);
         }
+    }
+
+    private ScriptedPhone(String user, Socket connection) {
+        this.user = user;
+        this.socket = null;
+        this.connection = connection;
+        var reader = new Thread(this::readConnection, "phone-" + user);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** A phone on a TCP connection it opens to {@code proxy} (from an ephemeral port). */
+    static ScriptedPhone onTcp(String user, InetSocketAddress proxy) {
+        try {
+            return new ScriptedPhone(user, new Socket(proxy.getAddress(), proxy.getPort()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the test phone " + user + " cannot connect to " + proxy, e);
+        }
+    }
+
+    private int localPort() {
+        return socket != null ? socket.getLocalPort() : connection.getLocalPort();
+    }
+
+    private String transport() {
+        return socket != null ? "UDP" : "TCP";
     }
 
     String user() {
@@ -107,11 +146,11 @@ final class UdpPhone implements AutoCloseable {
 
     /** This phone's contact URI. */
     String contact() {
-        return "sip:" + user + "@127.0.0.1:" + socket.getLocalPort();
+        return "sip:" + user + "@127.0.0.1:" + localPort() + (socket != null ? "" : ";transport=tcp");
     }
 
     String via(String branch) {
-        return "SIP/2.0/UDP 127.0.0.1:" + socket.getLocalPort() + ";branch=" + branch + ";rport";
+        return "SIP/2.0/" + transport() + " 127.0.0.1:" + localPort() + ";branch=" + branch + ";rport";
     }
 
     static String newBranch() {
@@ -122,7 +161,10 @@ final class UdpPhone implements AutoCloseable {
         return what + "-" + System.nanoTime() + "-" + SEQUENCE.incrementAndGet();
     }
 
-    /** Sends {@code lines} (a message's start line and headers, without the blank line) with an empty body. */
+    /**
+     * Sends {@code lines} (a message's start line and headers, without the blank line) with an
+     * empty body; a phone on a TCP connection sends everything up it, whatever {@code to} says.
+     */
     void send(InetSocketAddress to, String... lines) {
         var text = new StringBuilder();
         for (String line : lines) {
@@ -131,7 +173,12 @@ final class UdpPhone implements AutoCloseable {
         text.append("Content-Length: 0\r\n\r\n");
         byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         try {
-            socket.send(new DatagramPacket(bytes, bytes.length, to));
+            if (socket != null) {
+                socket.send(new DatagramPacket(bytes, bytes.length, to));
+            } else {
+                connection.getOutputStream().write(bytes);
+                connection.getOutputStream().flush();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -232,6 +279,14 @@ final class UdpPhone implements AutoCloseable {
     }
 
     private Message receive(int timeoutMillis) {
+        if (socket == null) {
+            try {
+                return arrived.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
         byte[] buffer = new byte[65_535];
         var packet = new DatagramPacket(buffer, buffer.length);
         try {
@@ -244,6 +299,34 @@ final class UdpPhone implements AutoCloseable {
         }
         return parse(new String(buffer, 0, packet.getLength(), StandardCharsets.UTF_8),
                 (InetSocketAddress) packet.getSocketAddress());
+    }
+
+    /** The TCP connection's reader: each message cut at its head's end and its Content-Length (RFC 3261 §18.3). */
+    private void readConnection() {
+        var source = (InetSocketAddress) connection.getRemoteSocketAddress();
+        try (var in = new java.io.BufferedInputStream(connection.getInputStream())) {
+            while (true) {
+                var head = new java.io.ByteArrayOutputStream();
+                int matched = 0;
+                while (matched < 4) {
+                    int b = in.read();
+                    if (b < 0) {
+                        return;
+                    }
+                    if (head.size() == 0 && (b == '\r' || b == '\n')) {
+                        continue; // a keep-alive's CRLF between messages
+                    }
+                    head.write(b);
+                    matched = b == "\r\n\r\n".charAt(matched) ? matched + 1 : b == '\r' ? 1 : 0;
+                }
+                Message message = parse(head.toString(StandardCharsets.UTF_8), source);
+                String length = message.header("Content-Length");
+                in.readNBytes(length == null ? 0 : Integer.parseInt(length.strip()));
+                arrived.add(message);
+            }
+        } catch (IOException e) {
+            // the connection closed: nothing more arrives
+        }
     }
 
     private static Message parse(String text, InetSocketAddress source) {
@@ -274,6 +357,14 @@ final class UdpPhone implements AutoCloseable {
 
     @Override
     public void close() {
-        socket.close();
+        try {
+            if (socket != null) {
+                socket.close();
+            } else {
+                connection.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

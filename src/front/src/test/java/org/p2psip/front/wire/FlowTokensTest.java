@@ -1,4 +1,4 @@
-package org.p2psip.front.relay;
+package org.p2psip.front.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
