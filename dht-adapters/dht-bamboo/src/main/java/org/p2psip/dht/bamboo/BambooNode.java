@@ -199,7 +199,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /**
      * Joins through the first of {@code bootstraps} that answers, trying again every few seconds
      * until one does (nodes of a deployment may start in any order). The returned stage completes
-     * once joined; the node serves alone meanwhile.
+     * once joined; the node serves alone meanwhile. The addresses are also those it rejoins
+     * through should it later lose every leaf-set member ({@link Rejoin}).
      */
     public CompletionStage<Void> joinInBackground(List<String> bootstraps) {
         var joined = new CompletableFuture<Void>();
