@@ -78,6 +78,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     private final Liveness liveness;
     private final RootService root;
     private final Maintenance maintenance;
+    private final Rejoin rejoin;
     private final Counters counters = new Counters();
     private volatile boolean closed;
     private boolean leaving;
@@ -114,6 +115,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         this.appliesChanges = ownerRules != OwnerRules.NONE;
         this.liveness = new Liveness(this, rtt, config);
         this.maintenance = new Maintenance(this, storage, config);
+        this.rejoin = new Rejoin(this);
     }
 
     /**
@@ -164,7 +166,8 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /**
      * Joins the overlay that the node at {@code bootstrap} belongs to: learns its root's state,
      * then exchanges leaf sets with its new neighbours. Completes when those answered; the
-     * periodic maintenance completes the tables.
+     * periodic maintenance completes the tables. Fails when the bootstrap, the lookup of this
+     * node's id and its root's state take longer than one deadline together.
      */
     public CompletionStage<Void> join(String bootstrap) {
         if (bootstrap.isBlank() || bootstrap.equals(self.address())) {
@@ -172,15 +175,18 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         }
         return onLoop(() -> {
             joining = true;
-            return network.request(bootstrap, new Ping(self), maxTimeout)
+            long deadlineAt = nanoTime() + deadline.toNanos();
+            return network.request(bootstrap, new Ping(self), min(maxTimeout, deadline))
                     .thenComposeAsync(pong -> {
                         NodeHandle first = ((Pong) pong).from();
                         liveness.heard(first);
                         // from the bootstrap, not from this node's tables: they hold the bootstrap
                         // alone, which makes this node the nearest to its own id, its own "root"
-                        return locate(self.id(), nanoTime() + deadline.toNanos(), new Step(first, false), 0, 0, new HashSet<>());
+                        return locate(self.id(), deadlineAt, new Step(first, false), 0, 0, new HashSet<>());
                     }, loop)
-                    .thenCompose(found -> send(found.root(), new TableRequest(self, -1), maxTimeout))
+                    .thenCompose(found -> remaining(deadlineAt).toMillis() <= 0
+                            ? CompletableFuture.failedFuture(new DhtException(Reason.TIMEOUT, "joining through " + bootstrap + " ran out of time"))
+                            : send(found.root(), new TableRequest(self, -1), min(maxTimeout, remaining(deadlineAt))))
                     .thenCompose(state -> {
                         ((Handles) state).handles().forEach(liveness::heard);
                         joining = false; // its leaf set is now the root's neighbourhood: it may be a root
@@ -193,11 +199,13 @@ public final class BambooNode implements ValueStore, AutoCloseable {
     /**
      * Joins through the first of {@code bootstraps} that answers, trying again every few seconds
      * until one does (nodes of a deployment may start in any order). The returned stage completes
-     * once joined; the node serves alone meanwhile.
+     * once joined; the node serves alone meanwhile. The addresses are also those it rejoins
+     * through should it later lose every leaf-set member ({@link Rejoin}).
      */
     public CompletionStage<Void> joinInBackground(List<String> bootstraps) {
         var joined = new CompletableFuture<Void>();
         List<String> others = bootstraps.stream().filter(b -> !b.isBlank() && !b.equals(self.address())).toList();
+        rejoin.members(others);
         if (others.isEmpty()) {
             joined.complete(null);
         } else {
@@ -532,6 +540,15 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         return maintenance;
     }
 
+    Rejoin rejoin() {
+        return rejoin;
+    }
+
+    /** Whether a join is under way: between its first message and its taking the root's state. */
+    boolean isJoining() {
+        return joining;
+    }
+
     RoutingTable table() {
         return table;
     }
@@ -592,6 +609,7 @@ public final class BambooNode implements ValueStore, AutoCloseable {
         m.putAll(counters.snapshot("bamboo.lookups", "bamboo.lookup.hops"));
         m.putAll(liveness.metrics());
         m.putAll(maintenance.metrics());
+        m.putAll(rejoin.metrics());
         return m;
     }
 

@@ -180,6 +180,7 @@ final class Liveness {
         rtt.forget(node.id());
         deadUntil.put(node.id(), owner.nanoTime() + deadFor);
         if (changed) {
+            owner.rejoin().lost(node);
             owner.maintenance().leafSetChanged();
         }
     }

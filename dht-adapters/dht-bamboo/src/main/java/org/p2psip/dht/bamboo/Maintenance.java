@@ -88,13 +88,18 @@ final class Maintenance {
 
     /**
      * Every leaf-set period: members not heard from for a keepalive are pinged, and when the pace
-     * says so the leaf set is exchanged with one member chosen at random (Bamboo's push-pull).
+     * says so the leaf set is exchanged with one member chosen at random (Bamboo's push-pull). A
+     * node that has no member left tries to join again instead ({@link Rejoin}).
      */
     private CompletionStage<Void> leafRound() {
         node.liveness().pruneDead();
         node.liveness().keepAlive(keepalive);
         List<NodeHandle> members = node.leafSet().members();
-        if (members.isEmpty() || !leafRounds.due(node.nanoTime())) {
+        if (members.isEmpty()) {
+            node.rejoin().round();
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!leafRounds.due(node.nanoTime())) {
             return CompletableFuture.completedFuture(null);
         }
         return exchangeWith(members.get(node.random().nextInt(members.size())));
