@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.p2psip.dht.Binding;
 import org.p2psip.dht.BindingSet;
+import org.p2psip.dht.ring.Id;
 
 /**
  * A record's contact writes: stamped by the owner's writes ({@link #written}) and used to merge two
@@ -65,9 +66,7 @@ public final class RecordMerge {
                 writes.add(w);
             }
         }
-        return next == null
-                ? new Record(aor, org.p2psip.dht.ring.Id.hash(aor), stamp, null, now + keepRemovedMillis, at, writes)
-                : new Record(aor, org.p2psip.dht.ring.Id.hash(aor), stamp, next, 0, at, writes);
+        return new Record(aor, Id.hash(aor), stamp, next, next == null ? now + keepRemovedMillis : 0, at, writes);
     }
 
     /**

@@ -102,7 +102,7 @@ public final class Store {
     /** The set a get of {@code aor} (whose key is {@code key}) reads here: absent when none is live. */
     public BindingSet read(Id key, String aor) {
         counters.increment(prefix + ".owner.gets");
-        return visible(records.get(key), aor);
+        return visible(record(key), aor);
     }
 
     /**
@@ -116,13 +116,14 @@ public final class Store {
         if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        byte[] held = records.get(key);
+        byte[] packed = records.get(key);
         long now = clock.millis();
-        long version = held != null && PackedRecord.visibleAt(held, now) ? PackedRecord.version(held) : 0;
+        long version = packed != null && PackedRecord.visibleAt(packed, now) ? PackedRecord.version(packed) : 0;
+        Record held = packed == null ? null : PackedRecord.unpack(packed);
         if (version != next.version()) {
             return CompletableFuture.completedFuture(Write.conflict(visible(held, next.aor())));
         }
-        return write(ownerWrite(held == null ? null : PackedRecord.unpack(held), next.stored(), next.aor(), false), asker);
+        return write(ownerWrite(held, next.stored(), next.aor(), false), asker);
     }
 
     /**
@@ -139,9 +140,8 @@ public final class Store {
         if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        byte[] packed = records.get(key);
-        Record held = packed == null ? null : PackedRecord.unpack(packed);
-        BindingSet current = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+        Record held = record(key);
+        BindingSet current = visible(held, aor);
         Updated decided;
         try {
             decided = ownerRules.next(current, change, clock.millis());
@@ -162,9 +162,8 @@ public final class Store {
         if (!owns(key)) {
             return CompletableFuture.completedFuture(Write.notOwner());
         }
-        byte[] packed = records.get(key);
-        Record held = packed == null ? null : PackedRecord.unpack(packed);
-        BindingSet current = held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
+        Record held = record(key);
+        BindingSet current = visible(held, aor);
         if (!current.exists() || current.version() != version) {
             return CompletableFuture.completedFuture(Write.conflict(current));
         }
@@ -181,10 +180,8 @@ public final class Store {
     }
 
     /** What a reader sees of a held record: absent when none, removed or past retention, else the live bindings. */
-    private BindingSet visible(byte[] held, String aor) {
-        long now = clock.millis();
-        return held == null || !PackedRecord.visibleAt(held, now) ? BindingSet.absent(aor)
-                : PackedRecord.unpack(held).visibleAt(now);
+    private BindingSet visible(Record held, String aor) {
+        return held == null ? BindingSet.absent(aor) : held.visibleAt(clock.millis());
     }
 
     /**
