@@ -295,16 +295,11 @@ public final class KeptCalls {
      */
     long flowNamed(String route) {
         String uri = route.indexOf(',') >= 0 ? null : routeUri(route);
-        if (uri == null) {
+        SipUriText parsed = uri == null ? null : SipUriText.of(uri);
+        if (parsed == null || !FlowTokens.looksLikeToken(parsed.user()) || !namesThisFront(parsed)) {
             return -1;
         }
-        SipUriText parsed = SipUriText.of(uri);
-        String user = userOf(uri);
-        if (!parsed.sip() || !FlowTokens.looksLikeToken(user)
-                || !listeners.named(ViaPath.strip(parsed.host()), parsed.port(), parsed.secure())) {
-            return -1;
-        }
-        return flows.connection(user);
+        return flows.connection(parsed.user());
     }
 
     /**
@@ -314,11 +309,8 @@ public final class KeptCalls {
     private String secondRouteFlow(Message request) {
         int route = request.header("route");
         String uri = route < 0 ? null : routeUri(request.lines.value(route));
-        if (uri == null || !USER.equals(userOf(uri))) {
-            return null;
-        }
-        SipUriText parsed = SipUriText.of(uri);
-        if (!parsed.sip() || !listeners.named(ViaPath.strip(parsed.host()), parsed.port(), parsed.secure())) {
+        SipUriText parsed = uri == null ? null : SipUriText.of(uri);
+        if (parsed == null || !USER.equals(parsed.user()) || !namesThisFront(parsed)) {
             return null;
         }
         for (String param : uri.split(";")) {
@@ -329,11 +321,9 @@ public final class KeptCalls {
         return "";
     }
 
-    /** A sip: URI's user part, or null. */
-    private static String userOf(String uri) {
-        int colon = uri.indexOf(':');
-        int at = uri.lastIndexOf('@');
-        return colon < 0 || at < colon ? null : uri.substring(colon + 1, at);
+    /** Whether {@code uri} is a sip: or sips: URI of one of this front's listeners. */
+    private boolean namesThisFront(SipUriText uri) {
+        return uri.sip() && listeners.named(ViaPath.strip(uri.host()), uri.port(), uri.secure());
     }
 
     /** Sends a CANCEL for a ringing contact on {@code hop}; its answer is matched by the INVITE's branch and the method. */
